@@ -1,0 +1,10 @@
+import { withUserToken } from "@/lib/http/handler";
+import { revokeKey } from "@/lib/keys/service";
+
+export const DELETE = withUserToken({ admin: true }, async ({ organizationId, user, params }) =>
+  revokeKey({
+    organizationId,
+    keyId: String(params.key_id),
+    actor: { type: "user", id: user.userId, label: user.email },
+  }),
+);

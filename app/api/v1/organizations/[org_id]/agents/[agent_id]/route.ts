@@ -1,0 +1,18 @@
+import { UpdateAgentBody } from "@/lib/agents/schemas";
+import { getAgent, updateAgent } from "@/lib/agents/service";
+import { withUserToken } from "@/lib/http/handler";
+
+export const GET = withUserToken({}, async ({ organizationId, params }) =>
+  getAgent({ organizationId, agentId: String(params.agent_id) }),
+);
+
+export const PATCH = withUserToken(
+  { body: UpdateAgentBody, admin: true },
+  async ({ organizationId, user, params, body }) =>
+    updateAgent({
+      organizationId,
+      agentId: String(params.agent_id),
+      input: body,
+      actor: { type: "user", id: user.userId, label: user.email },
+    }),
+);

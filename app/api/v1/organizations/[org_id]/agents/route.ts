@@ -1,0 +1,14 @@
+import { CreateAgentBody } from "@/lib/agents/schemas";
+import { createAgent, listAgents } from "@/lib/agents/service";
+import { Reply, withUserToken } from "@/lib/http/handler";
+
+export const POST = withUserToken(
+  { body: CreateAgentBody, admin: true },
+  async ({ organizationId, user, body }) =>
+    new Reply(
+      await createAgent({ organizationId, input: body, actor: { type: "user", id: user.userId, label: user.email } }),
+      201,
+    ),
+);
+
+export const GET = withUserToken({}, async ({ organizationId }) => ({ agents: await listAgents({ organizationId }) }));

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { RuntimeConfig } from "../runtime/schema";
+import { WorkflowDefinition } from "../workflow/schema";
+
+export const AgentKind = z.enum(["conversational", "workflow"]);
+
+const name = z.string().trim().min(1).max(200);
+
+export const CreateAgentBody = z
+  .strictObject({
+    name,
+    kind: AgentKind,
+    project_id: z.string().startsWith("proj_").optional(),
+    runtime: RuntimeConfig,
+    workflow: WorkflowDefinition.optional(),
+  })
+  .superRefine((a, ctx) => {
+    if (a.kind === "workflow" && !a.workflow)
+      ctx.addIssue({ code: "custom", path: ["workflow"], message: "a workflow agent needs a workflow definition" });
+    if (a.kind === "conversational" && a.workflow)
+      ctx.addIssue({ code: "custom", path: ["workflow"], message: "only workflow agents take a workflow definition" });
+  });
+export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
+
+export const UpdateAgentBody = z.strictObject({
+  name: name.optional(),
+  kind: AgentKind.optional(),
+  project_id: z.string().startsWith("proj_").optional(),
+  runtime: RuntimeConfig.optional(),
+  workflow: WorkflowDefinition.optional(),
+});
+export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
+
+export const AgentIdParam = z.string().regex(/^agt_[0-9A-Za-z]+$/, "must be an agt_ id");

@@ -1,0 +1,115 @@
+// Agents: create, list, get, update (management API and dashboard), and the lookup every public
+// route does for the agent in its path.
+import { ApiError } from "../errors";
+import { prisma } from "../db";
+import type { Agent, Prisma } from "../generated/prisma/client";
+import { newId } from "../ids";
+import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
+import { audit, type Actor } from "../audit";
+
+export type AgentRow = Agent;
+
+export function agentRecord(a: Agent) {
+  return {
+    agent_id: a.id,
+    organization_id: a.organizationId,
+    project_id: a.projectId,
+    name: a.name,
+    kind: a.kind,
+    runtime: a.runtime,
+    workflow: a.workflow ?? null,
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt.toISOString(),
+  };
+}
+
+const notFound = () => new ApiError("agent_not_found", "Agent not found.");
+
+/** The agent in a public route's path; another organization's agent is reported as missing. */
+export async function loadAgentForKey(organizationId: string, agentId: string): Promise<Agent> {
+  if (!/^agt_[0-9A-Za-z]{1,64}$/.test(agentId)) throw notFound();
+  const db = await prisma();
+  const agent = await db.agent.findFirst({ where: { id: agentId, organizationId } });
+  if (!agent) throw notFound();
+  return agent;
+}
+
+async function resolveProject(organizationId: string, projectId?: string): Promise<string> {
+  const db = await prisma();
+  const project = projectId
+    ? await db.project.findFirst({ where: { id: projectId, organizationId } })
+    : await db.project.findFirst({ where: { organizationId }, orderBy: { createdAt: "asc" } });
+  if (!project) {
+    throw new ApiError("invalid_request", "Invalid body: project_id: no such project in this organization", {
+      fields: [{ field: "project_id", message: "no such project in this organization" }],
+    });
+  }
+  return project.id;
+}
+
+export async function createAgent(opts: { organizationId: string; input: CreateAgentBody; actor: Actor }) {
+  const { organizationId, input } = opts;
+  const projectId = await resolveProject(organizationId, input.project_id);
+  const db = await prisma();
+  const agent = await db.agent.create({
+    data: {
+      id: newId("agt"),
+      organizationId,
+      projectId,
+      name: input.name,
+      kind: input.kind,
+      runtime: input.runtime,
+      workflow: input.workflow as Prisma.InputJsonValue | undefined,
+    },
+  });
+  await audit({ organizationId, actor: opts.actor, action: "agent.created", targetType: "agent", targetId: agent.id });
+  return agentRecord(agent);
+}
+
+export async function listAgents(opts: { organizationId: string }) {
+  const db = await prisma();
+  const rows = await db.agent.findMany({
+    where: { organizationId: opts.organizationId },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(agentRecord);
+}
+
+export async function getAgent(opts: { organizationId: string; agentId: string }) {
+  return agentRecord(await loadAgentForKey(opts.organizationId, opts.agentId));
+}
+
+export async function updateAgent(opts: {
+  organizationId: string;
+  agentId: string;
+  input: UpdateAgentBody;
+  actor: Actor;
+}) {
+  const current = await loadAgentForKey(opts.organizationId, opts.agentId);
+  const { input } = opts;
+  const fields = (field: string, message: string) =>
+    new ApiError("invalid_request", `Invalid body: ${field}: ${message}`, { fields: [{ field, message }] });
+  if (input.kind && input.kind !== current.kind) throw fields("kind", "the kind of an agent cannot change");
+  if (input.workflow && current.kind !== "workflow")
+    throw fields("workflow", "only workflow agents take a workflow definition");
+  const projectId = input.project_id ? await resolveProject(opts.organizationId, input.project_id) : undefined;
+  const db = await prisma();
+  const agent = await db.agent.update({
+    where: { id: current.id },
+    data: {
+      name: input.name,
+      projectId,
+      runtime: input.runtime,
+      workflow: input.workflow as Prisma.InputJsonValue | undefined,
+    },
+  });
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "agent.updated",
+    targetType: "agent",
+    targetId: agent.id,
+    data: { fields: Object.keys(input) },
+  });
+  return agentRecord(agent);
+}

@@ -1,0 +1,83 @@
+// Access Key verification (SPEC 5) with a short positive cache. A revoked key is refused within
+// KEY_CACHE_TTL_MS (default 2 s) on every instance sharing the database, and at once on the
+// instance that revoked it. last_used_at is written at most once a minute per key.
+import { env } from "../env";
+import { ApiError } from "../errors";
+import { prisma } from "../db";
+import { ACCESS_KEY_RE, safeEqual, sha256 } from "./secrets";
+
+export interface KeyPrincipal {
+  keyId: string;
+  organizationId: string;
+  name: string;
+  permissions: string[];
+}
+
+interface CacheEntry {
+  principal: KeyPrincipal | null;
+  hash: string;
+  expires: number;
+}
+
+const g = globalThis as unknown as {
+  __awsKeyCache?: Map<string, CacheEntry>;
+  __awsKeyTouched?: Map<string, number>;
+};
+const cache = (g.__awsKeyCache ??= new Map());
+const touched = (g.__awsKeyTouched ??= new Map());
+const MAX_CACHE = 10_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export function evictKey(keyHash: string) {
+  cache.delete(keyHash);
+}
+
+export function clearKeyCache() {
+  cache.clear();
+  touched.clear();
+}
+
+const unauthorized = () => new ApiError("unauthorized", "Missing or invalid Access Key.");
+
+/** Resolves a raw Bearer token to its key, or throws 401 unauthorized. */
+export async function verifyAccessKey(raw: string | null): Promise<KeyPrincipal> {
+  if (!raw || !ACCESS_KEY_RE.test(raw)) throw unauthorized();
+  const hash = sha256(raw);
+  const now = Date.now();
+  let entry = cache.get(hash);
+  if (!entry || entry.expires <= now) {
+    const db = await prisma();
+    const row = await db.accessKey.findUnique({ where: { keyHash: hash } });
+    const principal =
+      row && !row.revokedAt && safeEqual(row.keyHash, hash)
+        ? { keyId: row.id, organizationId: row.organizationId, name: row.name, permissions: row.permissions }
+        : null;
+    entry = { principal, hash, expires: now + env().KEY_CACHE_TTL_MS };
+    if (cache.size >= MAX_CACHE) cache.clear();
+    if (env().KEY_CACHE_TTL_MS > 0) cache.set(hash, entry);
+  }
+  if (!entry.principal) throw unauthorized();
+  touch(entry.principal.keyId, now);
+  return entry.principal;
+}
+
+function touch(keyId: string, now: number) {
+  const last = touched.get(keyId) ?? 0;
+  if (now - last < TOUCH_EVERY_MS) return;
+  touched.set(keyId, now);
+  // Conditional so that many instances still write at most about once a minute.
+  void prisma()
+    .then((db) =>
+      db.accessKey.updateMany({
+        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
+        data: { lastUsedAt: new Date(now) },
+      }),
+    )
+    .catch(() => touched.delete(keyId));
+}
+
+export function requirePermission(principal: KeyPrincipal, permission: string) {
+  if (!principal.permissions.includes(permission)) {
+    throw new ApiError("forbidden", `This Access Key lacks the ${permission} permission.`);
+  }
+}

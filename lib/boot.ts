@@ -1,0 +1,25 @@
+// Server start-up: open and migrate the database, seed a first start, start the in-process worker.
+import { closeDatabase, database } from "./db";
+import { env } from "./env";
+import { log } from "./log";
+import { seedFirstStart } from "./seed";
+
+const g = globalThis as unknown as { __awsBooted?: Promise<void>; __awsShutdown?: () => Promise<void> };
+
+export function boot(): Promise<void> {
+  g.__awsBooted ??= (async () => {
+    const db = await database();
+    log.info({ database: db.kind }, "database ready");
+    if (process.env.NODE_ENV !== "test") await seedFirstStart();
+    const workers: Array<() => Promise<void>> = [];
+    if (env().RUN_WORKER) {
+      const { startWorker } = await import("./queue/worker");
+      workers.push(await startWorker());
+    }
+    g.__awsShutdown = async () => {
+      for (const stop of workers) await stop().catch(() => {});
+      await closeDatabase();
+    };
+  })();
+  return g.__awsBooted;
+}

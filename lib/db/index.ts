@@ -1,0 +1,127 @@
+// The database: PGlite in DATA_DIR (embedded default) or PostgreSQL (DATABASE_URL), one Prisma
+// schema and one migration history for both. One client per process, kept on globalThis so that
+// Next's separate bundles and dev reloads share it.
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { env } from "../env";
+import { PrismaClient } from "../generated/prisma/client";
+import { lockDataDir } from "./lock";
+import { applyMigrations, type SqlExecutor } from "./migrate";
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Raw driver access: migrations, pg-boss, health checks. */
+  sql: SqlExecutor;
+  kind: "pglite" | "postgres";
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL URL; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data folder; "memory://" for a throwaway in-memory database (tests). */
+  dataDir?: string;
+  migrate?: boolean;
+}
+
+export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  const url = opts.url;
+  let db: Database;
+  if (url) {
+    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_MAX ?? 10) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    db = {
+      kind: "postgres",
+      prisma,
+      pool,
+      connectionString: url,
+      sql: {
+        // One connection for both so that advisory locks and transactions hold.
+        exec: async (s) => {
+          await pool.query(s);
+        },
+        query: async (s, p) => (await pool.query(s, p as unknown[])).rows,
+      },
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+    // Migrations need a single session for the advisory lock and the BEGIN/COMMIT script.
+    if (opts.migrate !== false) {
+      const client = await pool.connect();
+      try {
+        await applyMigrations({
+          exec: async (s) => void (await client.query(s)),
+          query: async (s, p) => (await client.query(s, p as unknown[])).rows,
+        });
+      } finally {
+        client.release();
+      }
+    }
+    return db;
+  }
+
+  const dataDir = opts.dataDir ?? path.join(env().DATA_DIR, "pglite");
+  const inMemory = dataDir.startsWith("memory://");
+  const release = inMemory ? () => {} : lockDataDir(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(inMemory ? undefined : dataDir);
+    await pglite.waitReady;
+  } catch (e) {
+    release();
+    throw e;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  db = {
+    kind: "pglite",
+    prisma,
+    pglite,
+    sql: {
+      exec: async (s) => void (await pglite.exec(s)),
+      query: async <T>(s: string, p?: unknown[]) => (await pglite.query<T>(s, p)).rows,
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      release();
+    },
+  };
+  if (opts.migrate !== false) await applyMigrations(db.sql);
+  return db;
+}
+
+const g = globalThis as unknown as { __awsDb?: Promise<Database> };
+
+/** The process-wide database, opened (and migrated) on first use from the environment. */
+export function database(): Promise<Database> {
+  g.__awsDb ??= openDatabase({ url: env().DATABASE_URL }).catch((e) => {
+    g.__awsDb = undefined;
+    throw e;
+  });
+  return g.__awsDb;
+}
+
+export async function prisma(): Promise<PrismaClient> {
+  return (await database()).prisma;
+}
+
+/** Installs an already-open database as the process-wide one (tests, CLI). */
+export function setDatabase(db: Database) {
+  g.__awsDb = Promise.resolve(db);
+}
+
+export async function closeDatabase() {
+  const current = g.__awsDb;
+  g.__awsDb = undefined;
+  if (current) await (await current).close();
+}

@@ -1,0 +1,66 @@
+// Environment, read and validated in one place. Safe defaults give the embedded mode.
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /// Embedded database and file storage live here when DATABASE_URL is unset.
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /// Public base URL used in signed links and in the first-start instructions.
+  PUBLIC_URL: z.string().url().optional(),
+  /// Secret for signed download URLs; generated and kept in DATA_DIR when unset.
+  SIGNING_SECRET: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /// Run the job worker inside the server process (the embedded default). Set false when
+  /// separate `npm run worker` processes do the work.
+  RUN_WORKER: bool.default(true),
+  /// Verified Access Keys are cached this long; revocation reaches every instance within it.
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
+  /// Bounded wait of a synchronous conversational trigger.
+  TRIGGER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /// Uploads may last up to an hour (SPEC 8); other requests are cut much sooner.
+  UPLOAD_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60 * 60 * 1000),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(5 * 60 * 1000),
+  /// First start: password of the first admin (generated and printed once when unset).
+  ADMIN_EMAIL: z.string().email().default("admin@example.com"),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SEED_DEMO: bool.default(true),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}

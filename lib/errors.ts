@@ -1,0 +1,56 @@
+// The one error taxonomy: a machine code, the HTTP status it maps to, a message that is safe to
+// show to callers, and optional details (field errors, ids). Services throw ApiError; the HTTP
+// layer renders it in the envelope {"error": {code, message, request_id, details}}.
+
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_status: 400,
+  invalid_resolution: 400,
+  runtime_not_applicable: 400,
+  missing_file: 400,
+  empty_file: 400,
+  file_not_found: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  invalid_signature: 403,
+  url_expired: 403,
+  not_found: 404,
+  organization_not_found: 404,
+  agent_not_found: 404,
+  access_key_not_found: 404,
+  session_not_found: 404,
+  message_not_found: 404,
+  run_not_found: 404,
+  approval_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  invalid_state_transition: 409,
+  idempotency_conflict: 409,
+  request_timeout: 408,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  upload_failed: 500,
+  upstream_timeout: 502,
+  upstream_error: 502,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

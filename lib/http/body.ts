@@ -1,0 +1,56 @@
+// Size-limited request bodies: the limit is enforced while streaming, so an oversized body is
+// refused without reading past it.
+import { ApiError } from "../errors";
+
+export const JSON_BODY_LIMIT = 1024 * 1024; // SPEC 8: 1 MiB
+
+export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number) {
+  return new ApiError("payload_too_large", `Request body exceeds ${limit} bytes.`, { limit_bytes: limit });
+}
+
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const type = value.split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/** Reads a JSON body (any JSON value) within the limit. */
+export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
+  if (!isJsonContentType(req.headers.get("content-type"))) {
+    throw new ApiError("unsupported_media_type", "Content-Type must be application/json.");
+  }
+  const bytes = await readBodyLimited(req, limit);
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trim()) throw new ApiError("invalid_json", "Request body is empty; a JSON object is expected.");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ApiError("invalid_json", `Request body is not valid JSON: ${(e as Error).message}`);
+  }
+}

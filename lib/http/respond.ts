@@ -1,0 +1,47 @@
+// Response helpers and the error envelope.
+import { ApiError, isApiError } from "../errors";
+import { log } from "../log";
+
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  h.set("cache-control", "no-store");
+  return new Response(JSON.stringify(body, jsonReplacer), { status, headers: h });
+}
+
+/** BigInt columns (file sizes) serialise as numbers. */
+function jsonReplacer(_key: string, value: unknown) {
+  return typeof value === "bigint" ? Number(value) : value;
+}
+
+export function errorBody(err: ApiError, requestId: string) {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+      ...(err.details ? { details: err.details } : {}),
+    },
+  };
+}
+
+export function errorResponse(err: unknown, requestId: string, headers?: HeadersInit): Response {
+  let apiErr: ApiError;
+  if (isApiError(err)) {
+    apiErr = err;
+  } else {
+    log.error({ request_id: requestId, err: serializeError(err) }, "unhandled error");
+    apiErr = new ApiError("internal_error", "Internal error.");
+  }
+  const h = new Headers(headers);
+  h.set("x-request-id", requestId);
+  if (apiErr.code === "rate_limited" && apiErr.details?.retry_after_seconds) {
+    h.set("retry-after", String(apiErr.details.retry_after_seconds));
+  }
+  return json(errorBody(apiErr, requestId), apiErr.status, h);
+}
+
+function serializeError(err: unknown) {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { value: String(err) };
+}

@@ -1,0 +1,56 @@
+// Prefixed, opaque, URL-safe identifiers. Most ids start with a time component so that they sort
+// by creation time; file ids are exactly `fi_` + 32 lowercase hex characters (SPEC 2.2).
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Unbiased base62 string of `length` characters from the CSPRNG. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62]; // 248 = 4 * 62: reject to avoid modulo bias
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+function timePart(): string {
+  // 8 base62 characters of milliseconds: sortable until the year 8888.
+  let n = Date.now();
+  let s = "";
+  for (let i = 0; i < 8; i++) {
+    s = BASE62[n % 62] + s;
+    n = Math.floor(n / 62);
+  }
+  return s;
+}
+
+export type IdPrefix =
+  | "org"
+  | "proj"
+  | "usr"
+  | "mem"
+  | "utk"
+  | "key"
+  | "agt"
+  | "sess"
+  | "msg"
+  | "run"
+  | "item"
+  | "out"
+  | "evt"
+  | "idem"
+  | "req";
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${timePart()}${randomBase62(14)}`;
+}
+
+export function newFileId(): string {
+  // 12 hex of milliseconds + 20 random hex = 32.
+  return `fi_${Date.now().toString(16).padStart(12, "0")}${randomBytes(10).toString("hex")}`;
+}
+
+export const FILE_ID_RE = /^fi_[0-9a-f]{32}$/;

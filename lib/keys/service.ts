@@ -1,0 +1,74 @@
+// Access Keys: mint (raw key returned once), list (never secrets), revoke (soft, kept for audit).
+import { evictKey } from "../auth/access-keys";
+import { generateSecret } from "../auth/secrets";
+import { prisma } from "../db";
+import { ApiError } from "../errors";
+import type { AccessKey } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { audit, type Actor } from "../audit";
+import type { MintKeyBody } from "./schemas";
+
+export function keyRecord(k: AccessKey) {
+  return {
+    key_id: k.id,
+    organization_id: k.organizationId,
+    name: k.name,
+    start: k.start,
+    permissions: k.permissions,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function mintKey(opts: { organizationId: string; input: MintKeyBody; actor: Actor }) {
+  const secret = generateSecret("ak");
+  const db = await prisma();
+  const row = await db.accessKey.create({
+    data: {
+      id: newId("key"),
+      organizationId: opts.organizationId,
+      name: opts.input.name,
+      keyHash: secret.hash,
+      start: secret.start,
+      permissions: [...new Set(opts.input.permissions)],
+      createdByUserId: opts.actor.type === "user" ? opts.actor.id : undefined,
+    },
+  });
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "access_key.created",
+    targetType: "access_key",
+    targetId: row.id,
+    data: { name: row.name },
+  });
+  return { ...keyRecord(row), key: secret.raw };
+}
+
+export async function listKeys(opts: { organizationId: string }) {
+  const db = await prisma();
+  const rows = await db.accessKey.findMany({
+    where: { organizationId: opts.organizationId },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(keyRecord);
+}
+
+export async function revokeKey(opts: { organizationId: string; keyId: string; actor: Actor }) {
+  const db = await prisma();
+  const row = await db.accessKey.findFirst({ where: { id: opts.keyId, organizationId: opts.organizationId } });
+  if (!row) throw new ApiError("access_key_not_found", "Access Key not found.");
+  if (row.revokedAt) return keyRecord(row); // idempotent
+  const revoked = await db.accessKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+  evictKey(row.keyHash);
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "access_key.revoked",
+    targetType: "access_key",
+    targetId: row.id,
+    data: { name: row.name },
+  });
+  return keyRecord(revoked);
+}

@@ -1,0 +1,135 @@
+// Admin CLI: npm run admin -- <command> [options]. Uses DATA_DIR / DATABASE_URL exactly as the
+// server does. On the embedded database it needs the server to be stopped (one process per folder).
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createAgent } from "../lib/agents/service";
+import { CreateAgentBody } from "../lib/agents/schemas";
+import { createUserToken } from "../lib/auth/user-tokens";
+import { closeDatabase, database } from "../lib/db";
+import { DataDirLockedError } from "../lib/db/lock";
+import { isApiError } from "../lib/errors";
+import { parseWith } from "../lib/http/validate";
+import { MintKeyBody } from "../lib/keys/schemas";
+import { mintKey, revokeKey } from "../lib/keys/service";
+import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";
+
+const USAGE = `usage: npm run admin -- <command> [options] [--json]
+
+  bootstrap    --org NAME --email EMAIL --password PW
+               create (or find) the organization, its default project and an admin; issue a user token
+  create-user  --org ORG --email EMAIL [--password PW] [--role admin|support]
+  create-token --email EMAIL [--name NAME]
+  create-agent --org ORG --file agent.json
+  mint-key     --org ORG --name NAME [--permissions agents:invoke,...]
+  revoke-key   --org ORG --key KEY_ID
+
+ORG is an org_ id or an organization name.`;
+
+const cliActor = { type: "system" as const, label: "admin-cli" };
+
+function need(values: Record<string, unknown>, ...names: string[]) {
+  for (const n of names) {
+    if (typeof values[n] !== "string" || !values[n]) throw new UsageError(`--${n} is required`);
+  }
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      org: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      name: { type: "string" },
+      file: { type: "string" },
+      permissions: { type: "string" },
+      key: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  const v = values as Record<string, string | undefined> & { json: boolean };
+  let out: Record<string, unknown>;
+  let human: string;
+  switch (command) {
+    case "bootstrap": {
+      need(v, "org", "email", "password");
+      await database();
+      out = await bootstrap({ org: v.org!, email: v.email!, password: v.password! });
+      human = `organization ${out.organization_id}\nproject      ${out.project_id}\nuser         ${out.user_id}\nuser token   ${out.user_token}  (shown once)`;
+      break;
+    }
+    case "create-user": {
+      need(v, "org", "email");
+      const role = v.role ?? "support";
+      if (role !== "admin" && role !== "support") throw new UsageError("--role must be admin or support");
+      const org = await findOrganization(v.org!);
+      const user = await ensureUser({ organizationId: org.id, email: v.email!, password: v.password, role });
+      out = { user_id: user.id, organization_id: org.id, email: user.email, role };
+      human = `user ${user.id} (${user.email}) is ${role} of ${org.id}`;
+      break;
+    }
+    case "create-token": {
+      need(v, "email");
+      const user = await findUserByEmail(v.email!);
+      const t = await createUserToken({ userId: user.id, name: v.name ?? "cli" });
+      out = { user_id: user.id, token_id: t.token_id, user_token: t.token };
+      human = `user token ${t.token}  (shown once)`;
+      break;
+    }
+    case "create-agent": {
+      need(v, "org", "file");
+      const org = await findOrganization(v.org!);
+      const input = parseWith(CreateAgentBody, JSON.parse(readFileSync(v.file!, "utf8")), "agent file");
+      out = await createAgent({ organizationId: org.id, input, actor: cliActor });
+      human = `agent ${out.agent_id} (${out.kind}) created`;
+      break;
+    }
+    case "mint-key": {
+      need(v, "org", "name");
+      const org = await findOrganization(v.org!);
+      const permissions = v.permissions
+        ? v.permissions
+            .split(",")
+            .map((p) => p.trim())
+            .filter(Boolean)
+        : undefined;
+      const input = parseWith(MintKeyBody, { name: v.name, permissions }, "options");
+      out = await mintKey({ organizationId: org.id, input, actor: cliActor });
+      human = `access key ${out.key_id}: ${out.key}  (shown once)`;
+      break;
+    }
+    case "revoke-key": {
+      need(v, "org", "key");
+      const org = await findOrganization(v.org!);
+      out = await revokeKey({ organizationId: org.id, keyId: v.key!, actor: cliActor });
+      human = `access key ${out.key_id} revoked at ${out.revoked_at}`;
+      break;
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : "no command given");
+  }
+  console.log(v.json ? JSON.stringify(out) : human);
+}
+
+process.env.LOG_LEVEL ??= "warn";
+try {
+  await main(process.argv.slice(2));
+  await closeDatabase();
+} catch (e) {
+  await closeDatabase().catch(() => {});
+  if (e instanceof UsageError || (e as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS")) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (e instanceof DataDirLockedError || isApiError(e)) {
+    console.error(`error: ${(e as Error).message}`);
+    if (isApiError(e) && e.details) console.error(JSON.stringify(e.details));
+    process.exit(1);
+  }
+  throw e;
+}

@@ -1,0 +1,50 @@
+// Production server: Next's request handler behind Node's HTTP server, so that request timeouts
+// can differ per route. Uploads may last an hour (SPEC 8); every other request is cut after
+// REQUEST_TIMEOUT_MS (5 minutes), so slow clients cannot hold connections on other routes.
+import http from "node:http";
+import next from "next";
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+const uploadTimeoutMs = Number(process.env.UPLOAD_TIMEOUT_MS ?? 60 * 60 * 1000);
+const requestTimeoutMs = Number(process.env.REQUEST_TIMEOUT_MS ?? 5 * 60 * 1000);
+const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload\/?(\?|$)/, /^\/api\/studio\/tus(\/|\?|$)/];
+
+const app = next({ dev: false, hostname, port, dir: import.meta.dirname });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
+  const timer = setTimeout(() => {
+    if (!res.headersSent) {
+      res.writeHead(408, { "content-type": "application/json", connection: "close" });
+      res.end(JSON.stringify({ error: { code: "request_timeout", message: "Request took too long." } }));
+    }
+    req.socket.destroy();
+  }, limit);
+  res.once("close", () => clearTimeout(timer));
+  handle(req, res);
+});
+// Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.
+server.requestTimeout = 0;
+server.headersTimeout = 60_000;
+server.keepAliveTimeout = 5_000;
+
+server.listen(port, hostname, () => {
+  console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  server.close();
+  server.closeIdleConnections?.();
+  const stop = globalThis.__awsShutdown;
+  await Promise.race([stop ? stop() : Promise.resolve(), new Promise((r) => setTimeout(r, 10_000))]);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A separate build folder per checkout of parallel work (tests build and start their own server).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   poweredByHeader: false,
   // Server-only packages loaded by Node at run time rather than bundled (WASM, native, workers).

@@ -97,36 +97,38 @@ export interface RouteUnderTest {
  * The common auth matrix (SPEC 5): no key, wrong scheme, malformed, unknown, revoked -> 401;
  * another organization's key -> 404 as for a missing agent; no agents:invoke -> 403.
  */
-export function authMatrixCases() {
+type MatrixCase = readonly [string, (s: MatrixSetup) => Promise<{ auth?: string; agentId?: string; expect: readonly [number, string] }>];
+
+export function authMatrixCases(): MatrixCase[] {
   return [
-    ["no Authorization header", async () => ({ auth: undefined, expect: [401, "unauthorized"] })],
+    ["no Authorization header", async () => ({ auth: undefined, expect: [401, "unauthorized"] as const })],
     [
       "wrong scheme",
       async (s: MatrixSetup) => ({
         auth: `Basic ${Buffer.from(`x:${s.key}`).toString("base64")}`,
-        expect: [401, "unauthorized"],
+        expect: [401, "unauthorized"] as const,
       }),
     ],
-    ["malformed key", async () => ({ auth: "Bearer not-a-key", expect: [401, "unauthorized"] })],
-    ["unknown key", async () => ({ auth: `Bearer ak_${"x".repeat(43)}`, expect: [401, "unauthorized"] })],
-    ["revoked key", async (s: MatrixSetup) => ({ auth: `Bearer ${s.revokedKey}`, expect: [401, "unauthorized"] })],
+    ["malformed key", async () => ({ auth: "Bearer not-a-key", expect: [401, "unauthorized"] as const })],
+    ["unknown key", async () => ({ auth: `Bearer ak_${"x".repeat(43)}`, expect: [401, "unauthorized"] as const })],
+    ["revoked key", async (s: MatrixSetup) => ({ auth: `Bearer ${s.revokedKey}`, expect: [401, "unauthorized"] as const })],
     [
       "key of another organization",
-      async (s: MatrixSetup) => ({ auth: `Bearer ${s.otherOrgKey}`, expect: [404, "agent_not_found"] }),
+      async (s: MatrixSetup) => ({ auth: `Bearer ${s.otherOrgKey}`, expect: [404, "agent_not_found"] as const }),
     ],
     [
       "key without agents:invoke",
-      async (s: MatrixSetup) => ({ auth: `Bearer ${s.noInvokeKey}`, expect: [403, "forbidden"] }),
+      async (s: MatrixSetup) => ({ auth: `Bearer ${s.noInvokeKey}`, expect: [403, "forbidden"] as const }),
     ],
     [
       "unknown agent",
       async (s: MatrixSetup) => ({
         auth: `Bearer ${s.key}`,
         agentId: "agt_doesnotexist000000",
-        expect: [404, "agent_not_found"],
+        expect: [404, "agent_not_found"] as const,
       }),
     ],
-  ] as const;
+  ];
 }
 
 export interface MatrixSetup {

@@ -1,0 +1,4 @@
+// Which handler runs each queue. Each domain adds its entry here.
+import type { JobHandler, QueueName } from "./index";
+
+export const HANDLERS: Partial<Record<QueueName, { handler: () => Promise<JobHandler>; concurrency: number }>> = {};

@@ -15,7 +15,8 @@ const nextConfig = {
     "jsonata",
     "openai",
   ],
-  typescript: { ignoreBuildErrors: false },
+  // `npm run check` typechecks the whole project once; the build does not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -14,7 +14,7 @@ export const USER_TOKEN_RE = /^ut_[0-9A-Za-z]{43}$/;
 
 export function generateSecret(prefix: "ak" | "ut"): { raw: string; hash: string; start: string } {
   const raw = `${prefix}_${randomBase62(SECRET_CHARS)}`;
-  return { raw, hash: sha256(raw), start: raw.slice(0, prefix.length + 5) };
+  return { raw, hash: sha256(raw), start: raw.slice(0, prefix.length + 6) };
 }
 
 export function sha256(value: string): string {

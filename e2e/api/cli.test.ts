@@ -1,0 +1,96 @@
+// Admin CLI: bootstrap idempotence, the other commands, and the embedded database's one-process rule.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { admin, dbEnv, startServer, type DbTarget } from "./server";
+
+let target: DbTarget;
+let drop = async () => {};
+beforeAll(async () => {
+  if (process.env.TEST_DATABASE_URL) {
+    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
+    target = { databaseUrl: fresh.url };
+    drop = fresh.drop;
+  } else {
+    target = { dataDir: mkdtempSync(path.join(os.tmpdir(), "aws-cli-")) };
+  }
+});
+afterAll(() => drop());
+
+const root = path.resolve(import.meta.dirname, "../..");
+async function adminRaw(args: string[]) {
+  return promisify(execFile)(path.join(root, "node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, ...dbEnv(target) },
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+  );
+}
+
+describe("admin CLI", () => {
+  it("bootstrap is idempotent: same ids, a fresh working token, one JSON line", async () => {
+    const args = ["bootstrap", "--org", "Idem", "--email", "Owner@Example.com", "--password", "long-password"];
+    const first = await adminRaw([...args, "--json"]);
+    expect(first.code).toBe(0);
+    expect(first.stdout.trim().split("\n")).toHaveLength(1);
+    const a = JSON.parse(first.stdout);
+    expect(Object.keys(a).sort()).toEqual(["organization_id", "project_id", "user_id", "user_token"]);
+    expect(a.organization_id).toMatch(/^org_/);
+    expect(a.project_id).toMatch(/^proj_/);
+    expect(a.user_token).toMatch(/^ut_[0-9A-Za-z]{43}$/);
+    const b = await admin(target, args);
+    expect({ ...b, user_token: "" }).toEqual({ ...a, user_token: "" });
+    expect(b.user_token).not.toBe(a.user_token);
+  });
+
+  it("create-user, create-token, create-agent, mint-key and revoke-key work together", async () => {
+    const org = await admin(target, ["bootstrap", "--org", "Cmds", "--email", "cmds@example.com", "--password", "long-password"]);
+    const user = await admin(target, ["create-user", "--org", "Cmds", "--email", "sup@example.com", "--password", "long-password", "--role", "support"]);
+    expect(user).toMatchObject({ organization_id: org.organization_id, role: "support" });
+    const token = await admin(target, ["create-token", "--email", "sup@example.com"]);
+    expect(token.user_token).toMatch(/^ut_/);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "agent-")), "agent.json");
+    writeFileSync(file, JSON.stringify({ name: "from file", kind: "conversational", runtime: { type: "echo" } }));
+    const agent = await admin(target, ["create-agent", "--org", org.organization_id, "--file", file]);
+    expect(agent).toMatchObject({ name: "from file", kind: "conversational", organization_id: org.organization_id });
+    const key = await admin(target, ["mint-key", "--org", "Cmds", "--name", "ops", "--permissions", "agents:invoke"]);
+    expect(key.key).toMatch(/^ak_/);
+    const revoked = await admin(target, ["revoke-key", "--org", "Cmds", "--key", key.key_id!]);
+    expect(revoked.revoked_at).toBeTruthy();
+  });
+
+  it("exits 2 with usage on a bad command and 1 with a clear message on bad input", async () => {
+    const usage = await adminRaw(["frobnicate"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("usage: npm run admin");
+    const missing = await adminRaw(["mint-key", "--org", "NoSuchOrg", "--name", "x"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No organization NoSuchOrg");
+    const badAgent = path.join(mkdtempSync(path.join(os.tmpdir(), "agent-")), "agent.json");
+    writeFileSync(badAgent, JSON.stringify({ name: "x", kind: "workflow", runtime: { type: "echo" } }));
+    await admin(target, ["bootstrap", "--org", "Bad", "--email", "bad@example.com", "--password", "long-password"]);
+    const invalid = await adminRaw(["create-agent", "--org", "Bad", "--file", badAgent]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("workflow");
+  });
+
+  it.runIf(!process.env.TEST_DATABASE_URL)("refuses to open the embedded database while the server holds it", async () => {
+    const server = await startServer(target, { SEED_DEMO: "false" });
+    try {
+      const res = await adminRaw(["bootstrap", "--org", "Locked", "--email", "l@example.com", "--password", "long-password"]);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/in use by process \d+/);
+      expect(res.stderr).toContain("stop that process first");
+    } finally {
+      await server.stop();
+    }
+    // Once the server is stopped, the CLI works again on the same data.
+    const ok = await admin(target, ["bootstrap", "--org", "Locked", "--email", "l@example.com", "--password", "long-password"]);
+    expect(ok.organization_id).toMatch(/^org_/);
+  });
+});

@@ -1,0 +1,57 @@
+// First start on an empty database: admin, organization, project, token, demo agents, instructions.
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { startServer, type DbTarget, type RunningServer } from "./server";
+
+let target: DbTarget;
+let drop = async () => {};
+let server: RunningServer | undefined;
+beforeAll(async () => {
+  if (process.env.TEST_DATABASE_URL) {
+    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
+    target = { databaseUrl: fresh.url };
+    drop = fresh.drop;
+  } else {
+    target = { dataDir: mkdtempSync(path.join(os.tmpdir(), "aws-first-")) };
+  }
+});
+afterAll(async () => {
+  await server?.stop();
+  await drop();
+});
+
+describe("first start", () => {
+  it("seeds an admin, org, project, token and two demo agents once, and prints how to try the API", async () => {
+    server = await startServer(target, { ADMIN_PASSWORD: "first-start-pw", ADMIN_EMAIL: "owner@example.com" });
+    const out = readFileSync(server.logFile, "utf8");
+    expect(out).toContain("first start");
+    expect(out).toContain("owner@example.com");
+    expect(out).not.toContain("first-start-pw"); // a password from the environment is not echoed
+    const token = /user token\s+(ut_[0-9A-Za-z]{43})/.exec(out)?.[1];
+    const org = /organization\s+(org_[0-9A-Za-z]+)/.exec(out)?.[1];
+    expect(token && org).toBeTruthy();
+    expect(out).toContain(`/api/v1/organizations/${org}/access-keys`);
+
+    const agents = await fetch(`${server.baseUrl}/api/v1/organizations/${org}/agents`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then((r) => r.json());
+    expect(agents.agents.map((a: any) => a.kind).sort()).toEqual(["conversational", "workflow"]);
+    expect(agents.agents.find((a: any) => a.kind === "conversational").runtime.type).toBe("echo");
+
+    // A restart does not seed again.
+    await server.stop();
+    server = await startServer(target, {});
+    expect(readFileSync(server.logFile, "utf8")).not.toContain("first start");
+  });
+
+  it("serves a landing page that says what the service is", async () => {
+    const res = await fetch(`${server!.baseUrl}/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Agent Webhook Service");
+    expect(html).toContain("/api/agents/webhook/");
+  });
+});

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
 import { admin, dbEnv, startServer, type DbTarget } from "./server";
 
 let target: DbTarget;
@@ -49,14 +49,32 @@ describe("admin CLI", () => {
   });
 
   it("create-user, create-token, create-agent, mint-key and revoke-key work together", async () => {
-    const org = await admin(target, ["bootstrap", "--org", "Cmds", "--email", "cmds@example.com", "--password", "long-password"]);
-    const user = await admin(target, ["create-user", "--org", "Cmds", "--email", "sup@example.com", "--password", "long-password", "--role", "support"]);
+    const org = await admin(target, [
+      "bootstrap",
+      "--org",
+      "Cmds",
+      "--email",
+      "cmds@example.com",
+      "--password",
+      "long-password",
+    ]);
+    const user = await admin(target, [
+      "create-user",
+      "--org",
+      "Cmds",
+      "--email",
+      "sup@example.com",
+      "--password",
+      "long-password",
+      "--role",
+      "support",
+    ]);
     expect(user).toMatchObject({ organization_id: org.organization_id, role: "support" });
     const token = await admin(target, ["create-token", "--email", "sup@example.com"]);
     expect(token.user_token).toMatch(/^ut_/);
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "agent-")), "agent.json");
     writeFileSync(file, JSON.stringify({ name: "from file", kind: "conversational", runtime: { type: "echo" } }));
-    const agent = await admin(target, ["create-agent", "--org", org.organization_id, "--file", file]);
+    const agent = await admin(target, ["create-agent", "--org", org.organization_id!, "--file", file]);
     expect(agent).toMatchObject({ name: "from file", kind: "conversational", organization_id: org.organization_id });
     const key = await admin(target, ["mint-key", "--org", "Cmds", "--name", "ops", "--permissions", "agents:invoke"]);
     expect(key.key).toMatch(/^ak_/);
@@ -79,18 +97,37 @@ describe("admin CLI", () => {
     expect(invalid.stderr).toContain("workflow");
   });
 
-  it.runIf(!process.env.TEST_DATABASE_URL)("refuses to open the embedded database while the server holds it", async () => {
-    const server = await startServer(target, { SEED_DEMO: "false" });
-    try {
-      const res = await adminRaw(["bootstrap", "--org", "Locked", "--email", "l@example.com", "--password", "long-password"]);
-      expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/in use by process \d+/);
-      expect(res.stderr).toContain("stop that process first");
-    } finally {
-      await server.stop();
-    }
-    // Once the server is stopped, the CLI works again on the same data.
-    const ok = await admin(target, ["bootstrap", "--org", "Locked", "--email", "l@example.com", "--password", "long-password"]);
-    expect(ok.organization_id).toMatch(/^org_/);
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    "refuses to open the embedded database while the server holds it",
+    async () => {
+      const server = await startServer(target, { SEED_DEMO: "false" });
+      try {
+        const res = await adminRaw([
+          "bootstrap",
+          "--org",
+          "Locked",
+          "--email",
+          "l@example.com",
+          "--password",
+          "long-password",
+        ]);
+        expect(res.code).toBe(1);
+        expect(res.stderr).toMatch(/in use by process \d+/);
+        expect(res.stderr).toContain("stop that process first");
+      } finally {
+        await server.stop();
+      }
+      // Once the server is stopped, the CLI works again on the same data.
+      const ok = await admin(target, [
+        "bootstrap",
+        "--org",
+        "Locked",
+        "--email",
+        "l@example.com",
+        "--password",
+        "long-password",
+      ]);
+      expect(ok.organization_id).toMatch(/^org_/);
+    },
+  );
 });

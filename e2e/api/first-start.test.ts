@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
 import { startServer, type DbTarget, type RunningServer } from "./server";
 
 let target: DbTarget;

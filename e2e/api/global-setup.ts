@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
 import { admin, startServer, type DbTarget } from "./server";
 
 export interface ApiTestContext {

@@ -2,7 +2,7 @@
 // database lives inside the server process and cannot be taken away from it).
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
+import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
 import { call } from "./helpers";
 import { startServer, type RunningServer } from "./server";
 

@@ -89,6 +89,8 @@ export interface RouteUnderTest {
   /** Path for an agent of org A (made by the matrix); other ids in it may be bogus. */
   path: (agentId: string) => string;
   body?: unknown;
+  /** A non-JSON body (e.g. multipart FormData), made fresh for each call. */
+  raw?: () => BodyInit;
   /** Agent kind the route needs (defaults to conversational). */
   kind?: "conversational" | "workflow";
 }
@@ -167,6 +169,7 @@ export async function runAuthMatrixCase(
   const res = await call(route.method, route.path(agentId), {
     auth: c.auth,
     body: route.body,
+    raw: route.raw?.(),
     headers: c.auth ? undefined : {},
   });
   expectError(res, c.expect[0], c.expect[1]);

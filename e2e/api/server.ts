@@ -100,7 +100,9 @@ export async function startServer(
       } catch {
         /* gone */
       }
-      await Promise.race([done, new Promise((r) => setTimeout(r, 15_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+      clearTimeout(timer);
       if (!exited) process.kill(-proc.pid!, "SIGKILL");
     },
   };

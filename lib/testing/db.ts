@@ -1,30 +1,10 @@
 // A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
 // the PostgreSQL server named by TEST_DATABASE_URL (dropped afterwards). Installed as the
 // process-wide database so that services under test use it.
-import pg from "pg";
 import { openDatabase, setDatabase, type Database } from "../db";
-import { randomBase62 } from "../ids";
+import { createFreshPostgresDatabase } from "./postgres";
 
-export async function createFreshPostgresDatabase(
-  adminUrl: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `aws_test_${randomBase62(10).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export { createFreshPostgresDatabase };
 
 export async function openTestDatabase(): Promise<Database & { dispose: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;

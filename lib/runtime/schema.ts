@@ -8,6 +8,9 @@ export const EchoRuntime = z.strictObject({
   delay_ms: z.number().int().min(0).max(600_000).default(0),
   /// Test hook: fail every reply (upstream_error) or hang (upstream_timeout).
   fail: z.enum(["error", "timeout"]).optional(),
+  /// Optional, unlike the other runtimes: a delay_ms above it fails as upstream_timeout, and it
+  /// bounds the fail "timeout" hang (1 s when unset). Absent by default so stored configs stay as written.
+  timeout_ms: timeout.optional(),
 });
 
 export const OpenAiRuntime = z.strictObject({

@@ -1,0 +1,60 @@
+// The agent runtimes ("upstreams"): one entry point per use. Conversations call generateReply,
+// workflow `llm` steps call complete, workflow `http` steps call postJson. Every failure is a
+// RuntimeError; callers map it with toApiError and decide on retries with `retryable`.
+import { echoReply } from "./echo";
+import { httpReply } from "./http";
+import { openAiComplete, openAiReply } from "./openai";
+import { RuntimeConfig } from "./schema";
+import { RuntimeError, type ReplyInput, type ReplyOutput } from "./types";
+
+export { RuntimeConfig } from "./schema";
+export { postJson } from "./http";
+export { RuntimeError, isRuntimeError, toApiError, type ReplyInput, type ReplyOutput, type TokenUsage } from "./types";
+
+/** Stored configs may predate a default or come straight from JSON: normalise before use. */
+function normalise(config: RuntimeConfig): RuntimeConfig {
+  const parsed = RuntimeConfig.safeParse(config);
+  if (!parsed.success) throw new RuntimeError("error", `invalid runtime config: ${parsed.error.message}`, false);
+  return parsed.data;
+}
+
+const filenamesOf = (attachments: unknown[]): string[] =>
+  attachments.flatMap((a) =>
+    a && typeof a === "object" && typeof (a as { filename?: unknown }).filename === "string"
+      ? [(a as { filename: string }).filename]
+      : [],
+  );
+
+export async function generateReply(config: RuntimeConfig, input: ReplyInput): Promise<ReplyOutput> {
+  const c = normalise(config);
+  switch (c.type) {
+    case "echo":
+      return echoReply(c, {
+        message: input.message,
+        history: input.history,
+        filenames: filenamesOf(input.attachments),
+        signal: input.signal,
+      });
+    case "openai":
+      return openAiReply(c, input);
+    case "http":
+      return httpReply(c, input);
+  }
+}
+
+/** For workflow `llm` steps: one prompt -> completion using an echo or openai runtime config. */
+export async function complete(
+  config: RuntimeConfig,
+  prompt: string,
+  opts: { signal?: AbortSignal; system?: string } = {},
+): Promise<ReplyOutput> {
+  const c = normalise(config);
+  switch (c.type) {
+    case "echo":
+      return echoReply(c, { message: prompt, signal: opts.signal });
+    case "openai":
+      return openAiComplete(c, prompt, opts);
+    case "http":
+      throw new RuntimeError("error", "an http runtime cannot complete a prompt; use an echo or openai runtime", false);
+  }
+}

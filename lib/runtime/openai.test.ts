@@ -1,0 +1,202 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { complete, generateReply, RuntimeError, type ReplyInput } from "./index";
+import type { RuntimeConfig } from "./schema";
+import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "./testing";
+
+let upstream: FakeUpstream;
+const KEY_ENV = "RUNTIME_TEST_OPENAI_KEY";
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  process.env[KEY_ENV] = "sk-test-123";
+});
+afterAll(async () => {
+  delete process.env[KEY_ENV];
+  await upstream.close();
+});
+afterEach(() => {
+  upstream.requests.length = 0;
+});
+
+const config = (over: Partial<Extract<RuntimeConfig, { type: "openai" }>> = {}): RuntimeConfig => ({
+  type: "openai",
+  base_url: `${upstream.url}/v1`,
+  model: "llama-test",
+  api_key_env: KEY_ENV,
+  system: "You are terse.",
+  timeout_ms: 5_000,
+  prices: { prompt_per_million: 0.15, completion_per_million: 0.6 },
+  ...over,
+});
+
+const input = (over: Partial<ReplyInput> = {}): ReplyInput => ({
+  agentId: "agt_1",
+  sessionId: "ses_1",
+  messageId: "msg_1",
+  message: "What is 2+2?",
+  attachments: [],
+  metadata: {},
+  history: [],
+  ...over,
+});
+
+const completion = (content: string, usage?: object) => ({
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "llama-test-0613",
+  choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  ...(usage ? { usage } : {}),
+});
+
+describe("openai runtime", () => {
+  it("sends system prompt, history and message with the key, and prices the usage", async () => {
+    upstream.answer(() => ({
+      json: completion("4", { prompt_tokens: 1000, completion_tokens: 2000, total_tokens: 3000 }),
+    }));
+    const history = [
+      { role: "user" as const, content: "Hi" },
+      { role: "assistant" as const, content: "Hello!" },
+    ];
+    const out = await generateReply(config(), input({ history }));
+
+    expect(out).toEqual({
+      content: "4",
+      model: "llama-test-0613",
+      token_usage: { prompt_tokens: 1000, completion_tokens: 2000, total_tokens: 3000 },
+      // 1000 * 0.15 / 1e6 + 2000 * 0.6 / 1e6
+      cost: 0.00135,
+    });
+    expect(upstream.requests).toHaveLength(1);
+    const req = upstream.requests[0]!;
+    expect(req.method).toBe("POST");
+    expect(req.path).toBe("/v1/chat/completions");
+    expect(req.headers.authorization).toBe("Bearer sk-test-123");
+    expect(req.body).toMatchObject({
+      model: "llama-test",
+      messages: [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "Hi" },
+        { role: "assistant", content: "Hello!" },
+        { role: "user", content: "What is 2+2?" },
+      ],
+    });
+  });
+
+  it("describes attachments in the user message", async () => {
+    upstream.answer(() => ({ json: completion("ok") }));
+    const attachments = [
+      {
+        file_id: "fi_1",
+        filename: "report.pdf",
+        content_type: "application/pdf",
+        size_bytes: 1234,
+        url: "http://files.example/fi_1?sig=x",
+        url_expires_at: "2030-01-01T00:00:00Z",
+      },
+    ];
+    await generateReply(config({ system: undefined }), input({ attachments }));
+    const messages = (upstream.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.content).toContain("What is 2+2?");
+    expect(messages[0]!.content).toContain("report.pdf (application/pdf, 1234 bytes): http://files.example/fi_1?sig=x");
+  });
+
+  it("reports zero usage and cost when the server sends no usage, and free without prices", async () => {
+    upstream.answer(() => ({ json: completion("ok") }));
+    const out = await generateReply(config({ prices: undefined }), input());
+    expect(out.token_usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    expect(out.cost).toBe(0);
+  });
+
+  it("sends a dummy key when the key variable is unset", async () => {
+    upstream.answer(() => ({ json: completion("ok") }));
+    await generateReply(config({ api_key_env: "RUNTIME_TEST_UNSET_KEY" }), input());
+    expect(upstream.requests[0]!.headers.authorization).toBe("Bearer not-needed");
+  });
+
+  it("fails as a retryable timeout when the server never answers", async () => {
+    upstream.answer(() => "hang");
+    const p = generateReply(config({ timeout_ms: 200 }), input());
+    await expect(p).rejects.toBeInstanceOf(RuntimeError);
+    await expect(p).rejects.toMatchObject({ kind: "timeout", retryable: true });
+    // maxRetries 0: our queue retries, the client never does
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("fails as a timeout when the body stalls after the headers", async () => {
+    upstream.answer(() => "stall");
+    await expect(generateReply(config({ timeout_ms: 200 }), input())).rejects.toMatchObject({
+      kind: "timeout",
+      retryable: true,
+    });
+  });
+
+  it("fails as a retryable error when the connection drops mid-body", async () => {
+    upstream.answer(() => "reset");
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: true });
+  });
+
+  it("fails as a retryable error on HTTP 500 without retrying", async () => {
+    upstream.answer(() => ({ status: 500, json: { error: { message: "secret upstream detail" } } }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: true });
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("fails as a retryable error on HTTP 429", async () => {
+    upstream.answer(() => ({ status: 429, json: { error: { message: "slow down" } } }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: true });
+  });
+
+  it("fails as a non-retryable error on HTTP 400", async () => {
+    upstream.answer(() => ({ status: 400, json: { error: { message: "bad model" } } }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: false });
+  });
+
+  it("fails as a non-retryable error when the answer is not JSON", async () => {
+    upstream.answer(() => ({ text: "<html>oops</html>", contentType: "text/html" }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: false });
+  });
+
+  it("fails as a non-retryable error on malformed JSON", async () => {
+    upstream.answer(() => ({ text: '{"choices": [', contentType: "application/json" }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: false });
+  });
+
+  it("fails as a non-retryable error when the JSON is not a chat completion", async () => {
+    upstream.answer(() => ({ json: { choices: [] } }));
+    await expect(generateReply(config(), input())).rejects.toMatchObject({ kind: "error", retryable: false });
+  });
+
+  it("fails as a retryable error when the connection is refused", async () => {
+    const url = await closedPortUrl();
+    await expect(generateReply(config({ base_url: `${url}/v1` }), input())).rejects.toMatchObject({
+      kind: "error",
+      retryable: true,
+    });
+  });
+
+  it("stops waiting when the caller's signal aborts", async () => {
+    upstream.answer(() => "hang");
+    const controller = new AbortController();
+    const p = generateReply(config({ timeout_ms: 600_000 }), input({ signal: controller.signal }));
+    await expect.poll(() => upstream.requests.length).toBe(1);
+    controller.abort();
+    await expect(p).rejects.toMatchObject({ kind: "timeout", retryable: true });
+  });
+
+  it("completes a prompt with the step's system prompt replacing the runtime's", async () => {
+    upstream.answer(() => ({
+      json: completion("summary", { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }),
+    }));
+    const out = await complete(config(), "Summarise: abc", { system: "Summarise in one line." });
+    expect(out.content).toBe("summary");
+    expect(out.token_usage.total_tokens).toBe(15);
+    expect(upstream.requests[0]!.body).toMatchObject({
+      messages: [
+        { role: "system", content: "Summarise in one line." },
+        { role: "user", content: "Summarise: abc" },
+      ],
+    });
+  });
+});

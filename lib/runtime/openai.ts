@@ -1,0 +1,126 @@
+// Any OpenAI-compatible chat completions endpoint, through the official `openai` client.
+import OpenAI from "openai";
+import { z } from "zod";
+import type { OpenAiRuntime } from "./schema";
+import {
+  abortedError,
+  deadline,
+  retryableStatus,
+  RuntimeError,
+  usage,
+  type ReplyInput,
+  type ReplyOutput,
+} from "./types";
+
+type OpenAiConfig = z.infer<typeof OpenAiRuntime>;
+type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+
+/** Sent when api_key_env is unset or empty: local servers (Ollama, vLLM) accept any key, and the
+ *  client refuses to start without one. */
+const DUMMY_KEY = "not-needed";
+
+const Count = z.number().int().min(0);
+
+/** The part of a chat completion we rely on; checked because compatible servers vary. */
+const Completion = z.object({
+  model: z.string().nullish(),
+  choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1),
+  usage: z.object({ prompt_tokens: Count, completion_tokens: Count, total_tokens: Count.optional() }).nullish(),
+});
+
+function describeAttachments(attachments: unknown[]): string {
+  const lines = attachments.map((a) => {
+    const f = (a ?? {}) as Record<string, unknown>;
+    return `- ${String(f.filename ?? f.file_id ?? "file")} (${String(f.content_type ?? "unknown type")}, ${String(
+      f.size_bytes ?? "?",
+    )} bytes): ${String(f.url ?? "")}`;
+  });
+  return lines.length ? `\n\nAttached files:\n${lines.join("\n")}` : "";
+}
+
+/** Prices are per million tokens; rounded to 1e-9 so float noise never reaches the API. */
+function costOf(config: OpenAiConfig, prompt: number, completion: number): number {
+  if (!config.prices) return 0;
+  const raw = (prompt * config.prices.prompt_per_million + completion * config.prices.completion_per_million) / 1e6;
+  return Math.round(raw * 1e9) / 1e9;
+}
+
+/** The innermost cause's code or message (fetch wraps ECONNREFUSED two levels deep). */
+function rootCause(e: unknown): string {
+  let cur = e as { cause?: unknown; code?: unknown; message?: unknown } | undefined;
+  while (cur?.cause && typeof cur.cause === "object") cur = cur.cause as typeof cur;
+  return String(cur?.code ?? cur?.message ?? e);
+}
+
+function mapError(e: unknown, config: OpenAiConfig, signal?: AbortSignal): RuntimeError {
+  if (e instanceof RuntimeError) return e;
+  if (e instanceof OpenAI.APIConnectionTimeoutError)
+    return new RuntimeError("timeout", `no answer within ${config.timeout_ms} ms`, true);
+  if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) return abortedError();
+  if (e instanceof OpenAI.APIConnectionError)
+    return new RuntimeError("error", `connection failed: ${rootCause(e)}`, true);
+  if (e instanceof OpenAI.APIError) {
+    const status = e.status;
+    return new RuntimeError("error", `HTTP ${status ?? "?"}: ${e.message}`, status ? retryableStatus(status) : false);
+  }
+  // A JSON-typed answer that does not parse will not parse next time either; anything else here
+  // (e.g. the socket dropped mid-body: "terminated") is transport trouble.
+  const message = `bad answer: ${(e as Error)?.message ?? String(e)}`;
+  return new RuntimeError("error", message, !(e instanceof SyntaxError));
+}
+
+async function chat(config: OpenAiConfig, messages: ChatMessage[], signal?: AbortSignal): Promise<ReplyOutput> {
+  if (signal?.aborted) throw abortedError();
+  const client = new OpenAI({
+    apiKey: (config.api_key_env && process.env[config.api_key_env]) || DUMMY_KEY,
+    baseURL: config.base_url,
+    timeout: config.timeout_ms,
+    // Our job queue owns retries (with backoff and idempotency); the client must not retry on its own.
+    maxRetries: 0,
+  });
+  // The client's own timeout stops at the response headers; this deadline also covers the body.
+  const limit = deadline(config.timeout_ms, signal);
+  let raw: unknown;
+  try {
+    raw = await client.chat.completions.create({ model: config.model, messages }, { signal: limit.signal });
+  } catch (e) {
+    if (limit.timedOut()) throw new RuntimeError("timeout", `no answer within ${config.timeout_ms} ms`, true);
+    throw mapError(e, config, signal);
+  } finally {
+    limit.dispose();
+  }
+  const parsed = Completion.safeParse(raw);
+  if (!parsed.success) throw new RuntimeError("error", "answer is not a chat completion with text content", false);
+  const u = parsed.data.usage;
+  const token_usage = u ? usage(u.prompt_tokens, u.completion_tokens) : usage(0, 0);
+  if (u?.total_tokens !== undefined) token_usage.total_tokens = u.total_tokens;
+  return {
+    content: parsed.data.choices[0]!.message.content,
+    model: parsed.data.model ?? config.model,
+    token_usage,
+    cost: costOf(config, token_usage.prompt_tokens, token_usage.completion_tokens),
+  };
+}
+
+export function openAiReply(config: OpenAiConfig, input: ReplyInput): Promise<ReplyOutput> {
+  const messages: ChatMessage[] = [
+    ...(config.system ? [{ role: "system" as const, content: config.system }] : []),
+    ...input.history.map((m) => ({ role: m.role, content: m.content })),
+    { role: "user", content: input.message + describeAttachments(input.attachments) },
+  ];
+  return chat(config, messages, input.signal);
+}
+
+/** The step's own system prompt, when given, replaces the runtime's. */
+export function openAiComplete(
+  config: OpenAiConfig,
+  prompt: string,
+  opts: { signal?: AbortSignal; system?: string },
+): Promise<ReplyOutput> {
+  const system = opts.system ?? config.system;
+  const messages: ChatMessage[] = [
+    ...(system ? [{ role: "system" as const, content: system }] : []),
+    { role: "user", content: prompt },
+  ];
+  return chat(config, messages, opts.signal);
+}

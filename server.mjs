@@ -14,6 +14,21 @@ const app = next({ dev: false, hostname, port, dir: import.meta.dirname });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// Next drops Content-Length from route handler responses (it may have decoded the body). Routes
+// that stream a body of known length (file downloads) declare it in x-aws-content-length; it
+// becomes the real header here, so clients get progress and can detect truncation.
+function declaredLength(res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    const declared = res.getHeader("x-aws-content-length");
+    if (declared !== undefined) {
+      res.removeHeader("x-aws-content-length");
+      if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
+    }
+    return writeHead.apply(this, args);
+  };
+}
+
 const server = http.createServer((req, res) => {
   const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
   const timer = setTimeout(() => {
@@ -24,6 +39,7 @@ const server = http.createServer((req, res) => {
     req.socket.destroy();
   }, limit);
   res.once("close", () => clearTimeout(timer));
+  declaredLength(res);
   handle(req, res);
 });
 // Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.

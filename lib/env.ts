@@ -39,6 +39,9 @@ const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(5 * 60 * 1000),
+  /// Test hook only (never set in production): every storage write fails after this many bytes,
+  /// as a disk that fills up mid-stream would, to exercise `500 upload_failed`.
+  STORAGE_FAULT_AFTER_BYTES: z.coerce.number().int().min(0).optional(),
   /// First start: password of the first admin (generated and printed once when unset).
   ADMIN_EMAIL: z.string().email().default("admin@example.com"),
   ADMIN_PASSWORD: z.string().min(8).optional(),

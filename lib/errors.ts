@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   idempotency_conflict: 409,
   request_timeout: 408,
   payload_too_large: 413,
+  range_not_satisfiable: 416,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,

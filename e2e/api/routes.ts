@@ -4,4 +4,14 @@ import type { RouteUnderTest } from "./helpers";
 
 export const ACCESS_KEY_ROUTES: RouteUnderTest[] = [
   { name: "trigger", method: "POST", path: (a) => `/api/agents/webhook/${a}`, body: { message: "hi" } },
+  {
+    name: "upload",
+    method: "POST",
+    path: (a) => `/api/agents/${a}/upload`,
+    raw: () => {
+      const form = new FormData();
+      form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "matrix.csv");
+      return form;
+    },
+  },
 ];

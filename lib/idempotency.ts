@@ -1,9 +1,180 @@
-// Idempotency-Key replays (Stripe-style). Placeholder until implemented: runs the operation.
-import type { Reply } from "./http/handler";
+// Idempotency-Key replays, Stripe-style: per organization and key, for 24 hours. The first request
+// claims the key (a unique row) before it runs and stores its response after; a repeat with the
+// same request gets that response again with `Idempotent-Replayed: true` and creates nothing.
+// The same key with another request, or while the first is still running, is 409
+// idempotency_conflict. Only results of requests that changed something are kept (2xx, and the
+// 502s of a synchronous trigger whose message was stored); any other failure releases the key so
+// that a corrected request may use it.
+import { createHash } from "node:crypto";
+import { prisma } from "./db";
+import { env } from "./env";
+import { ApiError, isApiError } from "./errors";
+import type { Prisma } from "./generated/prisma/client";
+import { Reply } from "./http/handler";
+import { errorResponse } from "./http/respond";
+import { newId } from "./ids";
+import { log } from "./log";
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX = 255;
+const REPLAYED = { "idempotent-replayed": "true" };
+/** Response headers worth replaying (the rest are per response). */
+const KEPT_HEADERS = ["preference-applied", "location"];
+
+interface StoredResponse {
+  body: unknown;
+  headers: Record<string, string>;
+  /** Set when the stored result is an error envelope: re-rendered with the new request id. */
+  error?: { code: ApiError["code"]; message: string; details?: Record<string, unknown> };
+}
+
+/** JSON with object keys sorted at every level, so that key order never changes the hash. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function requestHash(method: string, scope: string, body: unknown): string {
+  return createHash("sha256")
+    .update(`${method.toUpperCase()}\n${scope}\n${canonicalJson(body)}`)
+    .digest("hex");
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
+
+const g = globalThis as unknown as { __awsIdemSweep?: number };
+
+/** Expired records are ignored when met and swept at most once a minute per process. */
+function sweepExpired() {
+  const now = Date.now();
+  if ((g.__awsIdemSweep ?? 0) > now - 60_000) return;
+  g.__awsIdemSweep = now;
+  void prisma()
+    .then((db) => db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date(now) } } }))
+    .catch((err) => log.warn({ err: { message: (err as Error).message } }, "idempotency sweep failed"));
+}
+
+type Claim = { kind: "claimed"; id: string } | { kind: "replay"; status: number; response: StoredResponse };
+
+async function claim(opts: { organizationId: string; key: string; hash: string }): Promise<Claim> {
+  const db = await prisma();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = new Date();
+    const id = newId("idem");
+    try {
+      await db.idempotencyRecord.create({
+        data: {
+          id,
+          organizationId: opts.organizationId,
+          key: opts.key,
+          requestHash: opts.hash,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+      return { kind: "claimed", id };
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+    }
+    const existing = await db.idempotencyRecord.findUnique({
+      where: { organizationId_key: { organizationId: opts.organizationId, key: opts.key } },
+    });
+    if (!existing) continue; // released meanwhile: claim again
+    if (existing.expiresAt <= now) {
+      await db.idempotencyRecord.deleteMany({ where: { id: existing.id, expiresAt: { lte: now } } });
+      continue;
+    }
+    if (existing.requestHash !== opts.hash) {
+      throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+    }
+    if (existing.status === null) {
+      // A claim older than the longest request a server lets run was left by a crashed process.
+      const stale = existing.createdAt.getTime() < now.getTime() - env().REQUEST_TIMEOUT_MS;
+      if (stale) {
+        const taken = await db.idempotencyRecord.updateMany({
+          where: { id: existing.id, status: null, createdAt: existing.createdAt },
+          data: { createdAt: now },
+        });
+        if (taken.count === 1) return { kind: "claimed", id: existing.id };
+      }
+      throw new ApiError(
+        "idempotency_conflict",
+        "A request with this Idempotency-Key is still being processed; retry after it finished.",
+      );
+    }
+    return { kind: "replay", status: existing.status, response: existing.response as unknown as StoredResponse };
+  }
+  throw new ApiError("idempotency_conflict", "This Idempotency-Key is contended; retry later.");
+}
+
+async function store(id: string, status: number, response: StoredResponse) {
+  const db = await prisma();
+  await db.idempotencyRecord.update({
+    where: { id },
+    data: { status, response: response as unknown as Prisma.InputJsonValue },
+  });
+}
+
+async function release(id: string) {
+  const db = await prisma();
+  await db.idempotencyRecord.deleteMany({ where: { id, status: null } });
+}
+
+function keptHeaders(headers: HeadersInit | undefined): Record<string, string> {
+  const h = new Headers(headers);
+  return Object.fromEntries(KEPT_HEADERS.flatMap((name) => (h.has(name) ? [[name, h.get(name)!]] : [])));
+}
+
+/** Errors raised after the request's effects were committed: replayed like successes. */
+const isCommittedError = (e: unknown): e is ApiError =>
+  isApiError(e) && (e.code === "upstream_timeout" || e.code === "upstream_error");
 
 export async function idempotent(
-  _opts: { req: Request; organizationId: string; scope: string; body: unknown },
+  opts: { req: Request; organizationId: string; scope: string; body: unknown; requestId: string },
   run: () => Promise<Reply>,
 ): Promise<Reply | Response> {
-  return run();
+  const key = opts.req.headers.get("idempotency-key");
+  if (key === null) return run();
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    const message = `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`;
+    throw new ApiError("invalid_request", `Invalid header: Idempotency-Key: ${message}`, {
+      fields: [{ field: "Idempotency-Key", message }],
+    });
+  }
+  sweepExpired();
+  const claimed = await claim({
+    organizationId: opts.organizationId,
+    key,
+    hash: requestHash(opts.req.method, opts.scope, opts.body),
+  });
+  if (claimed.kind === "replay") {
+    const { response } = claimed;
+    if (response.error) {
+      const { code, message, details } = response.error;
+      return errorResponse(new ApiError(code, message, details), opts.requestId, REPLAYED);
+    }
+    return new Reply(response.body, claimed.status, { ...response.headers, ...REPLAYED });
+  }
+  let reply: Reply;
+  try {
+    reply = await run();
+  } catch (e) {
+    if (isCommittedError(e)) {
+      await store(claimed.id, e.status, {
+        body: null,
+        headers: {},
+        error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+      });
+    } else {
+      await release(claimed.id).catch(() => {});
+    }
+    throw e;
+  }
+  await store(claimed.id, reply.status, { body: reply.body, headers: keptHeaders(reply.headers) });
+  return reply;
 }

@@ -18,7 +18,13 @@ export async function triggerAgent(opts: { req: Request; key: KeyPrincipal; agen
   }
   const input = body as Record<string, unknown>;
   return idempotent(
-    { req: opts.req, organizationId: opts.key.organizationId, scope: `trigger:${opts.agent.id}`, body: input },
+    {
+      req: opts.req,
+      organizationId: opts.key.organizationId,
+      scope: `trigger:${opts.agent.id}`,
+      body: input,
+      requestId: opts.requestId,
+    },
     (): Promise<Reply> =>
       opts.agent.kind === "conversational"
         ? triggerConversation({ ...opts, body: input })

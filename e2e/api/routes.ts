@@ -14,4 +14,12 @@ export const ACCESS_KEY_ROUTES: RouteUnderTest[] = [
       return form;
     },
   },
+  { name: "list sessions", method: "GET", path: (a) => `/api/agents/${a}/sessions` },
+  { name: "get session", method: "GET", path: (a) => `/api/agents/${a}/sessions/sess_unknown` },
+  { name: "list messages", method: "GET", path: (a) => `/api/agents/${a}/sessions/sess_unknown/messages` },
+  {
+    name: "get message",
+    method: "GET",
+    path: (a) => `/api/agents/${a}/sessions/sess_unknown/messages/msg_unknown`,
+  },
 ];

@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Agent } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { resetEnvCache } from "../env";
+import type { KeyPrincipal } from "../auth/access-keys";
+import { QUEUE_RETRY_LIMIT, stopQueue } from "../queue";
+import { openTestDatabase } from "../testing/db";
+import { replyJob } from "./reply-job";
+import { ListMessagesQuery, ListSessionsQuery } from "./schemas";
+import { getMessage, getSession, listMessages, listSessions } from "./sessions";
+import { parsePrefer, triggerConversation } from "./trigger";
+
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
+let orgId: string;
+let projectId: string;
+
+beforeAll(async () => {
+  process.env.SIGNING_SECRET ??= "unit-test-signing-secret";
+  resetEnvCache();
+  db = await openTestDatabase();
+  orgId = newId("org");
+  projectId = newId("proj");
+  await db.prisma.organization.create({ data: { id: orgId, name: `conv-${orgId}` } });
+  await db.prisma.project.create({ data: { id: projectId, organizationId: orgId, name: "default" } });
+});
+afterAll(async () => {
+  await stopQueue();
+  await db.dispose();
+});
+
+async function agent(runtime: object = { type: "echo" }, kind: "conversational" | "workflow" = "conversational") {
+  return db.prisma.agent.create({
+    data: { id: newId("agt"), organizationId: orgId, projectId, name: "a", kind, runtime },
+  });
+}
+
+async function session(a: Agent, data: { environment?: "production" | "draft"; lastMessageAt?: Date } = {}) {
+  return db.prisma.session.create({
+    data: { id: newId("sess"), organizationId: orgId, projectId, agentId: a.id, ...data },
+  });
+}
+
+/** A user message and its pending assistant reply, as the trigger stores them. */
+async function pendingReply(a: Agent, sessionId: string, content = "hello there") {
+  const now = new Date();
+  const common = { sessionId, agentId: a.id, organizationId: orgId, projectId };
+  const user = await db.prisma.message.create({
+    data: {
+      ...common,
+      id: newId("msg"),
+      role: "user",
+      status: "completed",
+      content,
+      payload: { message: content },
+      createdAt: now,
+    },
+  });
+  return db.prisma.message.create({
+    data: {
+      ...common,
+      id: newId("msg"),
+      role: "assistant",
+      status: "processing",
+      replyToId: user.id,
+      createdAt: new Date(now.getTime() + 1),
+    },
+  });
+}
+
+const job = (retryCount = 0) => ({ id: "job", retryCount, signal: new AbortController().signal });
+const sessionsQuery = ListSessionsQuery.parse({});
+const messagesQuery = ListMessagesQuery.parse({});
+
+describe("sessions service", () => {
+  it("never shows draft sessions, in lists or by id", async () => {
+    const a = await agent();
+    const prod = await session(a);
+    const draft = await session(a, { environment: "draft", lastMessageAt: new Date(Date.now() + 60_000) });
+    const list = await listSessions({ agent: a, query: sessionsQuery });
+    expect(list.sessions.map((s) => s.session_id)).toEqual([prod.id]);
+    await expect(getSession({ agent: a, sessionId: draft.id })).rejects.toMatchObject({ code: "session_not_found" });
+    await expect(listMessages({ agent: a, sessionId: draft.id, query: messagesQuery })).rejects.toMatchObject({
+      code: "session_not_found",
+    });
+  });
+
+  it("orders sessions by last activity, newest first, and filters by since", async () => {
+    const a = await agent();
+    const t = Date.now();
+    const old = await session(a, { lastMessageAt: new Date(t - 3000) });
+    const mid = await session(a, { lastMessageAt: new Date(t - 2000) });
+    const recent = await session(a, { lastMessageAt: new Date(t - 1000) });
+    const all = await listSessions({ agent: a, query: sessionsQuery });
+    expect(all.sessions.map((s) => s.session_id)).toEqual([recent.id, mid.id, old.id]);
+    const since = await listSessions({
+      agent: a,
+      query: ListSessionsQuery.parse({ since: new Date(t - 2000).toISOString() }),
+    });
+    expect(since.sessions.map((s) => s.session_id)).toEqual([recent.id]);
+  });
+
+  it("refuses session routes on a workflow agent before looking up the session", async () => {
+    const wf = await agent({ type: "echo" }, "workflow");
+    await expect(getSession({ agent: wf, sessionId: "sess_x" })).rejects.toMatchObject({
+      code: "runtime_not_applicable",
+    });
+  });
+
+  it("reports a message of another session as message_not_found", async () => {
+    const a = await agent();
+    const s1 = await session(a);
+    const s2 = await session(a);
+    const reply = await pendingReply(a, s1.id);
+    await expect(getMessage({ agent: a, sessionId: s2.id, messageId: reply.id })).rejects.toMatchObject({
+      code: "message_not_found",
+    });
+  });
+});
+
+describe("reply job", () => {
+  it("stores exactly one reply and counts its tokens once when the job runs twice", async () => {
+    const a = await agent();
+    const s = await session(a);
+    const reply = await pendingReply(a, s.id, "one two three");
+    await Promise.all([replyJob({ messageId: reply.id }, job()), replyJob({ messageId: reply.id }, job(1))]);
+    await replyJob({ messageId: reply.id }, job(2));
+    const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
+    expect(done).toMatchObject({ status: "completed", content: "Echo: one two three", model: "echo", error: null });
+    expect(done.token_usage).toEqual({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    const record = await getSession({ agent: a, sessionId: s.id });
+    expect(record.token_usage).toEqual({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+  });
+
+  it("passes earlier completed messages of the session as history", async () => {
+    const a = await agent();
+    const s = await session(a);
+    const first = await pendingReply(a, s.id, "first words");
+    await replyJob({ messageId: first.id }, job());
+    const second = await pendingReply(a, s.id, "again");
+    await replyJob({ messageId: second.id }, job());
+    const done = await getMessage({ agent: a, sessionId: s.id, messageId: second.id });
+    // echo counts the words of the message plus those of the history as prompt tokens
+    expect(done.token_usage?.prompt_tokens).toBe(1 + 2 + 3); // "again" + "first words" + "Echo: first words"
+  });
+
+  it("ends a non-retryable runtime failure as error without leaking the runtime's text", async () => {
+    const a = await agent({ type: "echo", fail: "error" });
+    const s = await session(a);
+    const reply = await pendingReply(a, s.id);
+    await replyJob({ messageId: reply.id }, job());
+    const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
+    expect(done.status).toBe("error");
+    expect(done.error?.code).toBe("message_processing_failed");
+    expect(done.error?.message).not.toMatch(/fail hook/);
+    expect(done.token_usage).toBeNull();
+  });
+
+  it("throws a retryable failure for the queue to retry, and ends it as error on the last attempt", async () => {
+    const a = await agent({ type: "echo", fail: "timeout", timeout_ms: 100 });
+    const s = await session(a);
+    const reply = await pendingReply(a, s.id);
+    await expect(replyJob({ messageId: reply.id }, job(0))).rejects.toMatchObject({ kind: "timeout" });
+    expect((await db.prisma.message.findUniqueOrThrow({ where: { id: reply.id } })).status).toBe("processing");
+    await replyJob({ messageId: reply.id }, job(QUEUE_RETRY_LIMIT));
+    const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
+    expect(done).toMatchObject({ status: "error", error: { code: "message_processing_failed" } });
+  });
+});
+
+describe("trigger", () => {
+  it("stores the whole body, extra fields kept and file references resolved, in the user message", async () => {
+    const a = await agent();
+    const fileId = `fi_${"ab".repeat(16)}`;
+    await db.prisma.file.create({
+      data: {
+        id: fileId,
+        organizationId: orgId,
+        agentId: a.id,
+        filename: "notes.txt",
+        contentType: "text/plain",
+        sizeBytes: 12,
+        storageKey: `${orgId}/${a.id}/${fileId}`,
+      },
+    });
+    const body = { message: "read this", attachments: [{ file_id: fileId }], ticket: { id: 7 } };
+    const req = new Request("http://svc.test/api/agents/webhook/x", {
+      method: "POST",
+      headers: { prefer: "respond-async" },
+    });
+    const key: KeyPrincipal = { keyId: "key_x", organizationId: orgId, name: "k", permissions: ["agents:invoke"] };
+    const reply = await triggerConversation({ req, key, agent: a, requestId: "req_x", body });
+    expect(reply.status).toBe(202);
+    const { message_id } = reply.body as { message_id: string };
+    const assistant = await db.prisma.message.findUniqueOrThrow({ where: { id: message_id } });
+    const user = await db.prisma.message.findUniqueOrThrow({ where: { id: assistant.replyToId! } });
+    expect(user).toMatchObject({ role: "user", status: "completed", content: "read this" });
+    expect(user.payload).toEqual({
+      message: "read this",
+      ticket: { id: 7 },
+      attachments: [
+        {
+          file_id: fileId,
+          filename: "notes.txt",
+          content_type: "text/plain",
+          size_bytes: 12,
+          url: expect.stringMatching(/^http:\/\/svc\.test\//),
+          url_expires_at: expect.any(String),
+        },
+      ],
+    });
+    expect(assistant).toMatchObject({ role: "assistant", status: "processing" });
+    expect(assistant.createdAt.getTime()).toBeGreaterThan(user.createdAt.getTime());
+  });
+});
+
+describe("Prefer header (RFC 7240)", () => {
+  it.each([
+    [null, { respondAsync: false }],
+    ["respond-async", { respondAsync: true }],
+    ["Respond-Async, wait=10", { respondAsync: true, waitSeconds: 10 }],
+    ['wait="3"; foo', { respondAsync: false, waitSeconds: 3 }],
+    ["wait=soon, return=minimal", { respondAsync: false }],
+  ])("reads %s", (header, expected) => {
+    expect(parsePrefer(header)).toEqual(expected);
+  });
+});

@@ -99,7 +99,10 @@ export interface RouteUnderTest {
  * The common auth matrix (SPEC 5): no key, wrong scheme, malformed, unknown, revoked -> 401;
  * another organization's key -> 404 as for a missing agent; no agents:invoke -> 403.
  */
-type MatrixCase = readonly [string, (s: MatrixSetup) => Promise<{ auth?: string; agentId?: string; expect: readonly [number, string] }>];
+type MatrixCase = readonly [
+  string,
+  (s: MatrixSetup) => Promise<{ auth?: string; agentId?: string; expect: readonly [number, string] }>,
+];
 
 export function authMatrixCases(): MatrixCase[] {
   return [
@@ -113,7 +116,10 @@ export function authMatrixCases(): MatrixCase[] {
     ],
     ["malformed key", async () => ({ auth: "Bearer not-a-key", expect: [401, "unauthorized"] as const })],
     ["unknown key", async () => ({ auth: `Bearer ak_${"x".repeat(43)}`, expect: [401, "unauthorized"] as const })],
-    ["revoked key", async (s: MatrixSetup) => ({ auth: `Bearer ${s.revokedKey}`, expect: [401, "unauthorized"] as const })],
+    [
+      "revoked key",
+      async (s: MatrixSetup) => ({ auth: `Bearer ${s.revokedKey}`, expect: [401, "unauthorized"] as const }),
+    ],
     [
       "key of another organization",
       async (s: MatrixSetup) => ({ auth: `Bearer ${s.otherOrgKey}`, expect: [404, "agent_not_found"] as const }),

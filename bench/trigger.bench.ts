@@ -59,7 +59,7 @@ export default async function bench() {
   let drop = async () => {};
   if (process.env.TEST_DATABASE_URL) {
     const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { databaseUrl: fresh.url };
+    target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
     drop = fresh.drop;
   }
   const org = await admin(target, [

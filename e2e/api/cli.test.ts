@@ -5,21 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
-import { admin, dbEnv, startServer, type DbTarget } from "./server";
+import { admin, dbEnv, freshTarget, startServer, type DbTarget } from "./server";
 
 let target: DbTarget;
-let drop = async () => {};
+let dispose = async () => {};
 beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) {
-    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { databaseUrl: fresh.url };
-    drop = fresh.drop;
-  } else {
-    target = { dataDir: mkdtempSync(path.join(os.tmpdir(), "aws-cli-")) };
-  }
+  ({ target, dispose } = await freshTarget("cli"));
 });
-afterAll(() => drop());
+afterAll(() => dispose());
 
 const root = path.resolve(import.meta.dirname, "../..");
 async function adminRaw(args: string[]) {

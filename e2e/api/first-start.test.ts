@@ -1,26 +1,17 @@
 // First start on an empty database: admin, organization, project, token, demo agents, instructions.
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
-import { startServer, type DbTarget, type RunningServer } from "./server";
+import { freshTarget, startServer, type DbTarget, type RunningServer } from "./server";
 
 let target: DbTarget;
-let drop = async () => {};
+let dispose = async () => {};
 let server: RunningServer | undefined;
 beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) {
-    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { databaseUrl: fresh.url };
-    drop = fresh.drop;
-  } else {
-    target = { dataDir: mkdtempSync(path.join(os.tmpdir(), "aws-first-")) };
-  }
+  ({ target, dispose } = await freshTarget("first"));
 });
 afterAll(async () => {
   await server?.stop();
-  await drop();
+  await dispose();
 });
 
 describe("first start", () => {

@@ -1,12 +1,8 @@
 // One real server on a fresh database for the API tests: embedded PGlite in a temp folder, or a
 // new PostgreSQL database when TEST_DATABASE_URL is set. Organizations are made with the admin CLI
 // before the server starts (the embedded database allows one process at a time).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
-import { admin, startServer, type DbTarget } from "./server";
+import { admin, freshTarget, startServer, type DbTarget } from "./server";
 
 export interface ApiTestContext {
   baseUrl: string;
@@ -24,16 +20,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-api-"));
-  let drop = async () => {};
-  let target: DbTarget;
-  if (process.env.TEST_DATABASE_URL) {
-    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { databaseUrl: fresh.url };
-    drop = fresh.drop;
-  } else {
-    target = { dataDir: path.join(tmp, "data") };
-  }
+  const { target, dispose } = await freshTarget("api");
   const password = "correct horse battery";
   const orgA = (await admin(target, [
     "bootstrap",
@@ -70,16 +57,11 @@ export default async function setup(project: TestProject) {
     "support-a@example.com",
   ])) as ApiTestContext["supportA"];
 
-  const server = await startServer(target, {
-    DATA_DIR: path.join(tmp, "data"),
-    SEED_DEMO: "false",
-    KEY_CACHE_TTL_MS: "2000",
-  });
+  const server = await startServer(target, { SEED_DEMO: "false", KEY_CACHE_TTL_MS: "2000" });
   project.provide("api", { baseUrl: server.baseUrl, logFile: server.logFile, target, orgA, orgB, supportA });
 
   return async () => {
     await server.stop();
-    await drop();
-    rmSync(tmp, { recursive: true, force: true });
+    await dispose();
   };
 }

@@ -50,9 +50,17 @@ describe("HTTP layer", () => {
 
   it("refuses malformed JSON with 400 invalid_json, other media types with 415", async () => {
     const { orgA } = ctx();
-    const bad = await call("POST", keysPath(), { auth: orgA.user_token, raw: '{"name": ', headers: { "content-type": "application/json" } });
+    const bad = await call("POST", keysPath(), {
+      auth: orgA.user_token,
+      raw: '{"name": ',
+      headers: { "content-type": "application/json" },
+    });
     expectError(bad, 400, "invalid_json");
-    const text = await call("POST", keysPath(), { auth: orgA.user_token, raw: "name=x", headers: { "content-type": "text/plain" } });
+    const text = await call("POST", keysPath(), {
+      auth: orgA.user_token,
+      raw: "name=x",
+      headers: { "content-type": "text/plain" },
+    });
     expectError(text, 415, "unsupported_media_type");
   });
 

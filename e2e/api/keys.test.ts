@@ -33,7 +33,9 @@ describe("access key lifecycle", () => {
 
     let listed: any;
     for (let i = 0; i < 20 && !listed?.last_used_at; i++) {
-      const list = await call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, { auth: orgA.user_token });
+      const list = await call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, {
+        auth: orgA.user_token,
+      });
       expect(list.text).not.toContain(key.key);
       listed = list.body.access_keys.find((k: any) => k.key_id === key.key_id);
       if (!listed.last_used_at) await new Promise((r) => setTimeout(r, 100));
@@ -54,7 +56,9 @@ describe("access key lifecycle", () => {
       extra.push(other);
       const agent = await createAgent(orgA);
       const key = await mintKey(orgA);
-      const warm = await fetch(`${other.baseUrl}${sessionsOf(agent.agent_id)}`, { headers: { authorization: `Bearer ${key.key}` } });
+      const warm = await fetch(`${other.baseUrl}${sessionsOf(agent.agent_id)}`, {
+        headers: { authorization: `Bearer ${key.key}` },
+      });
       expect(warm.status).toBe(200); // now cached on the other instance
       await revokeKey(orgA, key.key_id);
       expect(await refusedWithin(other.baseUrl, sessionsOf(agent.agent_id), key.key, 5000)).toBeLessThan(5000);

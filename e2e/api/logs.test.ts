@@ -15,9 +15,15 @@ describe("logs", () => {
       call("GET", `/api/agents/${agent.agent_id}/sessions`, { auth: key.key }),
       call("GET", `/api/agents/${agent.agent_id}/sessions`, { auth: revoked.key }),
       call("GET", `/api/agents/${agent.agent_id}/sessions`, { auth: `${key.key}x` }),
-      call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: key.key, raw: "{bad json", headers: { "content-type": "application/json" } }),
+      call("POST", `/api/agents/webhook/${agent.agent_id}`, {
+        auth: key.key,
+        raw: "{bad json",
+        headers: { "content-type": "application/json" },
+      }),
       call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, { auth: orgA.user_token }),
-      call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, { auth: `Basic ${Buffer.from(key.key).toString("base64")}` }),
+      call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, {
+        auth: `Basic ${Buffer.from(key.key).toString("base64")}`,
+      }),
     ];
     for (const res of await Promise.all(requests)) ids.push(res.headers.get("x-request-id")!);
     await new Promise((r) => setTimeout(r, 300)); // let the log stream flush

@@ -69,7 +69,11 @@ describe("roles", () => {
     expectError(await call("POST", keysPath(org), { ...s, body: { name: "x" } }), 403, "forbidden");
     expectError(await call("DELETE", `${keysPath(org)}/${key.key_id}`, s), 403, "forbidden");
     expectError(await call("POST", agentsPath(org), { ...s, body: ECHO_AGENT }), 403, "forbidden");
-    expectError(await call("PATCH", `${agentsPath(org)}/${agent.agent_id}`, { ...s, body: { name: "n" } }), 403, "forbidden");
+    expectError(
+      await call("PATCH", `${agentsPath(org)}/${agent.agent_id}`, { ...s, body: { name: "n" } }),
+      403,
+      "forbidden",
+    );
   });
 });
 
@@ -105,10 +109,16 @@ describe("access keys", () => {
   it("validates the body: name required, permissions known", async () => {
     const { orgA } = ctx();
     const a = { auth: orgA.user_token };
-    const noName = await call("POST", keysPath(orgA.organization_id), { ...a, body: { permissions: ["agents:invoke"] } });
+    const noName = await call("POST", keysPath(orgA.organization_id), {
+      ...a,
+      body: { permissions: ["agents:invoke"] },
+    });
     expectError(noName, 400, "invalid_request");
     expect(noName.body.error.details.fields[0].field).toBe("name");
-    const badPerm = await call("POST", keysPath(orgA.organization_id), { ...a, body: { name: "x", permissions: ["root"] } });
+    const badPerm = await call("POST", keysPath(orgA.organization_id), {
+      ...a,
+      body: { name: "x", permissions: ["root"] },
+    });
     expectError(badPerm, 400, "invalid_request");
     expect(badPerm.body.error.details.fields[0].field).toBe("permissions.0");
     expectError(await call("DELETE", `${keysPath(orgA.organization_id)}/key_nope`, a), 404, "access_key_not_found");
@@ -132,10 +142,18 @@ describe("agents", () => {
     const { orgA } = ctx();
     const a = { auth: orgA.user_token };
     const created = await createAgent(orgA, { ...ECHO_AGENT, name: "crud" });
-    expect(created).toMatchObject({ organization_id: orgA.organization_id, project_id: orgA.project_id, kind: "conversational" });
+    expect(created).toMatchObject({
+      organization_id: orgA.organization_id,
+      project_id: orgA.project_id,
+      kind: "conversational",
+    });
     expect(created.agent_id).toMatch(/^agt_/);
     const got = await call("GET", `${agentsPath(orgA.organization_id)}/${created.agent_id}`, a);
-    expect(got.body).toMatchObject({ agent_id: created.agent_id, name: "crud", runtime: { type: "echo", delay_ms: 0 } });
+    expect(got.body).toMatchObject({
+      agent_id: created.agent_id,
+      name: "crud",
+      runtime: { type: "echo", delay_ms: 0 },
+    });
     const list = await call("GET", agentsPath(orgA.organization_id), a);
     expect(list.body.agents.map((x: any) => x.agent_id)).toContain(created.agent_id);
     const patched = await call("PATCH", `${agentsPath(orgA.organization_id)}/${created.agent_id}`, {
@@ -157,12 +175,19 @@ describe("agents", () => {
     ["missing name", { kind: "conversational", runtime: { type: "echo" } }, "name"],
     ["unknown kind", { ...ECHO_AGENT, kind: "robot" }, "kind"],
     ["unknown runtime", { ...ECHO_AGENT, runtime: { type: "magic" } }, "runtime.type"],
-    ["openai runtime without model", { ...ECHO_AGENT, runtime: { type: "openai", base_url: "http://127.0.0.1:1/v1" } }, "runtime.model"],
+    [
+      "openai runtime without model",
+      { ...ECHO_AGENT, runtime: { type: "openai", base_url: "http://127.0.0.1:1/v1" } },
+      "runtime.model",
+    ],
     ["workflow agent without workflow", { ...SIMPLE_WORKFLOW, workflow: undefined }, "workflow"],
     ["conversational agent with a workflow", { ...ECHO_AGENT, workflow: SIMPLE_WORKFLOW.workflow }, "workflow"],
     [
       "JSONata syntax error, named by step",
-      { ...SIMPLE_WORKFLOW, workflow: { ...SIMPLE_WORKFLOW.workflow, steps: [{ id: "t", type: "transform", expression: "$merge([" }] } },
+      {
+        ...SIMPLE_WORKFLOW,
+        workflow: { ...SIMPLE_WORKFLOW.workflow, steps: [{ id: "t", type: "transform", expression: "$merge([" }] },
+      },
       "workflow.steps.0.expression",
     ],
     ["unknown project", { ...ECHO_AGENT, project_id: "proj_nope" }, "project_id"],
@@ -181,6 +206,10 @@ describe("agents", () => {
       body: { kind: "workflow" },
     });
     expectError(res, 400, "invalid_request");
-    expectError(await call("GET", `${agentsPath(orgA.organization_id)}/agt_nope`, { auth: orgA.user_token }), 404, "agent_not_found");
+    expectError(
+      await call("GET", `${agentsPath(orgA.organization_id)}/agt_nope`, { auth: orgA.user_token }),
+      404,
+      "agent_not_found",
+    );
   });
 });

@@ -1,22 +1,46 @@
 // Starts the production server (node server.mjs) on a free port against a given database, for API
 // tests. Stdout and stderr go to a log file that tests can read (e.g. to prove no key is logged).
 import { spawn, execFile, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdtempSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 export interface DbTarget {
-  /** Embedded data folder, when not PostgreSQL. */
-  dataDir?: string;
+  /** Data folder: the embedded database (without databaseUrl) and file storage. */
+  dataDir: string;
+  /** PostgreSQL database, when not embedded. */
   databaseUrl?: string;
 }
 
 export function dbEnv(target: DbTarget): Record<string, string> {
-  return target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : { DATA_DIR: target.dataDir!, DATABASE_URL: "" };
+  return { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl ?? "" };
+}
+
+/**
+ * A database of its own for a test or benchmark: a new PostgreSQL database when TEST_DATABASE_URL
+ * is set (the run on PostgreSQL), else an empty embedded one; `dispose` drops or deletes it.
+ */
+export async function freshTarget(
+  label: string,
+): Promise<{ target: DbTarget; tmp: string; dispose: () => Promise<void> }> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `aws-${label}-`));
+  const dataDir = path.join(tmp, "data");
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  if (!process.env.TEST_DATABASE_URL) return { target: { dataDir }, tmp, dispose: async () => removeTmp() };
+  const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
+  return {
+    target: { dataDir, databaseUrl: fresh.url },
+    tmp,
+    dispose: async () => {
+      await fresh.drop();
+      removeTmp();
+    },
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -106,4 +130,84 @@ export async function startServer(
       if (!exited) process.kill(-proc.pid!, "SIGKILL");
     },
   };
+}
+
+export interface OwnServer {
+  server: RunningServer;
+  target: DbTarget;
+  tmp: string;
+  org: { organization_id: string; project_id: string; user_id: string; user_token: string };
+  /** A JSON call to this server; `auth` is a raw Access Key or user token. */
+  call(
+    method: string,
+    path: string,
+    opts?: { auth?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
+  mintKey(permissions?: string[]): Promise<string>;
+  createAgent(spec: unknown): Promise<string>;
+  /** Stops the server (SIGKILL to simulate a crash) and starts it again on the same data and port. */
+  restart(signal?: NodeJS.Signals, env?: Record<string, string>): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A server of its own (for tests that kill it, or need other settings than the shared one) on a
+ * fresh database with one organization bootstrapped by the admin CLI.
+ */
+export async function ownServer(label: string, env: Record<string, string> = {}): Promise<OwnServer> {
+  const { target, tmp, dispose } = await freshTarget(label);
+  const org = (await admin(target, [
+    "bootstrap",
+    "--org",
+    label,
+    "--email",
+    `${label}@example.com`,
+    "--password",
+    "correct horse battery",
+  ])) as OwnServer["org"];
+  const baseEnv = { SEED_DEMO: "false", ...env };
+  const own: OwnServer = {
+    server: await startServer(target, baseEnv),
+    target,
+    tmp,
+    org,
+    async call(method, p, opts = {}) {
+      const res = await fetch(`${own.server.baseUrl}${p}`, {
+        method,
+        headers: {
+          ...(opts.auth ? { authorization: `Bearer ${opts.auth}` } : {}),
+          ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+          ...opts.headers,
+        },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    },
+    async mintKey(permissions = ["agents:invoke"]) {
+      const res = await own.call("POST", `/api/v1/organizations/${org.organization_id}/access-keys`, {
+        auth: org.user_token,
+        body: { name: label, permissions },
+      });
+      if (res.status !== 201) throw new Error(`mint key: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.key as string;
+    },
+    async createAgent(spec) {
+      const res = await own.call("POST", `/api/v1/organizations/${org.organization_id}/agents`, {
+        auth: org.user_token,
+        body: spec,
+      });
+      if (res.status !== 201) throw new Error(`create agent: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.agent_id as string;
+    },
+    async restart(signal = "SIGKILL", extraEnv = {}) {
+      await own.server.stop(signal);
+      own.server = await startServer(target, { ...baseEnv, ...extraEnv }, own.server.port);
+    },
+    async dispose() {
+      await own.server.stop("SIGKILL");
+      await dispose();
+    },
+  };
+  return own;
 }

@@ -294,7 +294,7 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
     dataDir = path.join(tmp, "data");
     if (process.env.TEST_DATABASE_URL) {
       const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-      target = { databaseUrl: fresh.url };
+      target = { dataDir, databaseUrl: fresh.url };
       drop = fresh.drop;
     } else {
       target = { dataDir };

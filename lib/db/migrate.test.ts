@@ -31,11 +31,17 @@ describe("migrations", () => {
   });
 
   it("rolls back a failing migration completely", async () => {
-    const bad = { name: "29990101000000_bad", sql: "CREATE TABLE t_ok (id int); SELECT * FROM no_such_table;", checksum: "x" };
+    const bad = {
+      name: "29990101000000_bad",
+      sql: "CREATE TABLE t_ok (id int); SELECT * FROM no_such_table;",
+      checksum: "x",
+    };
     await expect(applyMigrations(db.sql, [...loadMigrations(), bad])).rejects.toThrow(/29990101000000_bad failed/);
     const tables = await db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 't_ok'`);
     expect(tables).toHaveLength(0);
-    const recorded = await db.sql.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '29990101000000_bad'`);
+    const recorded = await db.sql.query(
+      `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '29990101000000_bad'`,
+    );
     expect(recorded).toHaveLength(0);
   });
 });

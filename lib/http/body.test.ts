@@ -38,7 +38,10 @@ describe("size-limited bodies", () => {
       new Request("http://x/", { method: "POST", body, headers: { "content-type": type } });
     await expect(readJson(mk("{"))).rejects.toMatchObject({ code: "invalid_json", status: 400 });
     await expect(readJson(mk(""))).rejects.toMatchObject({ code: "invalid_json" });
-    await expect(readJson(mk("{}", "text/plain"))).rejects.toMatchObject({ code: "unsupported_media_type", status: 415 });
+    await expect(readJson(mk("{}", "text/plain"))).rejects.toMatchObject({
+      code: "unsupported_media_type",
+      status: 415,
+    });
     expect(await readJson(mk('{"a":1}', "application/json; charset=utf-8"))).toEqual({ a: 1 });
   });
 });

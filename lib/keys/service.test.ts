@@ -17,8 +17,14 @@ afterAll(() => db.dispose());
 
 describe("access keys", () => {
   it("stores only the SHA-256 hash and a display start, never the raw key", async () => {
-    const minted = await mintKey({ organizationId: orgId, input: { name: "ci", permissions: ["agents:invoke"] }, actor });
-    const rows = await db.sql.query<Record<string, unknown>>(`SELECT * FROM access_keys WHERE id = $1`, [minted.key_id]);
+    const minted = await mintKey({
+      organizationId: orgId,
+      input: { name: "ci", permissions: ["agents:invoke"] },
+      actor,
+    });
+    const rows = await db.sql.query<Record<string, unknown>>(`SELECT * FROM access_keys WHERE id = $1`, [
+      minted.key_id,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).toBe(sha256(minted.key));
     expect(JSON.stringify(rows[0])).not.toContain(minted.key);
@@ -28,7 +34,11 @@ describe("access keys", () => {
   });
 
   it("verifies a live key and refuses it once revoked (same instance: at once)", async () => {
-    const minted = await mintKey({ organizationId: orgId, input: { name: "rev", permissions: ["agents:invoke"] }, actor });
+    const minted = await mintKey({
+      organizationId: orgId,
+      input: { name: "rev", permissions: ["agents:invoke"] },
+      actor,
+    });
     const principal = await verifyAccessKey(minted.key);
     expect(principal).toMatchObject({ keyId: minted.key_id, organizationId: orgId, permissions: ["agents:invoke"] });
     const revoked = await revokeKey({ organizationId: orgId, keyId: minted.key_id, actor });
@@ -40,7 +50,11 @@ describe("access keys", () => {
 
   it("writes last_used_at on use, at most once a minute", async () => {
     clearKeyCache();
-    const minted = await mintKey({ organizationId: orgId, input: { name: "touch", permissions: ["agents:invoke"] }, actor });
+    const minted = await mintKey({
+      organizationId: orgId,
+      input: { name: "touch", permissions: ["agents:invoke"] },
+      actor,
+    });
     await verifyAccessKey(minted.key);
     let row = null;
     for (let i = 0; i < 50 && !row?.lastUsedAt; i++) {

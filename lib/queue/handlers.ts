@@ -3,4 +3,5 @@ import type { JobHandler, QueueName } from "./index";
 
 export const HANDLERS: Partial<Record<QueueName, { handler: () => Promise<JobHandler>; concurrency: number }>> = {
   reply: { handler: async () => (await import("../conversations/reply-job")).replyJob, concurrency: 8 },
+  run: { handler: async () => (await import("../runs/job")).runJob, concurrency: 4 },
 };

@@ -1,37 +1,76 @@
 // Workflow definitions (DESIGN.md "Workflow agents"), validated when an agent is saved.
-// JSONata expressions are compiled here so that a syntax error is reported at save time.
+// JSONata expressions (and the {{...}} parts of llm prompts) are compiled here so that a syntax
+// error is reported at save time, with the zod path naming the step and field
+// (e.g. `workflow.steps.2.when`). docs/workflows.md documents the format.
 import jsonata from "jsonata";
 import { z } from "zod";
+import { RuntimeConfig } from "../runtime/schema";
 
-const InputType = z.enum(["string", "number", "integer", "boolean", "object", "array", "file"]);
+export const InputType = z.enum(["string", "number", "integer", "boolean", "object", "array", "file"]);
+export type InputType = z.infer<typeof InputType>;
 
 const InputDecl = z.strictObject({
   type: InputType,
   required: z.boolean().default(false),
   description: z.string().optional(),
 });
+export type InputDecl = z.infer<typeof InputDecl>;
+
+function compileError(expr: string): string | undefined {
+  try {
+    jsonata(expr);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 const Expression = z
   .string()
   .min(1)
   .superRefine((expr, ctx) => {
-    try {
-      jsonata(expr);
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: `invalid JSONata expression: ${(e as Error).message}` });
+    const err = compileError(expr);
+    if (err) ctx.addIssue({ code: "custom", message: `invalid JSONata expression: ${err}` });
+  });
+
+/** `{{ expression }}` placeholders of an llm prompt; each is a JSONata expression. */
+export const TEMPLATE_RE = /\{\{([\s\S]+?)\}\}/g;
+
+const Template = z
+  .string()
+  .min(1)
+  .superRefine((tpl, ctx) => {
+    for (const m of tpl.matchAll(TEMPLATE_RE)) {
+      const err = compileError(m[1]!.trim());
+      if (err) ctx.addIssue({ code: "custom", message: `invalid JSONata in {{${m[1]}}}: ${err}` });
     }
   });
 
-const stepBase = { id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -") };
-const when = { when: Expression.optional() };
+/** What an unexpected error in a step does to the item (and the run). */
+export const OnError = z.enum(["review", "fail_item", "fail_run"]);
+export type OnError = z.infer<typeof OnError>;
 
-const Step = z.discriminatedUnion("type", [
+const stepBase = {
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
+  on_error: OnError.default("review"),
+};
+const when = { when: Expression.optional() };
+/** Where an http/llm answer goes in the item; defaults to the step id. */
+const into = {
+  into: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a field name")
+    .optional(),
+};
+
+export const Step = z.discriminatedUnion("type", [
   z.strictObject({ ...stepBase, type: z.literal("transform"), expression: Expression, ...when }),
   z.strictObject({
     ...stepBase,
     type: z.literal("fail"),
     when: Expression,
     message: z.string().optional(),
+    /** A matching item fails the whole run (status failed); retry resumes from this step. */
     fatal: z.boolean().default(false),
   }),
   z.strictObject({ ...stepBase, type: z.literal("review"), when: Expression, message: z.string().optional() }),
@@ -39,30 +78,48 @@ const Step = z.discriminatedUnion("type", [
   z.strictObject({
     ...stepBase,
     type: z.literal("http"),
-    url: z.string().url(),
+    url: z
+      .string()
+      .url()
+      .refine((u) => /^https?:/.test(u), "must be an http(s) URL"),
     timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
     headers: z.record(z.string(), z.string()).optional(),
-    into: z.string().optional(),
+    /** JSONata for the request body; by default {run_id, step_id, item_index, item, inputs}. */
+    body: Expression.optional(),
+    ...into,
     ...when,
   }),
   z.strictObject({
     ...stepBase,
     type: z.literal("llm"),
-    prompt: z.string().min(1),
-    runtime: z.unknown().optional(),
-    into: z.string().optional(),
+    prompt: Template,
+    /** Defaults to the agent's runtime. */
+    runtime: RuntimeConfig.optional(),
+    system: z.string().optional(),
+    ...into,
     ...when,
   }),
   z.strictObject({ ...stepBase, type: z.literal("wait"), ms: z.number().int().min(0).max(3_600_000), ...when }),
 ]);
+export type Step = z.infer<typeof Step>;
+
+export const OutputFormat = z.enum(["csv", "jsonl", "json"]);
+export type OutputFormat = z.infer<typeof OutputFormat>;
 
 export const WorkflowDefinition = z
   .strictObject({
     inputs: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), InputDecl).default({}),
-    items: z.strictObject({ from: z.string(), format: z.enum(["csv", "jsonl", "json"]).optional() }).optional(),
+    items: z.strictObject({ from: z.string(), format: OutputFormat.optional() }).optional(),
     steps: z.array(Step).min(1).max(100),
     output: z
-      .strictObject({ filename: z.string().min(1).max(200), format: z.enum(["csv", "jsonl", "json"]) })
+      .strictObject({
+        filename: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[^/\\\0]+$/, "must be a file name without a path"),
+        format: OutputFormat,
+      })
       .optional(),
   })
   .superRefine((wf, ctx) => {

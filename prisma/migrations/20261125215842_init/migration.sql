@@ -177,6 +177,9 @@ CREATE TABLE "runs" (
     "items_failed" INTEGER NOT NULL DEFAULT 0,
     "items_needs_review" INTEGER NOT NULL DEFAULT 0,
     "items_total" INTEGER NOT NULL DEFAULT 0,
+    "items_ready" BOOLEAN NOT NULL DEFAULT false,
+    "epoch" INTEGER NOT NULL DEFAULT 0,
+    "version" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "started_at" TIMESTAMP(3),
     "completed_at" TIMESTAMP(3),
@@ -198,6 +201,7 @@ CREATE TABLE "run_items" (
     "exception" BOOLEAN NOT NULL DEFAULT false,
     "step_id" TEXT,
     "resolution" TEXT,
+    "fatal" BOOLEAN NOT NULL DEFAULT false,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMP(3) NOT NULL,
 
@@ -297,6 +301,9 @@ CREATE INDEX "runs_agent_id_status_created_at_idx" ON "runs"("agent_id", "status
 
 -- CreateIndex
 CREATE INDEX "run_items_run_id_status_idx" ON "run_items"("run_id", "status");
+
+-- CreateIndex
+CREATE INDEX "run_items_run_id_status_index_idx" ON "run_items"("run_id", "status", "index");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "run_items_run_id_index_key" ON "run_items"("run_id", "index");

@@ -1,0 +1,3 @@
+import { controlRoute } from "@/lib/runs/routes";
+
+export const POST = controlRoute("retry");

@@ -1,0 +1,191 @@
+// Workflow engine throughput and control latency, against a production server (npm run build first).
+// 1. Throughput: a CSV of BENCH_ITEMS rows (default 100k) is uploaded and run through transform
+//    steps only; items/s from trigger to `completed`, with the server's peak RSS. Baseline in the
+//    same run: the same JSONata expressions evaluated over the same rows in a plain loop, with no
+//    persistence; the ratio says what the engine's bookkeeping costs.
+// 2. Control latency: BENCH_PAIRS (default 50) pause/resume pairs on a running run, each measured
+//    from the control request to the new state being visible in GET; p50/p99.
+// TEST_DATABASE_URL runs it on a fresh PostgreSQL database instead of PGlite.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import jsonata from "jsonata";
+import { admin, startServer, type DbTarget } from "../e2e/api/server";
+import { createFreshPostgresDatabase } from "../lib/testing/db";
+
+const EXPRESSIONS = [
+  "$merge([item, {'total': $number(item.qty) * $number(item.price)}])",
+  "$merge([item, {'big': item.total > 500, 'label': $uppercase(item.name)}])",
+];
+
+function csvRows(n: number): string {
+  const lines = ["id,name,qty,price"];
+  for (let i = 0; i < n; i++) lines.push(`${i},item ${i},${(i % 17) + 1},${(i % 101) + 0.5}`);
+  return lines.join("\n") + "\n";
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+function rssMb(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** The Next server is a child of the process group leader: sum the group's RSS. */
+function groupRssMb(leader: number): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const pgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      if (pgid === leader) total += rssMb(Number(entry)).rss;
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
+async function baseline(rows: Record<string, string>[]): Promise<number> {
+  const compiled = EXPRESSIONS.map((e) => jsonata(e));
+  const started = performance.now();
+  for (const row of rows) {
+    let item: unknown = row;
+    for (const c of compiled) item = await c.evaluate({ item, inputs: {} }, { item, inputs: {} });
+  }
+  return rows.length / ((performance.now() - started) / 1000);
+}
+
+export default async function bench() {
+  const items = Number(process.env.BENCH_ITEMS ?? 100_000);
+  const pairs = Number(process.env.BENCH_PAIRS ?? 50);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-wf-"));
+  let target: DbTarget = { dataDir: path.join(tmp, "data") };
+  let drop = async () => {};
+  if (process.env.TEST_DATABASE_URL) {
+    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
+    target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
+    drop = fresh.drop;
+  }
+  const org = await admin(target, [
+    "bootstrap",
+    "--org",
+    "Bench",
+    "--email",
+    "bench@example.com",
+    "--password",
+    "bench password",
+  ]);
+  const server = await startServer(target, { SEED_DEMO: "false", LOG_LEVEL: "warn" });
+  try {
+    const req = async (auth: string, method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${server.baseUrl}${p}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${auth}`,
+          ...(body && !(body instanceof FormData) ? { "content-type": "application/json" } : {}),
+        },
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      });
+      return (await res.json()) as any;
+    };
+    const mgmt = (p: string, body: unknown) =>
+      req(org.user_token!, "POST", `/api/v1/organizations/${org.organization_id}${p}`, body);
+    const { key } = await mgmt("/access-keys", { name: "bench", permissions: ["agents:invoke"] });
+    const { agent_id: csvAgent } = await mgmt("/agents", {
+      name: "csv transforms",
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: {
+        inputs: { rows: { type: "file", required: true } },
+        items: { from: "rows", format: "csv" },
+        steps: EXPRESSIONS.map((expression, i) => ({ id: `t${i}`, type: "transform", expression })),
+        output: { filename: "out.csv", format: "csv" },
+      },
+    });
+    const { agent_id: slowAgent } = await mgmt("/agents", {
+      name: "paced",
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: {
+        inputs: { rows: { type: "array", required: true } },
+        items: { from: "rows" },
+        steps: [{ id: "pace", type: "wait", ms: 20 }],
+      },
+    });
+
+    // 1. throughput
+    const csv = csvRows(items);
+    const form = new FormData();
+    form.append("file", new Blob([csv], { type: "text/csv" }), "rows.csv");
+    const file = await req(key, "POST", `/api/agents/${csvAgent}/upload`, form);
+    const base = await baseline(
+      csv
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => {
+          const [id, name, qty, price] = l.split(",");
+          return { id: id!, name: name!, qty: qty!, price: price! };
+        }),
+    );
+    const rssBefore = groupRssMb(server.proc.pid!);
+    let peak = rssBefore;
+    const started = performance.now();
+    const triggered = await req(key, "POST", `/api/agents/webhook/${csvAgent}`, { rows: { file_id: file.file_id } });
+    const run_id = triggered.run_id as string;
+    if (!run_id) throw new Error(`trigger failed: ${JSON.stringify(triggered)} (upload: ${JSON.stringify(file)})`);
+    let run: any;
+    for (;;) {
+      run = await req(key, "GET", `/api/agents/${csvAgent}/runs/${run_id}`);
+      peak = Math.max(peak, groupRssMb(server.proc.pid!));
+      if (!["pending", "running"].includes(run.status)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const rate = items / seconds;
+    console.log(`engine: ${items} csv items, 2 transform steps -> ${run.status} in ${seconds.toFixed(1)} s`);
+    console.log(`  counts: ${JSON.stringify(run.item_counts)} output ${run.output_files?.[0]?.size_bytes} bytes`);
+    console.log(
+      `  engine throughput: ${rate.toFixed(0)} items/s (trigger to completed, incl. reading the csv and writing the output)`,
+    );
+    console.log(
+      `  baseline (same JSONata in a plain loop, no persistence): ${base.toFixed(0)} items/s; engine/baseline = ${(rate / base).toFixed(3)}`,
+    );
+    console.log(
+      `  server RSS: ${rssBefore.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak (+${(peak - rssBefore).toFixed(0)} MB)`,
+    );
+
+    // 2. control latency
+    const rows = Array.from({ length: 5_000 }, (_, n) => ({ n }));
+    const slow = await req(key, "POST", `/api/agents/webhook/${slowAgent}`, { rows });
+    while ((await req(key, "GET", `/api/agents/${slowAgent}/runs/${slow.run_id}`)).status !== "running")
+      await new Promise((r) => setTimeout(r, 20));
+    const latencies: number[] = [];
+    for (let i = 0; i < pairs; i++) {
+      for (const [action, state] of [
+        ["pause", "paused"],
+        ["resume", "running"],
+      ] as const) {
+        const t0 = performance.now();
+        await req(key, "POST", `/api/agents/${slowAgent}/runs/${slow.run_id}/${action}`);
+        while ((await req(key, "GET", `/api/agents/${slowAgent}/runs/${slow.run_id}`)).status !== state) {
+          /* poll until visible */
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }
+    await req(key, "POST", `/api/agents/${slowAgent}/runs/${slow.run_id}/cancel`);
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `control latency (request -> state visible in GET), ${latencies.length} controls: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`,
+    );
+  } finally {
+    await server.stop();
+    await drop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,37 @@
+// Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
+import { z } from "zod";
+
+export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+/** Other query parameters are ignored (SPEC 4.7); status is checked by the service (invalid_status). */
+export const ListRunsQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1"))
+    .transform((n) => Math.min(n, LIST_LIMIT_MAX))
+    .optional(),
+  status: z.string().optional(),
+});
+
+export const ControlQuery = z.object({ triggered_by: z.string().trim().min(1).max(200).optional() });
+
+export const RESOLUTIONS = ["approved", "rejected", "modified"] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** resolution is checked by the service so that an unknown value is 400 invalid_resolution. */
+export const ResolveBody = z.object({
+  exception_id: z.string().min(1),
+  resolution: z.string(),
+  modified_data: z.unknown().optional(),
+});
+
+/** POST /api/workflows/{agent_id}/trigger */
+export const WorkflowTriggerBody = z.object({
+  payload: z.record(z.string(), z.unknown()).default({}),
+  variables: z.record(z.string(), z.unknown()).default({}),
+});

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "../db";
+import { resetEnvCache } from "../env";
+import { resetSigningKeyCache, verifyDownload } from "../files/signing";
+import { stopQueue } from "../queue";
+import { listApprovals, resolveApproval } from "../runs/approvals";
+import { runListItem } from "../runs/record";
+import { controlRun, recordOf } from "../runs/service";
+import { startFakeUpstream, type FakeUpstream } from "../runtime/testing";
+import { openTestDatabase } from "../testing/db";
+import { drive, startRun, workflowAgent } from "./testing";
+
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
+let upstream: FakeUpstream;
+beforeAll(async () => {
+  process.env.SIGNING_SECRET = "engine-unit-test-signing-secret";
+  resetEnvCache();
+  resetSigningKeyCache();
+  db = await openTestDatabase();
+  upstream = await startFakeUpstream();
+});
+afterAll(async () => {
+  await upstream.close();
+  await stopQueue();
+  await db.dispose();
+});
+
+const actor = { type: "access_key" as const, id: "key_unit", label: "unit key" };
+const ctl = (
+  agent: Parameters<typeof controlRun>[0]["agent"],
+  runId: string,
+  action: "pause" | "resume" | "cancel" | "retry",
+) => controlRun({ agent, runId, action, actor, baseUrl: "http://localhost:3000" });
+
+const ORDERS = {
+  inputs: { rows: { type: "array", required: true }, threshold: { type: "number" } },
+  items: { from: "rows" },
+  steps: [
+    { id: "total", type: "transform", expression: "$merge([item, {'total': item.qty * item.price}])" },
+    { id: "skip_zero", type: "skip", when: "item.qty = 0" },
+    { id: "reject", type: "fail", when: "item.total < 0", message: "negative total" },
+    { id: "big", type: "review", when: "item.total > inputs.threshold" },
+    { id: "tag", type: "transform", expression: "$merge([item, {'checked': true}])" },
+  ],
+  output: { filename: "orders.jsonl", format: "jsonl" },
+};
+
+describe("workflow engine", () => {
+  it("gives every item one outcome and keeps summary, item_counts and progress exact", async () => {
+    const { agent, key } = await workflowAgent(ORDERS);
+    const rows = [
+      { qty: 1, price: 2 },
+      { qty: 0, price: 5 },
+      { qty: -1, price: 3 },
+      { qty: 10, price: 100 },
+      { qty: 2, price: 2 },
+    ];
+    const runId = await startRun(agent, key, { rows, threshold: 500 });
+    const run = await drive(runId);
+    const rec = runListItem(run);
+    expect(rec.status).toBe("needs_review");
+    expect(rec.summary).toEqual({ total_processed: 5, successful: 2, failed: 1, exceptions: 0, skipped: 1 });
+    expect(rec.item_counts).toEqual({ completed: 3, failed: 1, needs_review: 1, total: 5 });
+    expect(rec.progress_percent).toBe(80);
+    expect(rec.started_at).not.toBeNull();
+    expect(rec.completed_at).toBeNull();
+    const items = await (await prisma()).runItem.findMany({ where: { runId }, orderBy: { index: "asc" } });
+    expect(items.map((i) => i.status)).toEqual(["completed", "skipped", "failed", "needs_review", "completed"]);
+    expect(items[0]!.result).toEqual({ qty: 1, price: 2, total: 2, checked: true });
+    expect(items[2]!.error).toBe("negative total");
+  });
+
+  it("continues approved and modified items after review and ends rejected ones failed, then resumes by itself", async () => {
+    const { agent, key } = await workflowAgent(ORDERS);
+    const rows = [
+      { qty: 10, price: 100 },
+      { qty: 20, price: 100 },
+      { qty: 30, price: 100 },
+    ];
+    const runId = await startRun(agent, key, { rows, threshold: 500 });
+    expect((await drive(runId)).status).toBe("needs_review");
+    const approvals = await listApprovals({ agent, runId });
+    expect(approvals).toHaveLength(3);
+    expect(approvals[0]).toMatchObject({ step_id: "big", requires_human_review: true, blocking: true });
+    expect(approvals[0]!.data).toEqual({ qty: 10, price: 100, total: 1000 });
+
+    const base = { agent, runId, actor, baseUrl: "http://localhost:3000" };
+    const a = await resolveApproval({ ...base, exceptionId: approvals[0]!.exception_id, resolution: "approved" });
+    expect(a).toMatchObject({ resolution: "approved", all_resolved: false, resumed: false });
+    await resolveApproval({ ...base, exceptionId: approvals[1]!.exception_id, resolution: "rejected" });
+    const last = await resolveApproval({
+      ...base,
+      exceptionId: approvals[2]!.exception_id,
+      resolution: "modified",
+      modifiedData: { qty: 3, price: 1, total: 3, note: "fixed" },
+    });
+    expect(last).toMatchObject({ all_resolved: true, resumed: true });
+    const mid = runListItem(await db.prisma.run.findUniqueOrThrow({ where: { id: runId } }));
+    expect(mid.status).toBe("running");
+    expect(mid.item_counts).toEqual({ completed: 0, failed: 1, needs_review: 0, total: 3 });
+
+    const run = runListItem(await drive(runId));
+    expect(run.status).toBe("completed");
+    expect(run.item_counts).toEqual({ completed: 2, failed: 1, needs_review: 0, total: 3 });
+    expect(run.summary).toEqual({ total_processed: 3, successful: 2, failed: 1, exceptions: 0, skipped: 0 });
+    expect(run.progress_percent).toBe(100);
+    const items = await db.prisma.runItem.findMany({ where: { runId }, orderBy: { index: "asc" } });
+    expect(items[0]!.result).toEqual({ qty: 10, price: 100, total: 1000, checked: true });
+    expect(items[2]!.result).toEqual({ qty: 3, price: 1, total: 3, note: "fixed", checked: true });
+    await expect(
+      resolveApproval({ ...base, exceptionId: approvals[0]!.exception_id, resolution: "approved" }),
+    ).rejects.toMatchObject({ code: "invalid_state_transition" });
+  });
+
+  it("puts an unexpected step error up for review and counts it as an exception", async () => {
+    upstream.answer(() => ({ status: 500, json: { secret: "upstream words" } }));
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array" } },
+      items: { from: "rows" },
+      steps: [{ id: "enrich", type: "http", url: `${upstream.url}/enrich`, timeout_ms: 2000 }],
+    });
+    const runId = await startRun(agent, key, { rows: [{ a: 1 }] });
+    const run = runListItem(await drive(runId));
+    expect(run.status).toBe("needs_review");
+    expect(run.summary.exceptions).toBe(1);
+    const [approval] = await listApprovals({ agent, runId });
+    expect(approval!.error).toBe('Step "enrich" (http): the upstream returned an error');
+    expect(approval!.error).not.toContain("upstream words");
+
+    upstream.answer(() => ({ status: 200, json: { score: 7 } }));
+    const resolved = await resolveApproval({
+      agent,
+      runId,
+      actor,
+      baseUrl: "http://localhost:3000",
+      exceptionId: approval!.exception_id,
+      resolution: "approved",
+    });
+    expect(resolved.resumed).toBe(true);
+    const done = runListItem(await drive(runId));
+    expect(done.status).toBe("completed");
+    expect(done.summary).toMatchObject({ successful: 1, exceptions: 1 });
+    const item = await db.prisma.runItem.findFirstOrThrow({ where: { runId } });
+    expect(item.result).toEqual({ a: 1, enrich: { score: 7 } });
+  });
+
+  it("retries a failed run from the failed step and keeps the items already completed", async () => {
+    let calls = 0;
+    upstream.requests.length = 0;
+    upstream.answer(() => (++calls === 3 ? { status: 503, json: {} } : { status: 200, json: { ok: true } }));
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array" } },
+      items: { from: "rows" },
+      steps: [
+        { id: "prep", type: "transform", expression: "$merge([item, {'prepped': true}])" },
+        { id: "send", type: "http", url: `${upstream.url}/send`, on_error: "fail_run", into: "sent" },
+      ],
+      output: { filename: "out.csv", format: "csv" },
+    });
+    const runId = await startRun(agent, key, { rows: [{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }] });
+    const failed = runListItem(await drive(runId));
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toBe('Item 2: Step "send" (http): the upstream returned an error');
+    expect(failed.item_counts).toEqual({ completed: 2, failed: 1, needs_review: 0, total: 4 });
+    expect(failed.completed_at).not.toBeNull();
+
+    await expect(ctl(agent, runId, "resume")).rejects.toMatchObject({
+      code: "invalid_state_transition",
+      details: { current_status: "failed", allowed_actions: ["retry"] },
+    });
+    const retried = await ctl(agent, runId, "retry");
+    expect(retried.status).toBe("pending");
+    expect(retried.error).toBeNull();
+    const done = runListItem(await drive(runId));
+    expect(done.status).toBe("completed");
+    expect(done.item_counts).toEqual({ completed: 4, failed: 0, needs_review: 0, total: 4 });
+    // items 0 and 1 were not sent again: 3 calls before the retry (the third failed), 2 after
+    const sent = upstream.requests.map((r) => (r.body as { item: { n: number } }).item.n);
+    expect(sent).toEqual([0, 1, 2, 2, 3]);
+    const rec = await recordOf(runId, "http://localhost:3000");
+    expect(rec.output_files).toHaveLength(1);
+    expect(rec.output_files[0]).toMatchObject({ filename: "out.csv", content_type: "text/csv" });
+    // The signed URL is good now and refused once its 15 minutes are over.
+    const out = rec.output_files[0]!;
+    const token = new URL(out.url).searchParams.get("token")!;
+    expect(verifyDownload(token).storageKey).toMatch(new RegExp(`^runs/${runId}/`));
+    expect(() => verifyDownload(token, Date.parse(out.url_expires_at))).toThrow(
+      expect.objectContaining({ code: "url_expired" }),
+    );
+    expect(rec.events.map((e) => `${e.action}:${e.from}->${e.to}`)).toEqual([
+      "trigger:null->pending",
+      "start:pending->running",
+      "fail:running->failed",
+      "retry:failed->pending",
+      "start:pending->running",
+      "finish:running->completed",
+    ]);
+  });
+
+  it("fails the run with a readable error when the input file cannot be read", async () => {
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array" } },
+      items: { from: "rows" },
+      steps: [{ id: "t", type: "transform", expression: "item" }],
+    });
+    const runId = await startRun(agent, key, { rows: [1] });
+    await db.prisma.run.update({ where: { id: runId }, data: { inputs: { rows: "not an array" } } });
+    const run = runListItem(await drive(runId));
+    expect(run.status).toBe("failed");
+    expect(run.error).toBe('Input "rows" is not an array.');
+  });
+
+  it("stops at the item boundary when paused and continues with the first unfinished item on resume", async () => {
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array" } },
+      items: { from: "rows" },
+      steps: [{ id: "pace", type: "wait", ms: 40 }],
+    });
+    const runId = await startRun(agent, key, { rows: Array.from({ length: 30 }, (_, n) => ({ n })) });
+    const engine = drive(runId);
+    while ((await db.prisma.run.findUniqueOrThrow({ where: { id: runId } })).itemsCompleted < 3)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await ctl(agent, runId, "pause")).status).toBe("paused");
+    const paused = await engine;
+    expect(paused.status).toBe("paused");
+    expect(paused.itemsCompleted).toBeLessThan(30);
+    await expect(ctl(agent, runId, "pause")).rejects.toMatchObject({ code: "invalid_state_transition" });
+    expect((await ctl(agent, runId, "resume")).status).toBe("running");
+    const done = await drive(runId);
+    expect(done.status).toBe("completed");
+    expect(done.itemsCompleted).toBe(30);
+    expect(await db.prisma.runItem.count({ where: { runId, status: "completed" } })).toBe(30);
+  });
+});

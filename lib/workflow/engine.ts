@@ -1,0 +1,349 @@
+// The run engine: one pass over a run's pending items, started by a `run` job (lib/runs/job.ts).
+//
+// 1. pending -> running (or carry on with a running run of the same epoch: a restarted job).
+// 2. Materialise the items: the input is streamed and RunItem rows are written in batches, each
+//    batch with items_total in one transaction; a restart skips the rows already written.
+// 3. Process pending items in index order. Outcomes are written in the same transaction as the
+//    run's counters (summary, item_counts), so the counts are always exact, and an item update
+//    only applies to a still-pending item, so a reprocessed item is never counted twice. Pure
+//    items are written in small batches; an item that ran an http/llm/wait step is written at once.
+// 4. The run status is watched (polled) all along: pause and cancel take effect at the next item
+//    boundary, cancel (or a newer engine epoch) also aborts an in-flight upstream call.
+// 5. No pending item left: the output file is written, then running -> completed | needs_review
+//    (conditional on every item being accounted for, so an approval racing the end is not lost).
+import { prisma } from "../db";
+import { baseUrlForJobs } from "../http/base-url";
+import { resolveFileRefs } from "../files/refs";
+import type { Prisma, Run } from "../generated/prisma/client";
+import { Prisma as P } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { log } from "../log";
+import { RuntimeConfig } from "../runtime/schema";
+import { isRefused, SYSTEM, transition, utcNow } from "../runs/state";
+import { InputError, readItems } from "./items";
+import { writeOutput } from "./output";
+import { WorkflowDefinition } from "./schema";
+import { hasSideEffects, runSteps, type Outcome } from "./steps";
+
+/** Small enough that, on PGlite's single connection, API requests get their turn between batches. */
+const MATERIALISE_BATCH = 250;
+const PAGE = 200;
+const FLUSH_ITEMS = 200;
+const FLUSH_MS = 200;
+export const WATCH_INTERVAL_MS = Number(process.env.RUN_WATCH_INTERVAL_MS ?? 150);
+
+interface Finished {
+  id: string;
+  outcome: Outcome;
+}
+
+/**
+ * PGlite answers in-process, and JSONata evaluates in microtasks: without an explicit yield a busy
+ * engine would never let the event loop read other HTTP requests (measured: a GET stalled 26 s).
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Thrown inside a flush transaction when the run moved to a newer epoch: roll back, stop. */
+class StaleEpoch extends Error {}
+
+/** Watches the run row; `stop` is set when the run leaves `running` or another engine takes over. */
+function watchRun(runId: string, epoch: number, external?: AbortSignal) {
+  const controller = new AbortController();
+  const state = { stop: false, status: "running" as string };
+  const halt = (abort: boolean) => {
+    state.stop = true;
+    if (abort) controller.abort();
+  };
+  const onExternal = () => halt(true);
+  external?.addEventListener("abort", onExternal, { once: true });
+  if (external?.aborted) halt(true);
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || state.stop) return;
+    busy = true;
+    void (async () => {
+      try {
+        const db = await prisma();
+        const row = await db.run.findUnique({ where: { id: runId }, select: { status: true, epoch: true } });
+        if (!row) return halt(true);
+        state.status = row.status;
+        // Cancel and a newer engine abort the item in flight; pause lets it finish.
+        if (row.epoch !== epoch || row.status === "cancelled") halt(true);
+        else if (row.status !== "running") halt(false);
+      } catch (e) {
+        log.warn({ run_id: runId, err: (e as Error).message }, "run watch failed");
+      } finally {
+        busy = false;
+      }
+    })();
+  }, WATCH_INTERVAL_MS);
+  timer.unref?.();
+  return {
+    state,
+    signal: controller.signal,
+    close: () => {
+      clearInterval(timer);
+      external?.removeEventListener("abort", onExternal);
+    },
+  };
+}
+
+export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: string; signal?: AbortSignal }) {
+  const db = await prisma();
+  let run = await db.run.findUnique({ where: { id: opts.runId } });
+  if (!run || run.epoch !== opts.epoch) return;
+  if (run.status === "pending") {
+    const started = await db.$transaction((tx) =>
+      transition({
+        tx,
+        runId: run!.id,
+        action: "start",
+        actor: SYSTEM,
+        from: ["pending"],
+        epoch: opts.epoch,
+        decide: () => ({ to: "running", data: { startedAt: run!.startedAt ?? utcNow() } }),
+      }),
+    );
+    if (isRefused(started)) return;
+    run = (await db.run.findUnique({ where: { id: opts.runId } }))!;
+  }
+  if (run.status !== "running") return;
+
+  const watch = watchRun(run.id, opts.epoch, opts.signal);
+  try {
+    await new Pass(run, opts.epoch, opts.baseUrl ?? baseUrlForJobs(), watch).execute();
+  } catch (e) {
+    if (!(e instanceof StaleEpoch)) throw e;
+  } finally {
+    watch.close();
+  }
+}
+
+class Pass {
+  private readonly definition: WorkflowDefinition;
+  private buffer: Finished[] = [];
+  private bufferedSince = 0;
+  private ready: boolean;
+
+  constructor(
+    private readonly run: Run,
+    private readonly epoch: number,
+    private readonly baseUrl: string,
+    private readonly watch: ReturnType<typeof watchRun>,
+  ) {
+    this.definition = WorkflowDefinition.parse(run.definition);
+    this.ready = run.itemsReady;
+  }
+
+  private get inputs() {
+    return this.run.inputs as Record<string, unknown>;
+  }
+
+  async execute() {
+    if (!this.ready) {
+      try {
+        if (!(await this.materialise())) return;
+        this.ready = true;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        await this.failRun(e.message);
+        return;
+      }
+    }
+    const db = await prisma();
+    const agent = await db.agent.findUnique({ where: { id: this.run.agentId } });
+    const runtime = RuntimeConfig.parse(agent?.runtime ?? { type: "echo" });
+    // Fresh signed URLs for file inputs, for steps that hand them on (http, expressions).
+    const inputs = await resolveFileRefs(this.inputs, {
+      organizationId: this.run.organizationId,
+      agentId: this.run.agentId,
+      baseUrl: this.baseUrl,
+    }).catch(() => this.inputs);
+    const ctx = { runId: this.run.id, inputs, runtime, signal: this.watch.signal };
+    const steps = this.definition.steps;
+
+    for (;;) {
+      await yieldToEventLoop();
+      if (this.watch.state.stop) return;
+      const page = await db.runItem.findMany({
+        where: { runId: this.run.id, status: "pending" },
+        orderBy: { index: "asc" },
+        take: PAGE,
+        select: { id: true, index: true, data: true, result: true, stepIndex: true },
+      });
+      if (!page.length) {
+        await this.finish();
+        return;
+      }
+      for (const item of page) {
+        if (this.watch.state.stop) break;
+        const from = item.stepIndex;
+        const outcome = await runSteps({
+          steps,
+          from,
+          item: from > 0 && item.result !== null ? item.result : item.data,
+          itemIndex: item.index,
+          ctx,
+        });
+        if (!outcome) break; // aborted mid-item: it stays pending
+        this.push({ id: item.id, outcome });
+        if (outcome.status === "failed" && outcome.fatal) {
+          await this.flush();
+          await this.failRun(`Item ${item.index}: ${outcome.error}`);
+          return;
+        }
+        if (
+          hasSideEffects(steps, from) ||
+          this.buffer.length >= FLUSH_ITEMS ||
+          Date.now() - this.bufferedSince >= FLUSH_MS
+        )
+          await this.flush();
+      }
+      await this.flush();
+    }
+  }
+
+  private push(f: Finished) {
+    if (!this.buffer.length) this.bufferedSince = Date.now();
+    this.buffer.push(f);
+  }
+
+  /** Writes the buffered outcomes and the counters they move, in one transaction. */
+  private async flush() {
+    if (!this.buffer.length) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    const rows = batch.map(({ id, outcome: o }) => ({
+      id,
+      status: o.status,
+      result: o.data === undefined ? null : o.data,
+      error: "error" in o ? o.error : null,
+      exception: "exception" in o ? o.exception : false,
+      fatal: o.status === "failed" ? o.fatal : false,
+      step_id: "stepId" in o ? o.stepId : null,
+      step_index: o.stepIndex,
+    }));
+    const db = await prisma();
+    await db.$transaction(async (tx) => {
+      const applied = await tx.$queryRaw<{ status: string; exception: boolean }[]>(P.sql`
+        UPDATE run_items AS ri
+        SET status = v.status, result = v.result, error = v.error, exception = v.exception,
+            fatal = v.fatal, step_id = v.step_id, step_index = v.step_index,
+            updated_at = (clock_timestamp() AT TIME ZONE 'UTC')
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+          id text, status text, result jsonb, error text, exception boolean, fatal boolean,
+          step_id text, step_index int)
+        WHERE ri.id = v.id AND ri.run_id = ${this.run.id} AND ri.status = 'pending'
+        RETURNING v.status AS status, v.exception AS exception`);
+      const n = (s: string) => applied.filter((a) => a.status === s).length;
+      const data: Prisma.RunUpdateManyMutationInput = {
+        totalProcessed: { increment: applied.length },
+        successful: { increment: n("completed") },
+        skipped: { increment: n("skipped") },
+        failed: { increment: n("failed") },
+        exceptions: { increment: applied.filter((a) => a.exception).length },
+        itemsCompleted: { increment: n("completed") + n("skipped") },
+        itemsFailed: { increment: n("failed") },
+        itemsReview: { increment: n("needs_review") },
+      };
+      const counted = await tx.run.updateMany({ where: { id: this.run.id, epoch: this.epoch }, data });
+      if (counted.count !== 1) throw new StaleEpoch();
+    });
+    await yieldToEventLoop();
+  }
+
+  /** Streams the input into RunItem rows. Returns false when the run was paused/cancelled meanwhile. */
+  private async materialise(): Promise<boolean> {
+    const db = await prisma();
+    const already = this.run.itemsTotal;
+    let index = 0;
+    let batch: { id: string; runId: string; index: number; data: Prisma.InputJsonValue }[] = [];
+    const write = async () => {
+      if (!batch.length) return;
+      const rows = batch;
+      batch = [];
+      await db.$transaction(async (tx) => {
+        await tx.runItem.createMany({ data: rows, skipDuplicates: true });
+        const r = await tx.run.updateMany({
+          where: { id: this.run.id, epoch: this.epoch },
+          data: { itemsTotal: rows[rows.length - 1]!.index + 1 },
+        });
+        if (r.count !== 1) throw new StaleEpoch();
+      });
+      await yieldToEventLoop();
+    };
+    for await (const value of readItems({
+      definition: this.definition,
+      inputs: this.inputs,
+      organizationId: this.run.organizationId,
+      agentId: this.run.agentId,
+    })) {
+      if (index++ < already) continue; // written before a restart
+      batch.push({
+        id: newId("item"),
+        runId: this.run.id,
+        index: index - 1,
+        data: (value ?? null) as Prisma.InputJsonValue,
+      });
+      if (batch.length >= MATERIALISE_BATCH) {
+        await write();
+        if (this.watch.state.stop) return false;
+      }
+    }
+    await write();
+    const r = await db.run.updateMany({
+      where: { id: this.run.id, epoch: this.epoch },
+      data: { itemsReady: true, itemsTotal: index },
+    });
+    if (r.count !== 1) throw new StaleEpoch();
+    return true;
+  }
+
+  private async finish() {
+    const db = await prisma();
+    await this.output();
+    const done = await db.$transaction((tx) =>
+      transition({
+        tx,
+        runId: this.run.id,
+        action: "finish",
+        actor: SYSTEM,
+        from: ["running"],
+        epoch: this.epoch,
+        decide: (r) => {
+          // An approval resolved after our last page put an item back to pending: not done yet.
+          if (!r.items_ready || r.items_completed + r.items_failed + r.items_needs_review !== r.items_total)
+            return null;
+          return r.items_needs_review > 0
+            ? { to: "needs_review" }
+            : { to: "completed", data: { completedAt: utcNow() } };
+        },
+      }),
+    );
+    if (isRefused(done) && done.refused === "running" && done.run?.epoch === this.epoch) {
+      // Items came back (approved while we finished): go round again.
+      return this.execute();
+    }
+  }
+
+  private async failRun(error: string) {
+    const db = await prisma();
+    await this.output();
+    await db.$transaction((tx) =>
+      transition({
+        tx,
+        runId: this.run.id,
+        action: "fail",
+        actor: SYSTEM,
+        from: ["running"],
+        epoch: this.epoch,
+        to: "failed",
+        data: { error, completedAt: utcNow() },
+      }),
+    );
+  }
+
+  private async output() {
+    if (this.definition.output && this.ready) await writeOutput({ runId: this.run.id, output: this.definition.output });
+  }
+}

@@ -1,0 +1,34 @@
+// A trigger body checked against the workflow's declared inputs: required fields present, values
+// of the declared type, file inputs as file reference objects (SPEC 2.2). Fields the workflow does
+// not declare are kept as they are (callers often send more than an agent reads).
+import { z } from "zod";
+import { FILE_ID_RE } from "../ids";
+import type { InputDecl, InputType, WorkflowDefinition } from "./schema";
+
+export const FileRef = z.strictObject({ file_id: z.string().regex(FILE_ID_RE, "must be an fi_ file id") });
+
+const byType: Record<InputType, () => z.ZodType> = {
+  string: () => z.string(),
+  number: () => z.number(),
+  integer: () => z.number().int(),
+  boolean: () => z.boolean(),
+  object: () => z.record(z.string(), z.unknown()),
+  array: () => z.array(z.unknown()),
+  file: () => FileRef.describe('a file reference object {"file_id": "fi_..."}'),
+};
+
+function fieldSchema(decl: InputDecl): z.ZodType {
+  const base = byType[decl.type]();
+  return decl.required ? base : base.nullish();
+}
+
+export function inputsSchema(def: WorkflowDefinition) {
+  const shape = Object.fromEntries(Object.entries(def.inputs).map(([name, decl]) => [name, fieldSchema(decl)]));
+  return z.looseObject(shape);
+}
+
+/** Names of the file inputs: the engine reads their content, the trigger checks their ownership. */
+export const fileInputs = (def: WorkflowDefinition) =>
+  Object.entries(def.inputs)
+    .filter(([, d]) => d.type === "file")
+    .map(([name]) => name);

@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { env } from "../env";
+import { log } from "../log";
 import { PrismaClient } from "../generated/prisma/client";
 import { lockDataDir } from "./lock";
 import { applyMigrations, type SqlExecutor } from "./migrate";
@@ -37,6 +38,9 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   let db: Database;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_MAX ?? 10) });
+    // An idle connection that the server ends (restart, failover) emits here; without a listener
+    // the process would crash. The pool replaces the connection on next use.
+    pool.on("error", (err) => log.warn({ err: { message: err.message } }, "database connection lost"));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     db = {
       kind: "postgres",

@@ -2,6 +2,7 @@
 // the PostgreSQL server named by TEST_DATABASE_URL (dropped afterwards). Installed as the
 // process-wide database so that services under test use it.
 import { openDatabase, setDatabase, type Database } from "../db";
+import { stopQueue } from "../queue";
 import { createFreshPostgresDatabase } from "./postgres";
 
 export { createFreshPostgresDatabase };
@@ -14,6 +15,7 @@ export async function openTestDatabase(): Promise<Database & { dispose: () => Pr
     setDatabase(db);
     return Object.assign(db, {
       dispose: async () => {
+        await stopQueue(); // its own connections would be cut by the drop below
         await db.close();
         await fresh.drop();
       },
@@ -21,5 +23,10 @@ export async function openTestDatabase(): Promise<Database & { dispose: () => Pr
   }
   const db = await openDatabase({ dataDir: "memory://" });
   setDatabase(db);
-  return Object.assign(db, { dispose: () => db.close() });
+  return Object.assign(db, {
+    dispose: async () => {
+      await stopQueue();
+      await db.close();
+    },
+  });
 }

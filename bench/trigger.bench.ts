@@ -2,11 +2,7 @@
 // concurrent callers, against `GET /api/health` on the same server as the baseline.
 // Env: BENCH_TRIGGERS (default 1000), BENCH_CONNECTIONS (default 50); TEST_DATABASE_URL runs it
 // on a fresh PostgreSQL database instead of PGlite. Needs a production build (npm run build).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { admin, startServer, type DbTarget } from "../e2e/api/server";
-import { createFreshPostgresDatabase } from "../lib/testing/db";
+import { ownServer } from "../e2e/api/server";
 
 interface Load {
   label: string;
@@ -54,33 +50,11 @@ async function load(opts: { label: string; amount: number; connections: number; 
 export default async function bench() {
   const amount = Number(process.env.BENCH_TRIGGERS ?? 1000);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-trigger-"));
-  let target: DbTarget = { dataDir: path.join(tmp, "data") };
-  let drop = async () => {};
-  if (process.env.TEST_DATABASE_URL) {
-    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
-    drop = fresh.drop;
-  }
-  const org = await admin(target, [
-    "bootstrap",
-    "--org",
-    "Bench",
-    "--email",
-    "bench@example.com",
-    "--password",
-    "bench password",
-  ]);
-  const server = await startServer(target, { SEED_DEMO: "false", LOG_LEVEL: "warn" });
+  const own = await ownServer("bench-trigger", { LOG_LEVEL: "warn" });
   try {
-    const mgmt = (p: string, body: unknown) =>
-      fetch(`${server.baseUrl}/api/v1/organizations/${org.organization_id}${p}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${org.user_token}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }).then((r) => r.json() as Promise<Record<string, string>>);
-    const { key } = await mgmt("/access-keys", { name: "bench", permissions: ["agents:invoke"] });
-    const { agent_id } = await mgmt("/agents", {
+    const server = own.server;
+    const key = await own.mintKey();
+    const agent_id = await own.createAgent({
       name: "bench",
       kind: "conversational",
       runtime: { type: "echo", delay_ms: 0 },
@@ -101,7 +75,7 @@ export default async function bench() {
     const trig = await triggers();
     const rows = [baseline, trig];
     console.log(
-      `database: ${target.databaseUrl ? "postgres" : "pglite"}; ${amount} requests, ${connections} concurrent callers`,
+      `database: ${own.target.databaseUrl ? "postgres" : "pglite"}; ${amount} requests, ${connections} concurrent callers`,
     );
     console.table(
       rows.map((r) => ({
@@ -117,8 +91,6 @@ export default async function bench() {
         `throughput ${((trig.rps / baseline.rps) * 100).toFixed(1)}% of health`,
     );
   } finally {
-    await server.stop();
-    await drop();
-    rmSync(tmp, { recursive: true, force: true });
+    await own.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // Upload throughput and server memory: a large file streamed as multipart through the real server
 // (node server.mjs on a temp data folder), against `cp` of the same file on the same disk.
-// Env: BENCH_UPLOAD_MB (default 2048). Needs a production build (npm run build, with the same
+// Env: BENCH_UPLOAD_MB (default 2048); TEST_DATABASE_URL puts the server's database (not its file
+// storage) on a fresh PostgreSQL database. Needs a production build (npm run build, with the same
 // NEXT_DIST_DIR). The file is real data (a random 8 MiB block repeated), not sparse, so that `cp`
 // copies every byte too.
 import { execFile } from "node:child_process";
@@ -10,7 +11,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { admin, startServer, type DbTarget } from "../e2e/api/server";
+import { ownServer, type OwnServer } from "../e2e/api/server";
 import { multipartEnvelope } from "../lib/files/multipart-body";
 
 const MiB = 1024 * 1024;
@@ -49,16 +50,6 @@ function processTree(pid: number): number[] {
 
 const treeRssKb = (pid: number) => processTree(pid).reduce((n, p) => n + statusKb(p, "VmRSS"), 0);
 
-async function json(url: string, auth: string, body: unknown) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 /** Streams the file from disk as the one part of a multipart body; nothing is buffered. */
 function uploadFromDisk(url: string, key: string, file: string, size: number): Promise<any> {
   const env = multipartEnvelope({ filename: path.basename(file), contentType: "application/octet-stream" });
@@ -93,8 +84,7 @@ export default async function bench() {
   const size = sizeMb * MiB;
   const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-upload-"));
   const source = path.join(tmp, "source.bin");
-  const target: DbTarget = { dataDir: path.join(tmp, "data") };
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let own: OwnServer | undefined;
   try {
     makeFile(source, size);
 
@@ -103,33 +93,16 @@ export default async function bench() {
     const cpSeconds = (performance.now() - t) / 1000;
     rmSync(path.join(tmp, "copy.bin"));
 
-    const org = await admin(target, [
-      "bootstrap",
-      "--org",
-      "Bench",
-      "--email",
-      "bench@example.com",
-      "--password",
-      "correct horse battery",
-    ]);
-    server = await startServer(target, { SEED_DEMO: "false", LOG_LEVEL: "warn" });
-    const base = server.baseUrl;
-    const { key } = await json(`${base}/api/v1/organizations/${org.organization_id}/access-keys`, org.user_token!, {
-      name: "bench",
-      permissions: ["agents:invoke"],
-    });
-    const { agent_id } = await json(`${base}/api/v1/organizations/${org.organization_id}/agents`, org.user_token!, {
-      name: "bench",
-      kind: "conversational",
-      runtime: { type: "echo" },
-    });
-    const url = `${base}/api/agents/${agent_id}/upload`;
+    own = await ownServer("bench-upload", { LOG_LEVEL: "warn" });
+    const key = await own.mintKey();
+    const agent_id = await own.createAgent({ name: "bench", kind: "conversational", runtime: { type: "echo" } });
+    const url = `${own.server.baseUrl}/api/agents/${agent_id}/upload`;
     // Warm-up: the route's code is loaded before the baseline memory is taken.
     const warm = path.join(tmp, "warm.bin");
     makeFile(warm, MiB);
     await uploadFromDisk(url, key, warm, MiB);
 
-    const pid = server.proc.pid!;
+    const pid = own.server.proc.pid!;
     const rssBefore = treeRssKb(pid);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, treeRssKb(pid))), 100);
@@ -152,7 +125,7 @@ export default async function bench() {
         `growth ${((rssPeak - rssBefore) / 1024).toFixed(0)} MiB; VmHWM since start ${(statusKb(pid, "VmHWM") / 1024).toFixed(0)} MiB`,
     );
   } finally {
-    await server?.stop();
+    await own?.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -6,12 +6,9 @@
 // 2. Control latency: BENCH_PAIRS (default 50) pause/resume pairs on a running run, each measured
 //    from the control request to the new state being visible in GET; p50/p99.
 // TEST_DATABASE_URL runs it on a fresh PostgreSQL database instead of PGlite.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import jsonata from "jsonata";
-import { admin, startServer, type DbTarget } from "../e2e/api/server";
-import { createFreshPostgresDatabase } from "../lib/testing/db";
+import { ownServer } from "../e2e/api/server";
 
 const EXPRESSIONS = [
   "$merge([item, {'total': $number(item.qty) * $number(item.price)}])",
@@ -62,40 +59,22 @@ async function baseline(rows: Record<string, string>[]): Promise<number> {
 export default async function bench() {
   const items = Number(process.env.BENCH_ITEMS ?? 100_000);
   const pairs = Number(process.env.BENCH_PAIRS ?? 50);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-wf-"));
-  let target: DbTarget = { dataDir: path.join(tmp, "data") };
-  let drop = async () => {};
-  if (process.env.TEST_DATABASE_URL) {
-    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-    target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
-    drop = fresh.drop;
-  }
-  const org = await admin(target, [
-    "bootstrap",
-    "--org",
-    "Bench",
-    "--email",
-    "bench@example.com",
-    "--password",
-    "bench password",
-  ]);
-  const server = await startServer(target, { SEED_DEMO: "false", LOG_LEVEL: "warn" });
+  const own = await ownServer("bench-wf", { LOG_LEVEL: "warn" });
   try {
-    const req = async (auth: string, method: string, p: string, body?: unknown) => {
+    const server = own.server;
+    const req = async (auth: string, method: string, p: string, body?: unknown) =>
+      (await own.call(method, p, { auth, body })).body;
+    /** `call` sends JSON only: the CSV goes up as multipart form data. */
+    const upload = async (auth: string, p: string, form: FormData) => {
       const res = await fetch(`${server.baseUrl}${p}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${auth}`,
-          ...(body && !(body instanceof FormData) ? { "content-type": "application/json" } : {}),
-        },
-        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+        method: "POST",
+        headers: { authorization: `Bearer ${auth}` },
+        body: form,
       });
       return (await res.json()) as any;
     };
-    const mgmt = (p: string, body: unknown) =>
-      req(org.user_token!, "POST", `/api/v1/organizations/${org.organization_id}${p}`, body);
-    const { key } = await mgmt("/access-keys", { name: "bench", permissions: ["agents:invoke"] });
-    const { agent_id: csvAgent } = await mgmt("/agents", {
+    const key = await own.mintKey();
+    const csvAgent = await own.createAgent({
       name: "csv transforms",
       kind: "workflow",
       runtime: { type: "echo" },
@@ -106,7 +85,7 @@ export default async function bench() {
         output: { filename: "out.csv", format: "csv" },
       },
     });
-    const { agent_id: slowAgent } = await mgmt("/agents", {
+    const slowAgent = await own.createAgent({
       name: "paced",
       kind: "workflow",
       runtime: { type: "echo" },
@@ -121,7 +100,7 @@ export default async function bench() {
     const csv = csvRows(items);
     const form = new FormData();
     form.append("file", new Blob([csv], { type: "text/csv" }), "rows.csv");
-    const file = await req(key, "POST", `/api/agents/${csvAgent}/upload`, form);
+    const file = await upload(key, `/api/agents/${csvAgent}/upload`, form);
     const base = await baseline(
       csv
         .trim()
@@ -184,8 +163,6 @@ export default async function bench() {
       `control latency (request -> state visible in GET), ${latencies.length} controls: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`,
     );
   } finally {
-    await server.stop();
-    await drop();
-    rmSync(tmp, { recursive: true, force: true });
+    await own.dispose();
   }
 }

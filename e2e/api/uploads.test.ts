@@ -2,17 +2,15 @@
 // error table, and, on a server of our own with short timeouts and a storage fault, slow clients,
 // mid-stream failures and disconnects (nothing may be left behind).
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartEnvelope } from "../../lib/files/multipart-body";
-import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
-import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, type ApiResponse } from "./helpers";
-import { admin, startServer, type DbTarget, type RunningServer } from "./server";
+import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey } from "./helpers";
+import { ownServer, type DbTarget, type OwnServer } from "./server";
 
 const FILE_ID = /^fi_[0-9a-f]{32}$/;
 
@@ -266,74 +264,27 @@ async function waitFor(check: () => boolean, what: string, ms = 15_000) {
 
 describe("upload: slow clients, storage failures and disconnects (own server)", () => {
   const FAULT_AT = 4 * 1024 * 1024;
-  let tmp: string;
-  let target: DbTarget;
-  let dataDir: string;
-  let server: RunningServer;
-  let drop = async () => {};
+  let own: OwnServer;
   let key: string;
   let agentId: string;
   const stored: string[] = [];
 
-  const filesDir = () => path.join(dataDir, "files");
+  const filesDir = () => path.join(own.target.dataDir, "files");
   const tmpBytes = () =>
     filesUnder(path.join(filesDir(), ".tmp")).reduce((n, f) => n + statSync(path.join(filesDir(), ".tmp", f)).size, 0);
-  const uploadUrl = () => `${server.baseUrl}/api/agents/${agentId}/upload`;
-  const ownCall = async (method: string, p: string, auth: string, body: unknown): Promise<ApiResponse> => {
-    const res = await fetch(`${server.baseUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: JSON.parse(text), text };
-  };
+  const uploadUrl = () => `${own.server.baseUrl}/api/agents/${agentId}/upload`;
 
   beforeAll(async () => {
-    tmp = mkdtempSync(path.join(os.tmpdir(), "aws-uploads-"));
-    dataDir = path.join(tmp, "data");
-    if (process.env.TEST_DATABASE_URL) {
-      const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-      target = { dataDir, databaseUrl: fresh.url };
-      drop = fresh.drop;
-    } else {
-      target = { dataDir };
-    }
-    const org = await admin(target, [
-      "bootstrap",
-      "--org",
-      "Uploads",
-      "--email",
-      "up@example.com",
-      "--password",
-      "correct horse battery",
-    ]);
-    server = await startServer(target, {
-      DATA_DIR: dataDir,
-      SEED_DEMO: "false",
+    own = await ownServer("uploads", {
       REQUEST_TIMEOUT_MS: "1500",
       UPLOAD_TIMEOUT_MS: "20000",
       STORAGE_FAULT_AFTER_BYTES: String(FAULT_AT),
     });
-    const minted = await ownCall("POST", `/api/v1/organizations/${org.organization_id}/access-keys`, org.user_token!, {
-      name: "uploads",
-      permissions: ["agents:invoke"],
-    });
-    key = minted.body.key;
-    const agent = await ownCall(
-      "POST",
-      `/api/v1/organizations/${org.organization_id}/agents`,
-      org.user_token!,
-      ECHO_AGENT,
-    );
-    agentId = agent.body.agent_id;
+    key = await own.mintKey();
+    agentId = await own.createAgent(ECHO_AGENT);
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await drop();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => own?.dispose());
 
   it("accepts an upload that lasts longer than REQUEST_TIMEOUT_MS (uploads get UPLOAD_TIMEOUT_MS)", async () => {
     const content = randomBytes(64 * 1024);
@@ -359,7 +310,7 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
   it("cuts a slow body on a non-upload route after REQUEST_TIMEOUT_MS", async () => {
     const body = Buffer.from(JSON.stringify({ message: "x".repeat(4000) }));
     const res = await slowRequest({
-      url: `${server.baseUrl}/api/agents/webhook/${agentId}`,
+      url: `${own.server.baseUrl}/api/agents/webhook/${agentId}`,
       headers: {
         authorization: `Bearer ${key}`,
         "content-type": "application/json",
@@ -410,8 +361,8 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
   });
 
   it("has exactly the successful uploads in the database and on disk", async () => {
-    if (!target.databaseUrl) await server.stop(); // PGlite: one process per data folder
-    expect(await fileRows(target)).toEqual([...stored].sort());
+    if (!own.target.databaseUrl) await own.server.stop(); // PGlite: one process per data folder
+    expect(await fileRows(own.target)).toEqual([...stored].sort());
     expect(
       filesUnder(filesDir())
         .map((f) => path.basename(f))

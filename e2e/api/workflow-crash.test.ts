@@ -2,30 +2,12 @@
 // and started again on the same data. The run continues where it was: items finished before the
 // kill are not processed again, no item is counted twice (counts equal the item totals exactly),
 // and a paused or a cancelled run stays so. Runs its own server (the shared one must not be killed).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
-import { admin, startServer, type DbTarget, type RunningServer } from "./server";
+import { ownServer, type OwnServer } from "./server";
 
 const ITEMS = 60;
-const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-wf-crash-"));
-let server: RunningServer | undefined;
-let drop = async () => {};
-
-afterAll(async () => {
-  await server?.stop("SIGKILL");
-  await drop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const ENV = {
-  SEED_DEMO: "false",
-  // pg-boss refuses heartbeats under 10 s: a killed worker's job is retried after that.
-  QUEUE_HEARTBEAT_SECONDS: "10",
-  QUEUE_SUPERVISE_SECONDS: "1",
-};
+let own: OwnServer | undefined;
+afterAll(() => own?.dispose());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,50 +16,29 @@ describe("kill and restart in the middle of a run", () => {
     "continues the run without processing or counting any item twice; paused and cancelled runs stay so",
     { timeout: 240_000 },
     async () => {
-      let target: DbTarget = { dataDir: path.join(tmp, "data") };
-      if (process.env.TEST_DATABASE_URL) {
-        const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-        target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
-        drop = fresh.drop;
-      }
-      const org = await admin(target, [
-        "bootstrap",
-        "--org",
-        "WfCrash",
-        "--email",
-        "wfcrash@example.com",
-        "--password",
-        "crash password",
-      ]);
-      server = await startServer(target, ENV);
-      const api = async (auth: string, method: string, p: string, body?: unknown) => {
-        const res = await fetch(`${server!.baseUrl}${p}`, {
-          method,
-          headers: { authorization: `Bearer ${auth}`, ...(body ? { "content-type": "application/json" } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        return { status: res.status, body: (await res.json()) as any };
-      };
-      const mgmt = async (p: string, body: unknown) =>
-        (await api(org.user_token!, "POST", `/api/v1/organizations/${org.organization_id}${p}`, body)).body;
-      const key: string = (await mgmt("/access-keys", { name: "crash", permissions: ["agents:invoke"] })).key;
-      const agent: string = (
-        await mgmt("/agents", {
-          name: "paced",
-          kind: "workflow",
-          runtime: { type: "echo" },
-          workflow: {
-            inputs: { rows: { type: "array", required: true } },
-            items: { from: "rows" },
-            steps: [
-              // When the item was processed: an item processed again after the restart gets a later stamp.
-              { id: "stamp", type: "transform", expression: "$merge([item, {'at': $millis()}])" },
-              { id: "pace", type: "wait", ms: 60 },
-            ],
-            output: { filename: "stamps.jsonl", format: "jsonl" },
-          },
-        })
-      ).agent_id;
+      own = await ownServer("wf-crash", {
+        // pg-boss refuses heartbeats under 10 s: a killed worker's job is retried after that.
+        QUEUE_HEARTBEAT_SECONDS: "10",
+        QUEUE_SUPERVISE_SECONDS: "1",
+      });
+      const o = own;
+      const api = (auth: string, method: string, p: string, body?: unknown) => o.call(method, p, { auth, body });
+      const key = await o.mintKey();
+      const agent = await o.createAgent({
+        name: "paced",
+        kind: "workflow",
+        runtime: { type: "echo" },
+        workflow: {
+          inputs: { rows: { type: "array", required: true } },
+          items: { from: "rows" },
+          steps: [
+            // When the item was processed: an item processed again after the restart gets a later stamp.
+            { id: "stamp", type: "transform", expression: "$merge([item, {'at': $millis()}])" },
+            { id: "pace", type: "wait", ms: 60 },
+          ],
+          output: { filename: "stamps.jsonl", format: "jsonl" },
+        },
+      });
       const run = async (id: string) => (await api(key, "GET", `/api/agents/${agent}/runs/${id}`)).body;
       const trigger = async () =>
         (
@@ -101,9 +62,8 @@ describe("kill and restart in the middle of a run", () => {
       expect(mainBefore.status).toBe("running");
       expect(mainBefore.item_counts.completed).toBeLessThan(ITEMS);
       const killedAt = Date.now();
-      await server.stop("SIGKILL");
+      await o.restart("SIGKILL");
 
-      server = await startServer(target, ENV, server.port);
       const deadline = Date.now() + 120_000;
       let done = await run(main);
       while (done.status !== "completed" && Date.now() < deadline) {

@@ -1,22 +1,12 @@
 // A 100k-row CSV run end to end (upload, trigger, engine, output file), with the server's memory
 // reported. Own server, so that its processes' RSS can be read from /proc.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFreshPostgresDatabase } from "../../lib/testing/db";
-import { admin, startServer, type DbTarget, type RunningServer } from "./server";
+import { ownServer, type OwnServer } from "./server";
 
 const ROWS = 100_000;
-const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-wf-large-"));
-let server: RunningServer | undefined;
-let drop = async () => {};
-
-afterAll(async () => {
-  await server?.stop();
-  await drop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+let own: OwnServer | undefined;
+afterAll(() => own?.dispose());
 
 /** RSS of every process in the server's process group (next leaves a child), in MB. */
 function groupRssMb(leader: number): number {
@@ -35,38 +25,21 @@ function groupRssMb(leader: number): number {
 
 describe("a 100k-row CSV run", () => {
   it("completes with exact counts and an output row per item, in bounded memory", { timeout: 400_000 }, async () => {
-    let target: DbTarget = { dataDir: path.join(tmp, "data") };
-    if (process.env.TEST_DATABASE_URL) {
-      const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL);
-      target = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
-      drop = fresh.drop;
-    }
-    const org = await admin(target, [
-      "bootstrap",
-      "--org",
-      "Large",
-      "--email",
-      "large@example.com",
-      "--password",
-      "large password",
-    ]);
-    server = await startServer(target, { SEED_DEMO: "false", LOG_LEVEL: "warn" });
-    const req = async (auth: string, method: string, p: string, body?: unknown) => {
-      const isForm = body instanceof FormData;
-      const res = await fetch(`${server!.baseUrl}${p}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${auth}`,
-          ...(body && !isForm ? { "content-type": "application/json" } : {}),
-        },
-        body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    own = await ownServer("wf-large", { LOG_LEVEL: "warn" });
+    const o = own;
+    const req = async (auth: string, method: string, p: string, body?: unknown) =>
+      (await o.call(method, p, { auth, body })).body;
+    /** `call` sends JSON only: the CSV goes up as multipart form data. */
+    const upload = async (auth: string, p: string, form: FormData) => {
+      const res = await fetch(`${o.server.baseUrl}${p}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth}` },
+        body: form,
       });
       return (await res.json()) as any;
     };
-    const mgmt = (p: string, body: unknown) =>
-      req(org.user_token!, "POST", `/api/v1/organizations/${org.organization_id}${p}`, body);
-    const { key } = await mgmt("/access-keys", { name: "large", permissions: ["agents:invoke"] });
-    const { agent_id: agent } = await mgmt("/agents", {
+    const key = await o.mintKey();
+    const agent = await o.createAgent({
       name: "orders",
       kind: "workflow",
       runtime: { type: "echo" },
@@ -89,10 +62,10 @@ describe("a 100k-row CSV run", () => {
     for (let i = 0; i < ROWS; i++) lines.push(`${i},${i % 10},${(i % 7) + 0.25}`);
     const form = new FormData();
     form.append("file", new Blob([lines.join("\n") + "\n"], { type: "text/csv" }), "orders.csv");
-    const file = await req(key, "POST", `/api/agents/${agent}/upload`, form);
+    const file = await upload(key, `/api/agents/${agent}/upload`, form);
     expect(file.file_id).toMatch(/^fi_/);
 
-    const before = groupRssMb(server.proc.pid!);
+    const before = groupRssMb(o.server.proc.pid!);
     let peak = before;
     const started = Date.now();
     const { run_id } = await req(key, "POST", `/api/agents/webhook/${agent}`, { rows: { file_id: file.file_id } });
@@ -111,7 +84,7 @@ describe("a 100k-row CSV run", () => {
         continue;
       }
       slowestPoll = Math.max(slowestPoll, Date.now() - t0);
-      peak = Math.max(peak, groupRssMb(server.proc.pid!));
+      peak = Math.max(peak, groupRssMb(o.server.proc.pid!));
       if (!["pending", "running"].includes(run.status)) break;
       await new Promise((r) => setTimeout(r, 500));
     }

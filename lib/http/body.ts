@@ -7,27 +7,30 @@ export const JSON_BODY_LIMIT = 1024 * 1024; // SPEC 8: 1 MiB
 export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
+  return readStreamCapped(req.body, limit, () => tooLarge(limit));
+}
+
+/** Reads a whole stream, but stops (cancelling it) and throws `tooLarge()` past `cap` bytes. */
+export async function readStreamCapped(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
+    if (size > cap) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return Buffer.concat(chunks, size);
 }
 
 function tooLarge(limit: number) {

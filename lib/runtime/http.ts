@@ -1,5 +1,6 @@
 // Plain JSON-over-HTTP upstreams: the customer-hosted `http` runtime and workflow `http` steps.
 import { z } from "zod";
+import { readStreamCapped } from "../http/body";
 import type { HttpRuntime } from "./schema";
 import {
   abortedError,
@@ -18,21 +19,12 @@ const ERROR_SNIPPET_CHARS = 300;
 
 /** Body read with a byte cap; throws RuntimeError when the upstream sends more. */
 async function readCapped(res: Response, cap: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel().catch(() => {});
-      throw new RuntimeError("error", `upstream response over ${cap} bytes`, false);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readStreamCapped(
+    res.body,
+    cap,
+    () => new RuntimeError("error", `upstream response over ${cap} bytes`, false),
+  );
+  return body.toString("utf8");
 }
 
 const causeCode = (e: unknown): string | undefined => {

@@ -9,7 +9,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 let own: OwnServer | undefined;
 let worker: ChildProcess | undefined;
 afterAll(async () => {
-  worker?.kill("SIGKILL");
+  // tsx runs the script in a child process: end the whole group, not only tsx.
+  if (worker?.pid && worker.exitCode === null) process.kill(-worker.pid, "SIGKILL");
   await own?.dispose();
 });
 
@@ -18,6 +19,7 @@ function startWorker(env: Record<string, string>) {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   let output = "";
   proc.stdout!.on("data", (d) => (output += d));

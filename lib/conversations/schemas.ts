@@ -1,6 +1,7 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
+import { queryLimit } from "../http/validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -14,16 +15,6 @@ export const ConversationTriggerBody = z.looseObject({
 });
 export type ConversationTriggerBody = z.infer<typeof ConversationTriggerBody>;
 
-/** A positive integer query value; values above `cap` are clamped (and echoed clamped). */
-const limit = (defaultValue: number, cap: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, "must be a positive integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1"))
-    .transform((n) => Math.min(n, cap))
-    .default(defaultValue);
-
 // An ISO 8601 date or date-time; a date-time without an offset is read as UTC.
 const isoTimestamp = z
   .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()])
@@ -34,13 +25,13 @@ export const SessionLimits = { default: 20, cap: 100 } as const;
 export const MessageLimits = { default: 50, cap: 200 } as const;
 
 export const ListSessionsQuery = z.object({
-  limit: limit(SessionLimits.default, SessionLimits.cap),
+  limit: queryLimit(SessionLimits.default, SessionLimits.cap),
   status: z.string().min(1).max(64).optional(),
   since: isoTimestamp.optional(),
 });
 
 export const ListMessagesQuery = z.object({
-  limit: limit(MessageLimits.default, MessageLimits.cap),
+  limit: queryLimit(MessageLimits.default, MessageLimits.cap),
   offset: z
     .string()
     .regex(/^\d+$/, "must be an integer >= 0")

@@ -1,5 +1,5 @@
 // zod -> invalid_request with the fields at fault.
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError, type ErrorCode } from "../errors";
 
 export function fieldErrors(error: z.ZodError) {
@@ -18,3 +18,14 @@ export function parseWith<T>(
   const first = fields[0]!;
   throw new ApiError(code, `Invalid ${where}: ${first.field}: ${first.message}`, { fields });
 }
+
+/** A `limit` query value: a positive integer, `defaultValue` when absent, clamped to `cap` (and
+ *  echoed clamped by the lists that return it). */
+export const queryLimit = (defaultValue: number, cap: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1"))
+    .transform((n) => Math.min(n, cap))
+    .default(defaultValue);

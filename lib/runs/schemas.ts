@@ -1,5 +1,6 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
+import { queryLimit } from "../http/validate";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 
@@ -8,13 +9,7 @@ export const LIST_LIMIT_MAX = 100;
 
 /** Other query parameters are ignored (SPEC 4.7); status is checked by the service (invalid_status). */
 export const ListRunsQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be a positive integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1"))
-    .transform((n) => Math.min(n, LIST_LIMIT_MAX))
-    .optional(),
+  limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   status: z.string().optional(),
 });
 

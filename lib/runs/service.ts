@@ -8,7 +8,6 @@ import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { enqueue, queue, QUEUES } from "../queue";
 import { runListItem, runRecord } from "./record";
-import { LIST_LIMIT_DEFAULT } from "./schemas";
 import {
   ALLOWED_FROM,
   allowedActions,
@@ -42,7 +41,7 @@ export async function loadRun(agent: Agent, runId: string) {
   return run;
 }
 
-export async function listRuns(opts: { agent: Agent; limit?: number; status?: string }) {
+export async function listRuns(opts: { agent: Agent; limit: number; status?: string }) {
   requireWorkflowAgent(opts.agent);
   if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
@@ -53,7 +52,7 @@ export async function listRuns(opts: { agent: Agent; limit?: number; status?: st
   const rows = await db.run.findMany({
     where: { agentId: opts.agent.id, ...(opts.status ? { status: opts.status } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: opts.limit ?? LIST_LIMIT_DEFAULT,
+    take: opts.limit,
   });
   return rows.map(runListItem);
 }

@@ -1,5 +1,5 @@
 // Upload throughput and server memory: a large file streamed as multipart through the real server
-// (node server.mjs on a temp data folder), against `cp` of the same file on the same disk.
+// (node dist/server.mjs on a temp data folder), against `cp` of the same file on the same disk.
 // Env: BENCH_UPLOAD_MB (default 2048); TEST_DATABASE_URL puts the server's database (not its file
 // storage) on a fresh PostgreSQL database. Needs a production build (npm run build, with the same
 // NEXT_DIST_DIR). The file is real data (a random 8 MiB block repeated), not sparse, so that `cp`

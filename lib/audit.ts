@@ -1,4 +1,5 @@
-// The audit trail: who did what to which resource, when.
+// The audit trail: who did what to which resource, when. Actors are made here only.
+import type { KeyPrincipal } from "./auth/access-keys";
 import { prisma } from "./db";
 import { newId } from "./ids";
 import type { Prisma } from "./generated/prisma/client";
@@ -8,6 +9,16 @@ export interface Actor {
   id?: string;
   label?: string;
 }
+
+export const keyActor = (key: KeyPrincipal): Actor => ({ type: "access_key", id: key.keyId, label: key.name });
+
+export const userActor = (user: { userId: string; email: string }): Actor => ({
+  type: "user",
+  id: user.userId,
+  label: user.email,
+});
+
+export const systemActor = (label = "system"): Actor => ({ type: "system", label });
 
 export async function audit(opts: {
   organizationId: string;

@@ -10,7 +10,7 @@ export function boot(): Promise<void> {
   g.__awsBooted ??= (async () => {
     const db = await database();
     log.info({ database: db.kind }, "database ready");
-    if (process.env.NODE_ENV !== "test") await seedFirstStart();
+    if (env().NODE_ENV !== "test") await seedFirstStart();
     const workers: Array<() => Promise<void>> = [];
     if (env().RUN_WORKER) {
       const { startWorker } = await import("./queue/worker");

@@ -24,6 +24,20 @@ const EnvSchema = z.object({
   /// Run the job worker inside the server process (the embedded default). Set false when
   /// separate `npm run worker` processes do the work.
   RUN_WORKER: bool.default(true),
+  /// Connections of the PostgreSQL pool of each process.
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /// Seconds without a heartbeat after which the job of a dead worker is retried (pg-boss refuses
+  /// fewer than 10: lower values are raised to 10).
+  QUEUE_HEARTBEAT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .transform((n) => Math.max(10, n)),
+  /// How often the queue looks for expired jobs (those of dead workers).
+  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(10),
+  /// How often a run's engine checks its run for pause, cancel or a newer engine.
+  RUN_WATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(150),
   /// Verified Access Keys are cached this long; revocation reaches every instance within it.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   /// Bounded wait of a synchronous conversational trigger.
@@ -50,6 +64,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable the service reads (the README's configuration table lists exactly these). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
+
 let cached: Env | undefined;
 
 export function env(): Env {
@@ -61,6 +78,20 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * A secret whose variable name is configuration (an agent's runtime names the variable holding its
+ * model API key, `api_key_env`), so it cannot be part of the schema above.
+ */
+export function namedSecret(name: string): string | undefined {
+  return process.env[name] || undefined;
+}
+
+/** Base of links made with no request at hand (jobs): PUBLIC_URL, else this server's own address. */
+export function publicBaseUrl(): string {
+  const e = env();
+  return (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
 }
 
 /** For tests that change process.env between cases. */

@@ -1,27 +1,18 @@
-// Idempotency-Key replays, Stripe-style: per organization and key, for 24 hours. The first request
-// claims the key (a unique row) before it runs and stores its response after; a repeat with the
-// same request gets that response again with `Idempotent-Replayed: true` and creates nothing.
-// The same key with another request, or while the first is still running, is 409
-// idempotency_conflict. Only results of requests that changed something are kept (2xx, and the
-// 502s of a synchronous trigger whose message was stored); any other failure releases the key so
-// that a corrected request may use it.
+// The store behind Idempotency-Key replays (Stripe-style; the HTTP side is lib/http/idempotency.ts):
+// per organization and key, for 24 hours. The first request claims the key (a unique row) before it
+// runs and stores its result after; a repeat with the same request hash finds that result. The same
+// key with another request, or while the first is still running, is 409 idempotency_conflict.
 import { createHash } from "node:crypto";
 import { prisma } from "./db";
 import { env } from "./env";
-import { ApiError, isApiError } from "./errors";
+import { ApiError } from "./errors";
 import type { Prisma } from "./generated/prisma/client";
-import { Reply } from "./http/handler";
-import { errorResponse } from "./http/respond";
 import { newId } from "./ids";
 import { log } from "./log";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX = 255;
-const REPLAYED = { "idempotent-replayed": "true" };
-/** Response headers worth replaying (the rest are per response). */
-const KEPT_HEADERS = ["preference-applied", "location"];
 
-interface StoredResponse {
+export interface StoredResponse {
   body: unknown;
   headers: Record<string, string>;
   /** Set when the stored result is an error envelope: re-rendered with the new request id. */
@@ -60,9 +51,11 @@ function sweepExpired() {
     .catch((err) => log.warn({ err: { message: (err as Error).message } }, "idempotency sweep failed"));
 }
 
-type Claim = { kind: "claimed"; id: string } | { kind: "replay"; status: number; response: StoredResponse };
+export type Claim = { kind: "claimed"; id: string } | { kind: "replay"; status: number; response: StoredResponse };
 
-async function claim(opts: { organizationId: string; key: string; hash: string }): Promise<Claim> {
+/** Claims `key` for a request with this hash, or finds the stored result of the same request. */
+export async function claimIdempotencyKey(opts: { organizationId: string; key: string; hash: string }): Promise<Claim> {
+  sweepExpired();
   const db = await prisma();
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
@@ -112,7 +105,7 @@ async function claim(opts: { organizationId: string; key: string; hash: string }
   throw new ApiError("idempotency_conflict", "This Idempotency-Key is contended; retry later.");
 }
 
-async function store(id: string, status: number, response: StoredResponse) {
+export async function storeIdempotentResult(id: string, status: number, response: StoredResponse) {
   const db = await prisma();
   await db.idempotencyRecord.update({
     where: { id },
@@ -120,61 +113,8 @@ async function store(id: string, status: number, response: StoredResponse) {
   });
 }
 
-async function release(id: string) {
+/** Frees a claim whose request failed without effects, so that a corrected request may use the key. */
+export async function releaseIdempotencyKey(id: string) {
   const db = await prisma();
   await db.idempotencyRecord.deleteMany({ where: { id, status: null } });
-}
-
-function keptHeaders(headers: HeadersInit | undefined): Record<string, string> {
-  const h = new Headers(headers);
-  return Object.fromEntries(KEPT_HEADERS.flatMap((name) => (h.has(name) ? [[name, h.get(name)!]] : [])));
-}
-
-/** Errors raised after the request's effects were committed: replayed like successes. */
-const isCommittedError = (e: unknown): e is ApiError =>
-  isApiError(e) && (e.code === "upstream_timeout" || e.code === "upstream_error");
-
-export async function idempotent(
-  opts: { req: Request; organizationId: string; scope: string; body: unknown; requestId: string },
-  run: () => Promise<Reply>,
-): Promise<Reply | Response> {
-  const key = opts.req.headers.get("idempotency-key");
-  if (key === null) return run();
-  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-    const message = `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`;
-    throw new ApiError("invalid_request", `Invalid header: Idempotency-Key: ${message}`, {
-      fields: [{ field: "Idempotency-Key", message }],
-    });
-  }
-  sweepExpired();
-  const claimed = await claim({
-    organizationId: opts.organizationId,
-    key,
-    hash: requestHash(opts.req.method, opts.scope, opts.body),
-  });
-  if (claimed.kind === "replay") {
-    const { response } = claimed;
-    if (response.error) {
-      const { code, message, details } = response.error;
-      return errorResponse(new ApiError(code, message, details), opts.requestId, REPLAYED);
-    }
-    return new Reply(response.body, claimed.status, { ...response.headers, ...REPLAYED });
-  }
-  let reply: Reply;
-  try {
-    reply = await run();
-  } catch (e) {
-    if (isCommittedError(e)) {
-      await store(claimed.id, e.status, {
-        body: null,
-        headers: {},
-        error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
-      });
-    } else {
-      await release(claimed.id).catch(() => {});
-    }
-    throw e;
-  }
-  await store(claimed.id, reply.status, { body: reply.body, headers: keptHeaders(reply.headers) });
-  return reply;
 }

@@ -8,7 +8,7 @@ import { createUserToken } from "../lib/auth/user-tokens";
 import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
 import { isApiError } from "../lib/errors";
-import { parseWith } from "../lib/http/validate";
+import { parseWith } from "../lib/validate";
 import { MintKeyBody } from "../lib/keys/schemas";
 import { mintKey, revokeKey } from "../lib/keys/service";
 import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";

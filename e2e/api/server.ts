@@ -1,4 +1,4 @@
-// Starts the production server (node server.mjs) on a free port against a given database, for API
+// Starts the production server (node dist/server.mjs) on a free port against a given database, for API
 // tests. Stdout and stderr go to a log file that tests can read (e.g. to prove no key is logged).
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
@@ -80,7 +80,7 @@ export async function startServer(
   const logDir = mkdtempSync(path.join(os.tmpdir(), "aws-log-"));
   const logFile = path.join(logDir, "server.log");
   const out = createWriteStream(logFile);
-  const proc = spawn(process.execPath, ["server.mjs"], {
+  const proc = spawn(process.execPath, ["dist/server.mjs"], {
     cwd: root,
     env: {
       ...process.env,

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { resetEnvCache } from "../env";
-import type { KeyPrincipal } from "../auth/access-keys";
 import { QUEUE_RETRY_LIMIT, stopQueue } from "../queue";
 import { openTestDatabase } from "../testing/db";
 import { replyJob } from "./reply-job";
 import { ListMessagesQuery, ListSessionsQuery } from "./schemas";
 import { getMessage, getSession, listMessages, listSessions } from "./sessions";
-import { parsePrefer, triggerConversation } from "./trigger";
+import { acceptMessage } from "./trigger";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let orgId: string;
@@ -183,14 +182,8 @@ describe("trigger", () => {
       },
     });
     const body = { message: "read this", attachments: [{ file_id: fileId }], ticket: { id: 7 } };
-    const req = new Request("http://svc.test/api/agents/webhook/x", {
-      method: "POST",
-      headers: { prefer: "respond-async" },
-    });
-    const key: KeyPrincipal = { keyId: "key_x", organizationId: orgId, name: "k", permissions: ["agents:invoke"] };
-    const reply = await triggerConversation({ req, key, agent: a, requestId: "req_x", body });
-    expect(reply.status).toBe(202);
-    const { message_id } = reply.body as { message_id: string };
+    const { message_id, status } = await acceptMessage({ agent: a, body, baseUrl: "http://svc.test" });
+    expect(status).toBe("processing");
     const assistant = await db.prisma.message.findUniqueOrThrow({ where: { id: message_id } });
     const user = await db.prisma.message.findUniqueOrThrow({ where: { id: assistant.replyToId! } });
     expect(user).toMatchObject({ role: "user", status: "completed", content: "read this" });
@@ -210,17 +203,5 @@ describe("trigger", () => {
     });
     expect(assistant).toMatchObject({ role: "assistant", status: "processing" });
     expect(assistant.createdAt.getTime()).toBeGreaterThan(user.createdAt.getTime());
-  });
-});
-
-describe("Prefer header (RFC 7240)", () => {
-  it.each([
-    [null, { respondAsync: false }],
-    ["respond-async", { respondAsync: true }],
-    ["Respond-Async, wait=10", { respondAsync: true, waitSeconds: 10 }],
-    ['wait="3"; foo', { respondAsync: false, waitSeconds: 3 }],
-    ["wait=soon, return=minimal", { respondAsync: false }],
-  ])("reads %s", (header, expected) => {
-    expect(parsePrefer(header)).toEqual(expected);
   });
 });

@@ -78,7 +78,7 @@ async function loadContext(message: Message) {
   };
 }
 
-export const replyJob: JobHandler = async (data: { messageId: string }, job) => {
+export const replyJob: JobHandler<"reply"> = async (data, job) => {
   const db = await prisma();
   const message = await db.message.findUnique({ where: { id: data.messageId } });
   if (!message || message.role !== "assistant" || message.status !== "processing") return;

@@ -1,7 +1,7 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
-import { queryLimit } from "../http/validate";
+import { queryLimit } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({

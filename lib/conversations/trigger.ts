@@ -1,34 +1,25 @@
 // The conversational trigger (SPEC 4.1, DESIGN "Conversational agents"): validate, resolve file
 // references, then store the user message, the pending assistant reply and its job in one
-// transaction. Synchronous by default (bounded wait for the reply); `Prefer: respond-async` answers
-// 202 at once.
-import type { KeyPrincipal } from "../auth/access-keys";
+// transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
+// bounded, for the reply. The caller (route or dashboard) picks one and shapes the HTTP answer.
 import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
 import type { Agent, Prisma } from "../generated/prisma/client";
-import { baseUrl } from "../http/base-url";
-import { Reply } from "../http/handler";
-import { parseWith } from "../http/validate";
 import { newId } from "../ids";
-import { enqueue, queue, QUEUES } from "../queue";
+import { enqueue, transactionWithJobs } from "../queue";
+import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
 import { listenForReply } from "./waiters";
 
-/** RFC 7240 preferences we honour: respond-async, and wait=<seconds> to shorten the bounded wait. */
-export function parsePrefer(header: string | null): { respondAsync: boolean; waitSeconds?: number } {
-  const out: { respondAsync: boolean; waitSeconds?: number } = { respondAsync: false };
-  for (const part of (header ?? "").split(",")) {
-    const [token, value = ""] = part
-      .split(";")[0]!
-      .split("=")
-      .map((s) => s.trim().toLowerCase().replace(/"/g, ""));
-    if (token === "respond-async") out.respondAsync = true;
-    if (token === "wait" && /^\d+$/.test(value)) out.waitSeconds = Number(value);
-  }
-  return out;
+export interface ConversationTrigger {
+  agent: Agent;
+  /** The trigger body as received (a JSON object); validated here. */
+  body: Record<string, unknown>;
+  /** Base of the signed links that file references resolve to (the address the caller used). */
+  baseUrl: string;
 }
 
 async function storeTrigger(opts: {
@@ -38,13 +29,9 @@ async function storeTrigger(opts: {
   assistantMessageId: string;
 }) {
   const { agent, body, assistantMessageId } = opts;
-  const db = await prisma();
-  // Start the queue outside the transaction: on PGlite's single connection, starting it inside
-  // would wait on the transaction that waits on it.
-  await queue();
   const userMessageId = newId("msg");
   const now = new Date();
-  const result = await db.$transaction(async (tx) => {
+  const result = await transactionWithJobs(async (tx) => {
     let sessionId = body.session_id;
     if (sessionId) {
       const existing = await tx.session.findFirst({
@@ -98,49 +85,53 @@ async function storeTrigger(opts: {
     // session stay exact; GREATEST keeps last_message_at monotonic whatever the commit order.
     await tx.$executeRaw`UPDATE sessions SET message_count = message_count + 2,
       last_message_at = GREATEST(last_message_at, ${now}::timestamp(3)) WHERE id = ${sessionId}`;
-    await enqueue(QUEUES.reply, { messageId: assistantMessageId }, { tx });
+    await enqueue("reply", { messageId: assistantMessageId }, { tx });
     return { sessionId };
   });
   return { sessionId: result.sessionId, messageId: assistantMessageId };
 }
 
-export async function triggerConversation(opts: {
-  req: Request;
-  key: KeyPrincipal;
-  agent: Agent;
-  requestId: string;
-  body: Record<string, unknown>;
-}): Promise<Reply> {
-  const { agent, req } = opts;
+/** Validation and file references, before anything is stored: a bad body or reference is a 4xx and leaves no trace. */
+async function prepare(opts: ConversationTrigger) {
+  const { agent } = opts;
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
-  const prefer = parsePrefer(req.headers.get("prefer"));
-  // Before anything is stored: a bad reference is a 4xx and leaves no trace.
   const payload = (await resolveFileRefs(opts.body, {
     organizationId: agent.organizationId,
     agentId: agent.id,
-    baseUrl: baseUrl(req),
+    baseUrl: opts.baseUrl,
   })) as Record<string, unknown>;
+  return { body, payload };
+}
 
-  const ids = { agent_id: agent.id, organization_id: agent.organizationId, project_id: agent.projectId };
-  if (prefer.respondAsync) {
-    const { sessionId, messageId } = await storeTrigger({ agent, body, payload, assistantMessageId: newId("msg") });
-    return new Reply(
-      {
-        success: true,
-        session_id: sessionId,
-        message_id: messageId,
-        ...ids,
-        status: "processing",
-        timestamp: new Date().toISOString(),
-      },
-      202,
-      {
-        "preference-applied": "respond-async",
-        location: `/api/agents/${agent.id}/sessions/${sessionId}/messages/${messageId}`,
-      },
-    );
-  }
+const agentIds = (agent: Agent) => ({
+  agent_id: agent.id,
+  organization_id: agent.organizationId,
+  project_id: agent.projectId,
+});
 
+/** Stores the message and its pending reply and answers at once; the reply is polled. */
+export async function acceptMessage(opts: ConversationTrigger) {
+  const { agent } = opts;
+  const { body, payload } = await prepare(opts);
+  const { sessionId, messageId } = await storeTrigger({ agent, body, payload, assistantMessageId: newId("msg") });
+  return {
+    success: true as const,
+    session_id: sessionId,
+    message_id: messageId,
+    ...agentIds(agent),
+    status: "processing" as const,
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/**
+ * Stores the message and waits for its reply: at most TRIGGER_WAIT_MS, or `waitMs` when shorter.
+ * Throws 502 upstream_timeout when the reply is still processing then (it can be polled), and
+ * 502 upstream_error when it ended in error.
+ */
+export async function converse(opts: ConversationTrigger & { waitMs?: number }) {
+  const { agent } = opts;
+  const { body, payload } = await prepare(opts);
   // The id is known before the commit, so the wake-up of a fast local reply cannot be missed.
   const assistantMessageId = newId("msg");
   const listener = listenForReply(assistantMessageId);
@@ -148,11 +139,7 @@ export async function triggerConversation(opts: {
     listener.cancel();
     throw e;
   });
-  const waitMs = Math.min(
-    env().TRIGGER_WAIT_MS,
-    prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : Infinity,
-  );
-  const finished = await listener.wait(waitMs);
+  const finished = await listener.wait(Math.min(env().TRIGGER_WAIT_MS, opts.waitMs ?? Infinity));
   const details = { session_id: stored.sessionId, message_id: stored.messageId };
   const db = await prisma();
   const message = await db.message.findUnique({ where: { id: stored.messageId } });
@@ -162,16 +149,16 @@ export async function triggerConversation(opts: {
   if (!message || message.status !== "completed") {
     throw new ApiError("upstream_error", "The agent runtime failed to produce a reply.", details);
   }
-  return new Reply({
-    success: true,
+  return {
+    success: true as const,
     session_id: stored.sessionId,
     message_id: message.id,
-    ...ids,
+    ...agentIds(agent),
     status: message.status,
     response: message.content,
-    files: [],
+    files: [] as unknown[],
     token_usage: tokenUsage(message),
     processing_time: message.processingTimeMs / 1000,
     timestamp: (message.completedAt ?? new Date()).toISOString(),
-  });
+  };
 }

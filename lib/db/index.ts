@@ -37,7 +37,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const url = opts.url;
   let db: Database;
   if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_MAX ?? 10) });
+    const pool = new pg.Pool({ connectionString: url, max: env().DB_POOL_MAX });
     // An idle connection that the server ends (restart, failover) emits here; without a listener
     // the process would crash. The pool replaces the connection on next use.
     pool.on("error", (err) => log.warn({ err: { message: err.message } }, "database connection lost"));

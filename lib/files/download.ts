@@ -64,7 +64,7 @@ export async function downloadFile(opts: { token: string; range: string | null }
   return new Response(toWeb(store.read(signed.storageKey)), { status: 200, headers });
 }
 
-// Next removes Content-Length from route responses; server.mjs restores it from this header.
+// Next removes Content-Length from route responses; server.ts restores it from this header.
 function setLength(headers: Headers, length: number) {
   headers.set("content-length", String(length));
   headers.set("x-aws-content-length", String(length));

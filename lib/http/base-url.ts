@@ -7,9 +7,3 @@ export function baseUrl(req: Request): string {
   if (configured) return configured.replace(/\/+$/, "");
   return new URL(req.url).origin;
 }
-
-/** For links made by jobs, with no request at hand: PUBLIC_URL, else this server's own address. */
-export function baseUrlForJobs(): string {
-  const e = env();
-  return (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-}

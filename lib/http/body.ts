@@ -1,6 +1,7 @@
 // Size-limited request bodies: the limit is enforced while streaming, so an oversized body is
 // refused without reading past it.
 import { ApiError } from "../errors";
+import { readStreamCapped } from "../streams";
 
 export const JSON_BODY_LIMIT = 1024 * 1024; // SPEC 8: 1 MiB
 
@@ -8,29 +9,6 @@ export async function readBodyLimited(req: Request, limit: number): Promise<Uint
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   return readStreamCapped(req.body, limit, () => tooLarge(limit));
-}
-
-/** Reads a whole stream, but stops (cancelling it) and throws `tooLarge()` past `cap` bytes. */
-export async function readStreamCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-  tooLarge: () => Error,
-): Promise<Buffer> {
-  if (!body) return Buffer.alloc(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
 }
 
 function tooLarge(limit: number) {

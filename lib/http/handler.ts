@@ -1,7 +1,10 @@
 // The one wrapper every route handler goes through:
-// request id -> auth -> params/query (zod) -> size-limited JSON body (zod) -> handler -> envelope.
-// Handlers return plain data (200 JSON) or a Response; they throw ApiError for errors.
+// request id -> auth -> params/query (zod) -> size-limited JSON body (zod) -> [Idempotency-Key]
+// -> handler -> envelope. Handlers return plain data (200 JSON), a Reply (another status, headers)
+// or a Response; they throw ApiError for errors.
 import type { z } from "zod";
+import { loadAgentForKey, type AgentRow } from "../agents/service";
+import { keyActor, userActor, type Actor } from "../audit";
 import { requirePermission, verifyAccessKey, type KeyPrincipal } from "../auth/access-keys";
 import { bearerToken } from "../auth/secrets";
 import { membershipRole, verifyUserToken, type UserPrincipal } from "../auth/user-tokens";
@@ -9,10 +12,13 @@ import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { log } from "../log";
-import { loadAgentForKey, type AgentRow } from "../agents/service";
+import { parseWith } from "../validate";
+import { baseUrl } from "./base-url";
 import { readJson } from "./body";
-import { errorResponse, json } from "./respond";
-import { parseWith } from "./validate";
+import { idempotent } from "./idempotency";
+import { errorResponse, json, Reply } from "./respond";
+
+export { Reply } from "./respond";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -29,29 +35,37 @@ interface BaseCtx<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** Base of the links handed out in answers (PUBLIC_URL, else the request's origin). */
+  baseUrl: string;
 }
 
 export interface KeyCtx<P, Q, B> extends BaseCtx<P, Q, B> {
   key: KeyPrincipal;
   agent: AgentRow;
+  actor: Actor;
 }
 
 export interface UserCtx<P, Q, B> extends BaseCtx<P, Q, B> {
   user: UserPrincipal;
   organizationId: string;
   role: Role;
+  actor: Actor;
 }
 
-/** A handler's result with a status other than 200, or extra headers. */
-export class Reply {
-  constructor(
-    readonly body: unknown,
-    readonly status = 200,
-    readonly headers?: HeadersInit,
-  ) {}
+interface Auth {
+  principal?: string;
+  organizationId?: string;
+  /** Scope of Idempotency-Key replays: the same key on another scope is another request. */
+  idempotencyScope?: string;
 }
 
-async function run<P, Q, B, C>(
+const toReply = (result: unknown): Reply => {
+  if (result instanceof Reply) return result;
+  if (result instanceof Response) throw new Error("an idempotent route must answer with data or a Reply");
+  return new Reply(result ?? {}, 200);
+};
+
+async function run<P, Q, B, C extends Auth>(
   req: Request,
   ctx: RouteContext,
   spec: Spec<P, Q, B>,
@@ -66,11 +80,19 @@ async function run<P, Q, B, C>(
   try {
     const rawParams = (await ctx.params) ?? {};
     const auth = await authenticate(req, rawParams);
-    principal = (auth as { key?: KeyPrincipal }).key?.keyId ?? (auth as { user?: UserPrincipal }).user?.userId;
+    principal = auth.principal;
     const params = spec.params ? parseWith(spec.params, rawParams, "path") : (rawParams as P);
     const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : (undefined as Q);
-    const body = spec.body ? parseWith(spec.body, await readJson(req), "body") : (undefined as B);
-    const result = await handler({ ...auth, req, requestId, params, query, body });
+    const raw = spec.body ? await readJson(req) : undefined;
+    const body = spec.body ? parseWith(spec.body, raw, "body") : (undefined as B);
+    const call = () => handler({ ...auth, req, requestId, params, query, body, baseUrl: baseUrl(req) });
+    const result =
+      auth.idempotencyScope !== undefined
+        ? await idempotent(
+            { req, organizationId: auth.organizationId!, scope: auth.idempotencyScope, body: raw, requestId },
+            async () => toReply(await call()),
+          )
+        : await call();
     const res =
       result instanceof Response
         ? result
@@ -100,9 +122,13 @@ async function run<P, Q, B, C>(
   }
 }
 
-/** Public webhook API: `Authorization: Bearer ak_...` with agents:invoke, and the agent in the path. */
+/**
+ * Public webhook API: `Authorization: Bearer ak_...` with agents:invoke, and the agent in the path.
+ * `agentKind` refuses another kind of agent (before the body is read); `idempotency` names the
+ * scope of Idempotency-Key replays (per agent).
+ */
 export function withAccessKey<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B>,
+  spec: Spec<P, Q, B> & { agentKind?: (agent: AgentRow) => void; idempotency?: string },
   handler: (c: KeyCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
   return (req, ctx) =>
@@ -114,9 +140,19 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
         const key = await verifyAccessKey(bearerToken(r.headers.get("authorization")));
         requirePermission(key, "agents:invoke");
         const agent = await loadAgentForKey(key.organizationId, String(rawParams.agent_id ?? ""));
-        return { key, agent };
+        spec.agentKind?.(agent);
+        return {
+          key,
+          agent,
+          actor: keyActor(key),
+          principal: key.keyId,
+          organizationId: key.organizationId,
+          idempotencyScope: spec.idempotency ? `${spec.idempotency}:${agent.id}` : undefined,
+        };
       },
-      handler as (c: { key: KeyPrincipal; agent: AgentRow } & BaseCtx<P, Q, B>) => Promise<unknown>,
+      handler as (
+        c: Auth & { key: KeyPrincipal; agent: AgentRow; actor: Actor } & BaseCtx<P, Q, B>,
+      ) => Promise<unknown>,
     );
 }
 
@@ -135,10 +171,10 @@ export function withUserToken<P = Record<string, string>, Q = undefined, B = und
         const organizationId = String(rawParams.org_id ?? "");
         const role = await membershipRole(user.userId, organizationId);
         if (spec.admin && role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
-        return { user, organizationId, role };
+        return { user, organizationId, role, actor: userActor(user), principal: user.userId };
       },
       handler as (
-        c: { user: UserPrincipal; organizationId: string; role: Role } & BaseCtx<P, Q, B>,
+        c: Auth & { user: UserPrincipal; organizationId: string; role: Role; actor: Actor } & BaseCtx<P, Q, B>,
       ) => Promise<unknown>,
     );
 }

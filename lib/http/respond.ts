@@ -2,6 +2,15 @@
 import { ApiError, isApiError } from "../errors";
 import { log } from "../log";
 
+/** A handler's result with a status other than 200, or extra headers. */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly status = 200,
+    readonly headers?: HeadersInit,
+  ) {}
+}
+
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(headers);
   h.set("content-type", "application/json; charset=utf-8");

@@ -1,7 +1,10 @@
-// Which handler runs each queue. Each domain adds its entry here.
-import type { JobHandler, QueueName } from "./index";
+// Which handler runs each queue, and with how many slots per process. Loaded lazily so that a
+// process that only enqueues never loads the runtimes or the engine.
+import type { JobHandler, QueueName } from "./jobs";
 
-export const HANDLERS: Partial<Record<QueueName, { handler: () => Promise<JobHandler>; concurrency: number }>> = {
+type Entry<N extends QueueName> = { handler: () => Promise<JobHandler<N>>; concurrency: number };
+
+export const HANDLERS: { [N in QueueName]: Entry<N> } = {
   reply: { handler: async () => (await import("../conversations/reply-job")).replyJob, concurrency: 8 },
-  run: { handler: async () => (await import("../runs/job")).runJob, concurrency: 4 },
+  run: { handler: async () => (await import("../workflow/job")).runJob, concurrency: 4 },
 };

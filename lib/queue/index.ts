@@ -3,31 +3,23 @@
 // act on, so a committed trigger always has its job and a rolled-back one never does.
 import { PgBoss, fromPglite, fromPrisma } from "pg-boss";
 import { database } from "../db";
+import { env } from "../env";
 import type { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
+import { JOBS, QUEUE_NAMES, type JobHandler, type JobInput, type QueueName } from "./jobs";
 
-export const QUEUES = {
-  /** Produce the assistant reply of one conversational message. */
-  reply: "reply",
-  /** Advance one workflow run. */
-  run: "run",
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+export { QUEUE_NAMES, type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
 
 /** Retries after the first attempt; a handler seeing `retryCount === QUEUE_RETRY_LIMIT` runs the last one. */
 export const QUEUE_RETRY_LIMIT = 5;
 
 const g = globalThis as unknown as { __awsBoss?: Promise<PgBoss> };
 
-/** Seconds without a heartbeat after which a job of a dead worker is retried. */
-// pg-boss refuses heartbeats under 10 s.
-export const heartbeatSeconds = () => Math.max(10, Number(process.env.QUEUE_HEARTBEAT_SECONDS ?? 30) || 30);
-
 async function createBoss(): Promise<PgBoss> {
   const db = await database();
   const common = {
     schedule: false,
-    superviseIntervalSeconds: Number(process.env.QUEUE_SUPERVISE_SECONDS ?? 10),
+    superviseIntervalSeconds: env().QUEUE_SUPERVISE_SECONDS,
   };
   const boss =
     db.kind === "pglite"
@@ -36,14 +28,14 @@ async function createBoss(): Promise<PgBoss> {
   boss.on("error", (err) => log.error({ err: { message: err.message } }, "queue error"));
   boss.on("warning", (w) => log.warn({ warning: String((w as { message?: string }).message ?? w) }, "queue warning"));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
+  for (const name of QUEUE_NAMES) {
     await boss.createQueue(name, {
       retryLimit: QUEUE_RETRY_LIMIT,
       retryDelay: 1,
       retryBackoff: true,
       retryDelayMax: 60,
       expireInSeconds: 60 * 60,
-      heartbeatSeconds: heartbeatSeconds(),
+      heartbeatSeconds: env().QUEUE_HEARTBEAT_SECONDS,
       notify: db.kind === "postgres",
     });
   }
@@ -65,16 +57,28 @@ export async function stopQueue() {
 }
 
 /**
- * Enqueues a job; with `tx` the job commits or rolls back with the caller's Prisma transaction.
- * Local workers are woken at once instead of waiting for their next poll.
+ * A transaction in which jobs may be enqueued (`enqueue(..., { tx })`). The queue is started before
+ * the transaction opens: on PGlite's single connection, starting pg-boss inside the transaction
+ * would wait on the transaction that waits on it.
  */
-export async function enqueue(
-  name: QueueName,
-  data: object,
+export async function transactionWithJobs<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  await queue();
+  const db = await database();
+  return db.prisma.$transaction(fn);
+}
+
+/**
+ * Enqueues a job; with `tx` the job commits or rolls back with the caller's Prisma transaction
+ * (open it with `transactionWithJobs`). Local workers are woken at once instead of waiting for
+ * their next poll.
+ */
+export async function enqueue<N extends QueueName>(
+  name: N,
+  data: JobInput<N>,
   opts: { tx?: Prisma.TransactionClient; singletonKey?: string } = {},
 ) {
   const boss = await queue();
-  const id = await boss.send(name, data, {
+  const id = await boss.send(name, JOBS[name].parse(data) as object, {
     ...(opts.tx ? { db: fromPrisma(opts.tx as never) } : {}),
     ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
   });
@@ -95,8 +99,6 @@ export function wakeLocalWorkers(name: string) {
   void queue().then((boss) => boss.notifyWorker(id));
 }
 
-export type JobHandler = (data: any, job: { id: string; retryCount: number; signal: AbortSignal }) => Promise<void>;
-
 /**
  * Registers a handler for a queue in this process. Returns a function that stops it.
  * One pg-boss worker per slot (not one with localConcurrency) so that each can be woken by id, and
@@ -104,7 +106,11 @@ export type JobHandler = (data: any, job: { id: string; retryCount: number; sign
  * (5 s with LISTEN/NOTIFY) before the next fetch, and a backlog drains `concurrency` jobs per delay
  * (measured: the last replies of a 50-caller burst waited 5, 10, 15 s on PostgreSQL).
  */
-export async function work(name: QueueName, handler: JobHandler, concurrency = 4): Promise<() => Promise<void>> {
+export async function work<N extends QueueName>(
+  name: N,
+  handler: JobHandler<N>,
+  concurrency = 4,
+): Promise<() => Promise<void>> {
   const boss = await queue();
   const ids: string[] = [];
   for (let i = 0; i < concurrency; i++) {
@@ -115,7 +121,12 @@ export async function work(name: QueueName, handler: JobHandler, concurrency = 4
       async ([job]) => {
         if (!job) return;
         try {
-          await handler(job.data, {
+          const data = JOBS[name].safeParse(job.data);
+          if (!data.success) {
+            log.error({ queue: name, job_id: job.id }, "job with invalid data dropped");
+            return;
+          }
+          await handler(data.data as Parameters<JobHandler<N>>[0], {
             id: job.id,
             retryCount: (job as { retryCount?: number }).retryCount ?? 0,
             signal: job.signal,

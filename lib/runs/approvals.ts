@@ -6,7 +6,7 @@ import { audit, type Actor } from "../audit";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
-import { enqueue, queue, QUEUES } from "../queue";
+import { enqueue, transactionWithJobs } from "../queue";
 import { RESOLUTIONS, type Resolution } from "./schemas";
 import { loadRun } from "./service";
 import { allowedActions, isRefused, transition } from "./state";
@@ -63,11 +63,7 @@ export async function resolveApproval(opts: {
   const itemId = itemIdOf(opts.exceptionId);
   const notFound = () => new ApiError("approval_not_found", "No open approval with this exception_id in this run.");
   if (!itemId) throw notFound();
-  // Started outside the transaction: on PGlite's one connection, starting pg-boss inside it would wait on it.
-  await queue();
-  const db = await prisma();
-
-  const outcome = await db.$transaction(async (tx) => {
+  const outcome = await transactionWithJobs(async (tx) => {
     // Lock the run first: resolutions and the engine's last transition are serialised on it.
     const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM runs WHERE id = ${run.id} FOR UPDATE`;
     if (!locked || !RESOLVABLE_IN.includes(locked.status)) {
@@ -110,15 +106,15 @@ export async function resolveApproval(opts: {
       const t = await transition({
         tx,
         runId: run.id,
-        action: "resume",
+        move: "resume",
         actor: opts.actor,
         triggeredBy: "approvals",
-        from: ["needs_review"],
+        onlyFrom: ["needs_review"],
         to: "running",
         bumpEpoch: true,
       });
       if (!isRefused(t)) {
-        await enqueue(QUEUES.run, { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
+        await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
         resumed = true;
       }
     }

@@ -1,6 +1,6 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
-import { queryLimit } from "../http/validate";
+import { queryLimit } from "../validate";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 

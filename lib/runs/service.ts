@@ -1,15 +1,13 @@
 // Runs of a workflow agent: list, fetch, and the four controls of SPEC 3.1 (pause, resume, cancel,
 // retry). Each control is one locked conditional transition (lib/runs/state.ts); one that is not
 // allowed from the current state is 409 invalid_state_transition naming what is allowed.
-import type { KeyPrincipal } from "../auth/access-keys";
 import type { Actor } from "../audit";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
-import { enqueue, queue, QUEUES } from "../queue";
+import { enqueue, transactionWithJobs } from "../queue";
 import { runListItem, runRecord } from "./record";
 import {
-  ALLOWED_FROM,
   allowedActions,
   isRefused,
   RUN_STATUSES,
@@ -18,8 +16,6 @@ import {
   type ControlAction,
   type RunStatus,
 } from "./state";
-
-export const keyActor = (key: KeyPrincipal): Actor => ({ type: "access_key", id: key.keyId, label: key.name });
 
 export function requireWorkflowAgent(agent: Agent) {
   if (agent.kind !== "workflow") {
@@ -103,18 +99,14 @@ export async function controlRun(opts: {
   baseUrl: string;
 }) {
   const run = await loadRun(opts.agent, opts.runId);
-  // Started outside the transaction: on PGlite's one connection, starting pg-boss inside it would wait on it.
-  await queue();
-  const db = await prisma();
-  const result = await db.$transaction(async (tx) => {
+  const result = await transactionWithJobs(async (tx) => {
     let startsEngine = false;
     const t = await transition({
       tx,
       runId: run.id,
-      action: opts.action,
+      move: opts.action,
       actor: opts.actor,
       triggeredBy: opts.triggeredBy,
-      from: ALLOWED_FROM[opts.action],
       decide: (locked) => {
         const effects = controlEffects(opts.action, locked.status);
         startsEngine = effects.startsEngine;
@@ -123,7 +115,7 @@ export async function controlRun(opts: {
     });
     if (isRefused(t)) return t;
     if (opts.action === "retry") await resetFatalItems(tx, run.id);
-    if (startsEngine) await enqueue(QUEUES.run, { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
+    if (startsEngine) await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
     return t;
   });
   if (isRefused(result)) {

@@ -3,7 +3,7 @@
 // one conditional UPDATE applies it (version + 1), and the audit event is written with it. Two
 // racing transitions are therefore serialised and end in one legal state.
 import type { Actor } from "../audit";
-import { audit } from "../audit";
+import { audit, systemActor } from "../audit";
 import type { Prisma } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
 
@@ -21,23 +21,41 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const CONTROL_ACTIONS = ["pause", "resume", "cancel", "retry"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
-/** SPEC 3.1, to the letter. */
+/**
+ * Every move a run can make: the four controls of SPEC 3.1 to the letter, then the engine's and
+ * the queue's own moves (SPEC 3.1 rule 2 leaves them to us; docs/workflows.md lists them). The one
+ * source for controls, the engine, the run job and approvals: `transition` refuses anything else.
+ *
+ * `fail` is allowed from `pending` too: a run whose every queue attempt died before its engine
+ * could start it would otherwise wait in `pending` forever; failed, a person can `retry` it.
+ */
+export const RUN_MOVES = {
+  pause: { from: ["running", "pending"], to: ["paused"] },
+  resume: { from: ["paused", "needs_review", "running"], to: ["running"] },
+  cancel: { from: ["running", "pending", "needs_review", "paused"], to: ["cancelled"] },
+  retry: { from: ["failed"], to: ["pending"] },
+  start: { from: ["pending"], to: ["running"] },
+  finish: { from: ["running"], to: ["completed", "needs_review"] },
+  fail: { from: ["pending", "running"], to: ["failed"] },
+} as const satisfies Record<string, { from: readonly RunStatus[]; to: readonly RunStatus[] }>;
+export type RunMove = keyof typeof RUN_MOVES;
+
+/** SPEC 3.1: the states each control is allowed from. */
 export const ALLOWED_FROM: Record<ControlAction, readonly RunStatus[]> = {
-  pause: ["running", "pending"],
-  resume: ["paused", "needs_review", "running"],
-  cancel: ["running", "pending", "needs_review", "paused"],
-  retry: ["failed"],
+  pause: RUN_MOVES.pause.from,
+  resume: RUN_MOVES.resume.from,
+  cancel: RUN_MOVES.cancel.from,
+  retry: RUN_MOVES.retry.from,
 };
 
 export const allowedActions = (status: string): ControlAction[] =>
   CONTROL_ACTIONS.filter((a) => (ALLOWED_FROM[a] as readonly string[]).includes(status));
 
-/** The engine's own moves (SPEC 3.1 rule 2 leaves them to us; docs/workflows.md lists them). */
-export const ENGINE_MOVES: Record<string, { from: readonly RunStatus[]; to: readonly RunStatus[] }> = {
-  start: { from: ["pending"], to: ["running"] },
-  finish: { from: ["running"], to: ["completed", "needs_review"] },
-  fail: { from: ["running"], to: ["failed"] },
-};
+/** Whether `from -> to` is a move of the table (and, with `move`, that move). */
+export function isLegalMove(from: string, to: string, move?: RunMove): boolean {
+  const moves = move ? [RUN_MOVES[move]] : Object.values(RUN_MOVES);
+  return moves.some((m) => (m.from as readonly string[]).includes(from) && (m.to as readonly string[]).includes(to));
+}
 
 export interface LockedRun {
   id: string;
@@ -62,17 +80,19 @@ export interface TransitionResult {
 export const utcNow = () => new Date();
 
 /**
- * Applies one transition inside `tx`. `decide` sees the locked row and returns the target state (and
- * extra column changes), or null when the move is not allowed from there; then nothing is written
- * and `{ refused: current status }` is returned.
+ * Applies one move of RUN_MOVES inside `tx`. The run must be in one of the move's source states
+ * (`onlyFrom` narrows them further); `decide` sees the locked row and returns the target state (and
+ * extra column changes), or null when the move does not apply; then nothing is written and
+ * `{ refused: current status }` is returned. A target outside the move's table entry is a bug and
+ * throws.
  */
 export async function transition(opts: {
   tx: Prisma.TransactionClient;
   runId: string;
-  action: string;
+  move: RunMove;
   actor: Actor;
   triggeredBy?: string | null;
-  from: readonly RunStatus[];
+  onlyFrom?: readonly RunStatus[];
   /** Only when the run still has this epoch (engine moves: a stale engine changes nothing). */
   epoch?: number;
   decide?: (run: LockedRun) => { to: RunStatus; data?: Prisma.RunUpdateManyMutationInput; bumpEpoch?: boolean } | null;
@@ -82,21 +102,28 @@ export async function transition(opts: {
   bumpEpoch?: boolean;
 }): Promise<TransitionResult | { refused: RunStatus | null; run: LockedRun | null }> {
   const { tx } = opts;
+  const entry = RUN_MOVES[opts.move];
+  const from: readonly RunStatus[] = opts.onlyFrom
+    ? opts.onlyFrom.filter((s) => (entry.from as readonly RunStatus[]).includes(s))
+    : entry.from;
   const rows = await tx.$queryRaw<LockedRun[]>(P.sql`
     SELECT id, organization_id, status, epoch, version, items_total, items_completed, items_failed,
            items_needs_review, items_ready
     FROM runs WHERE id = ${opts.runId} FOR UPDATE`);
   const run = rows[0];
   if (!run) return { refused: null, run: null };
-  if (!opts.from.includes(run.status) || (opts.epoch !== undefined && run.epoch !== opts.epoch)) {
+  if (!from.includes(run.status) || (opts.epoch !== undefined && run.epoch !== opts.epoch)) {
     return { refused: run.status, run };
   }
   const decided = opts.decide ? opts.decide(run) : { to: opts.to!, data: opts.data, bumpEpoch: opts.bumpEpoch };
   if (!decided) return { refused: run.status, run };
+  if (!(entry.to as readonly RunStatus[]).includes(decided.to)) {
+    throw new Error(`run ${run.id}: ${opts.move} cannot lead to ${decided.to}`);
+  }
   const version = run.version + 1;
   const epoch = decided.bumpEpoch ? run.epoch + 1 : run.epoch;
   const updated = await tx.run.updateMany({
-    where: { id: run.id, status: { in: [...opts.from] }, version: run.version },
+    where: { id: run.id, status: { in: [...from] }, version: run.version },
     data: { ...decided.data, status: decided.to, version, epoch },
   });
   // The row is locked: this cannot miss, but a silent no-op would corrupt the audit trail.
@@ -105,7 +132,7 @@ export async function transition(opts: {
     tx,
     organizationId: run.organization_id,
     actor: opts.actor,
-    action: `run.${opts.action}`,
+    action: `run.${opts.move}`,
     targetType: "run",
     targetId: run.id,
     data: { from: run.status, to: decided.to, seq: version, triggered_by: opts.triggeredBy ?? null },
@@ -117,4 +144,4 @@ export const isRefused = (
   r: TransitionResult | { refused: RunStatus | null; run: LockedRun | null },
 ): r is { refused: RunStatus | null; run: LockedRun | null } => "refused" in r;
 
-export const SYSTEM: Actor = { type: "system", label: "system" };
+export const SYSTEM: Actor = systemActor();

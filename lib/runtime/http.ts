@@ -1,6 +1,6 @@
 // Plain JSON-over-HTTP upstreams: the customer-hosted `http` runtime and workflow `http` steps.
 import { z } from "zod";
-import { readStreamCapped } from "../http/body";
+import { readStreamCapped } from "../streams";
 import type { HttpRuntime } from "./schema";
 import {
   abortedError,

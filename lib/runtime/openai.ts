@@ -1,6 +1,7 @@
 // Any OpenAI-compatible chat completions endpoint, through the official `openai` client.
 import OpenAI from "openai";
 import { z } from "zod";
+import { namedSecret } from "../env";
 import type { OpenAiRuntime } from "./schema";
 import {
   abortedError,
@@ -72,7 +73,7 @@ function mapError(e: unknown, config: OpenAiConfig, signal?: AbortSignal): Runti
 async function chat(config: OpenAiConfig, messages: ChatMessage[], signal?: AbortSignal): Promise<ReplyOutput> {
   if (signal?.aborted) throw abortedError();
   const client = new OpenAI({
-    apiKey: (config.api_key_env && process.env[config.api_key_env]) || DUMMY_KEY,
+    apiKey: (config.api_key_env && namedSecret(config.api_key_env)) || DUMMY_KEY,
     baseURL: config.base_url,
     timeout: config.timeout_ms,
     // Our job queue owns retries (with backoff and idempotency); the client must not retry on its own.

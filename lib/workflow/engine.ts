@@ -1,4 +1,4 @@
-// The run engine: one pass over a run's pending items, started by a `run` job (lib/runs/job.ts).
+// The run engine: one pass over a run's pending items, started by a `run` job (./job.ts).
 //
 // 1. pending -> running (or carry on with a running run of the same epoch: a restarted job).
 // 2. Materialise the items: the input is streamed and RunItem rows are written in batches, each
@@ -12,7 +12,7 @@
 // 5. No pending item left: the output file is written, then running -> completed | needs_review
 //    (conditional on every item being accounted for, so an approval racing the end is not lost).
 import { prisma } from "../db";
-import { baseUrlForJobs } from "../http/base-url";
+import { env, publicBaseUrl } from "../env";
 import { resolveFileRefs } from "../files/refs";
 import type { Prisma, Run } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
@@ -30,7 +30,6 @@ const MATERIALISE_BATCH = 250;
 const PAGE = 200;
 const FLUSH_ITEMS = 200;
 const FLUSH_MS = 200;
-export const WATCH_INTERVAL_MS = Number(process.env.RUN_WATCH_INTERVAL_MS ?? 150);
 
 interface Finished {
   id: string;
@@ -76,7 +75,7 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal) {
         busy = false;
       }
     })();
-  }, WATCH_INTERVAL_MS);
+  }, env().RUN_WATCH_INTERVAL_MS);
   timer.unref?.();
   return {
     state,
@@ -97,9 +96,8 @@ export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: 
       transition({
         tx,
         runId: run!.id,
-        action: "start",
+        move: "start",
         actor: SYSTEM,
-        from: ["pending"],
         epoch: opts.epoch,
         decide: () => ({ to: "running", data: { startedAt: run!.startedAt ?? utcNow() } }),
       }),
@@ -111,7 +109,7 @@ export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: 
 
   const watch = watchRun(run.id, opts.epoch, opts.signal);
   try {
-    await new Pass(run, opts.epoch, opts.baseUrl ?? baseUrlForJobs(), watch).execute();
+    await new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch).execute();
   } catch (e) {
     if (!(e instanceof StaleEpoch)) throw e;
   } finally {
@@ -306,9 +304,8 @@ class Pass {
       transition({
         tx,
         runId: this.run.id,
-        action: "finish",
+        move: "finish",
         actor: SYSTEM,
-        from: ["running"],
         epoch: this.epoch,
         decide: (r) => {
           // An approval resolved after our last page put an item back to pending: not done yet.
@@ -333,9 +330,8 @@ class Pass {
       transition({
         tx,
         runId: this.run.id,
-        action: "fail",
+        move: "fail",
         actor: SYSTEM,
-        from: ["running"],
         epoch: this.epoch,
         to: "failed",
         data: { error, completedAt: utcNow() },

@@ -1,12 +1,13 @@
 // Fixtures for workflow unit tests: an organization, a workflow agent and a key principal in the
 // test database, and a way to run the engine to its next stop without the queue worker.
 import type { KeyPrincipal } from "../auth/access-keys";
+import { keyActor } from "../audit";
 import { prisma } from "../db";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { createRun } from "../runs/trigger";
 import { runEngine } from "./engine";
 import { WorkflowDefinition } from "./schema";
+import { createRun } from "./trigger";
 
 export async function workflowAgent(
   workflow: unknown,
@@ -37,8 +38,14 @@ export async function workflowAgent(
   };
 }
 
-export async function startRun(agent: Agent, key: KeyPrincipal, body: Record<string, unknown>) {
-  const { runId } = await createRun({ agent, key, body, triggerType: "event", baseUrl: "http://localhost:3000" });
+export async function startRun(agent: Agent, key: KeyPrincipal, inputs: Record<string, unknown>) {
+  const { runId } = await createRun({
+    agent,
+    inputs,
+    actor: keyActor(key),
+    triggerType: "event",
+    baseUrl: "http://localhost:3000",
+  });
   return runId;
 }
 

@@ -1,4 +1,10 @@
+// SPEC 4.1: one JSON object (1 MiB); the agent's kind decides between a message and a run.
 import { withAccessKey } from "@/lib/http/handler";
-import { triggerAgent } from "@/lib/triggers";
+import { conversationTrigger, runTrigger } from "@/lib/http/triggers";
+import { JsonObject } from "@/lib/validate";
 
-export const POST = withAccessKey({}, ({ req, key, agent, requestId }) => triggerAgent({ req, key, agent, requestId }));
+export const POST = withAccessKey({ body: JsonObject, idempotency: "trigger" }, (c) =>
+  c.agent.kind === "conversational"
+    ? conversationTrigger(c)
+    : runTrigger(c, c.body, (runId) => ({ run_id: runId, status: "pending", agent_id: c.agent.id })),
+);

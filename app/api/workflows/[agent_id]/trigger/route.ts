@@ -1,6 +1,10 @@
+// The existing client SDK's trigger: {payload, variables}; the inputs are payload merged with variables.
 import { withAccessKey } from "@/lib/http/handler";
-import { triggerWorkflow } from "@/lib/runs/trigger";
+import { runTrigger } from "@/lib/http/triggers";
+import { WorkflowTriggerBody } from "@/lib/runs/schemas";
+import { requireWorkflowAgent } from "@/lib/runs/service";
 
-export const POST = withAccessKey({}, ({ req, key, agent, requestId }) =>
-  triggerWorkflow({ req, key, agent, requestId }),
+export const POST = withAccessKey(
+  { agentKind: requireWorkflowAgent, body: WorkflowTriggerBody, idempotency: "workflow-trigger" },
+  (c) => runTrigger(c, { ...c.body.payload, ...c.body.variables }, (runId) => ({ run_id: runId, status: "triggered" })),
 );

@@ -1,14 +1,10 @@
-import { withUserToken, Reply } from "@/lib/http/handler";
+import { Reply, withUserToken } from "@/lib/http/handler";
 import { MintKeyBody } from "@/lib/keys/schemas";
 import { listKeys, mintKey } from "@/lib/keys/service";
 
 export const POST = withUserToken(
   { body: MintKeyBody, admin: true },
-  async ({ organizationId, user, body }) =>
-    new Reply(
-      await mintKey({ organizationId, input: body, actor: { type: "user", id: user.userId, label: user.email } }),
-      201,
-    ),
+  async ({ organizationId, actor, body }) => new Reply(await mintKey({ organizationId, input: body, actor }), 201),
 );
 
 export const GET = withUserToken({}, async ({ organizationId }) => ({

@@ -4,11 +4,7 @@ import { Reply, withUserToken } from "@/lib/http/handler";
 
 export const POST = withUserToken(
   { body: CreateAgentBody, admin: true },
-  async ({ organizationId, user, body }) =>
-    new Reply(
-      await createAgent({ organizationId, input: body, actor: { type: "user", id: user.userId, label: user.email } }),
-      201,
-    ),
+  async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
 );
 
 export const GET = withUserToken({}, async ({ organizationId }) => ({ agents: await listAgents({ organizationId }) }));

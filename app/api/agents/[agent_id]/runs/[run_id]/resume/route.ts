@@ -1,3 +1,3 @@
-import { controlRoute } from "@/lib/runs/routes";
+import { controlRoute } from "@/lib/http/run-routes";
 
 export const POST = controlRoute("resume");

@@ -1,10 +1,6 @@
 import { withUserToken } from "@/lib/http/handler";
 import { revokeKey } from "@/lib/keys/service";
 
-export const DELETE = withUserToken({ admin: true }, async ({ organizationId, user, params }) =>
-  revokeKey({
-    organizationId,
-    keyId: String(params.key_id),
-    actor: { type: "user", id: user.userId, label: user.email },
-  }),
+export const DELETE = withUserToken({ admin: true }, async ({ organizationId, actor, params }) =>
+  revokeKey({ organizationId, keyId: String(params.key_id), actor }),
 );

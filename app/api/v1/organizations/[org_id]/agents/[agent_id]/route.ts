@@ -8,11 +8,6 @@ export const GET = withUserToken({}, async ({ organizationId, params }) =>
 
 export const PATCH = withUserToken(
   { body: UpdateAgentBody, admin: true },
-  async ({ organizationId, user, params, body }) =>
-    updateAgent({
-      organizationId,
-      agentId: String(params.agent_id),
-      input: body,
-      actor: { type: "user", id: user.userId, label: user.email },
-    }),
+  async ({ organizationId, actor, params, body }) =>
+    updateAgent({ organizationId, agentId: String(params.agent_id), input: body, actor }),
 );

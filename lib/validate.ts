@@ -1,6 +1,7 @@
-// zod -> invalid_request with the fields at fault.
+// Validation shared by every caller (routes, services, the CLI): zod -> invalid_request with the
+// fields at fault, and the clamped `limit` schema of the list endpoints.
 import { z } from "zod";
-import { ApiError, type ErrorCode } from "../errors";
+import { ApiError, type ErrorCode } from "./errors";
 
 export function fieldErrors(error: z.ZodError) {
   return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));
@@ -29,3 +30,6 @@ export const queryLimit = (defaultValue: number, cap: number) =>
     .pipe(z.number().int().min(1, "must be at least 1"))
     .transform((n) => Math.min(n, cap))
     .default(defaultValue);
+
+/** A JSON object body whose fields are checked later (by the agent's kind or declared inputs). */
+export const JsonObject = z.record(z.string(), z.unknown(), { error: "expected a JSON object" });

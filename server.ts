@@ -1,32 +1,34 @@
 // Production server: Next's request handler behind Node's HTTP server, so that request timeouts
 // can differ per route. Uploads may last an hour (SPEC 8); every other request is cut after
 // REQUEST_TIMEOUT_MS (5 minutes), so slow clients cannot hold connections on other routes.
+// `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
 import http from "node:http";
+import path from "node:path";
 import next from "next";
+import { env } from "./lib/env";
 
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? "0.0.0.0";
-const uploadTimeoutMs = Number(process.env.UPLOAD_TIMEOUT_MS ?? 60 * 60 * 1000);
-const requestTimeoutMs = Number(process.env.REQUEST_TIMEOUT_MS ?? 5 * 60 * 1000);
+const { PORT: port, HOST: hostname, UPLOAD_TIMEOUT_MS: uploadTimeoutMs, REQUEST_TIMEOUT_MS: requestTimeoutMs } = env();
 const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload\/?(\?|$)/, /^\/api\/studio\/tus(\/|\?|$)/];
+/** The project root: this file runs from dist/. */
+const root = path.resolve(import.meta.dirname, "..");
 
-const app = next({ dev: false, hostname, port, dir: import.meta.dirname });
+const app = next({ dev: false, hostname, port, dir: root });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 // Next drops Content-Length from route handler responses (it may have decoded the body). Routes
 // that stream a body of known length (file downloads) declare it in x-aws-content-length; it
 // becomes the real header here, so clients get progress and can detect truncation.
-function declaredLength(res) {
+function declaredLength(res: http.ServerResponse) {
   const writeHead = res.writeHead;
-  res.writeHead = function (...args) {
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
     const declared = res.getHeader("x-aws-content-length");
     if (declared !== undefined) {
       res.removeHeader("x-aws-content-length");
       if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
     }
     return writeHead.apply(this, args);
-  };
+  } as typeof writeHead;
 }
 
 const server = http.createServer((req, res) => {
@@ -52,13 +54,13 @@ server.listen(port, hostname, () => {
 });
 
 let stopping = false;
-async function shutdown(signal) {
+async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: shutting down`);
   server.close();
   server.closeIdleConnections?.();
-  const stop = globalThis.__awsShutdown;
+  const stop = (globalThis as { __awsShutdown?: () => Promise<void> }).__awsShutdown;
   await Promise.race([stop ? stop() : Promise.resolve(), new Promise((r) => setTimeout(r, 10_000))]);
   process.exit(0);
 }

@@ -1,0 +1,37 @@
+// The HTTP answers of the trigger routes: the services return plain data, these choose the status
+// and headers (200 or 202, Preference-Applied, Location).
+import type { AgentRow } from "../agents/service";
+import { acceptMessage, converse } from "../conversations/trigger";
+import { createRun } from "../workflow/trigger";
+import type { KeyCtx } from "./handler";
+import { parsePrefer } from "./prefer";
+import { Reply } from "./respond";
+
+type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
+
+/** A conversational trigger: sync by default (200 with the reply), `Prefer: respond-async` gives 202. */
+export async function conversationTrigger({ req, agent, body, baseUrl }: TriggerCtx): Promise<Reply> {
+  const prefer = parsePrefer(req.headers.get("prefer"));
+  if (prefer.respondAsync) {
+    const accepted = await acceptMessage({ agent, body, baseUrl });
+    return new Reply(accepted, 202, {
+      "preference-applied": "respond-async",
+      location: messagePath(agent, accepted.session_id, accepted.message_id),
+    });
+  }
+  const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
+  return new Reply(await converse({ agent, body, baseUrl, waitMs }));
+}
+
+/** A workflow trigger: the run is created pending and runs in the background. */
+export async function runTrigger(
+  { agent, actor, baseUrl }: TriggerCtx,
+  inputs: Record<string, unknown>,
+  answer: (runId: string) => unknown,
+): Promise<Reply> {
+  const { runId } = await createRun({ agent, inputs, actor, triggerType: "event", baseUrl });
+  return new Reply(answer(runId), 202);
+}
+
+const messagePath = (agent: AgentRow, sessionId: string, messageId: string) =>
+  `/api/agents/${agent.id}/sessions/${sessionId}/messages/${messageId}`;

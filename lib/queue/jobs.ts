@@ -1,0 +1,30 @@
+// The payload of each queue, as the one schema that types `enqueue` and parses what a handler
+// receives. A job whose data does not parse is logged and dropped, never handed on.
+import { z } from "zod";
+
+export const JOBS = {
+  /** Produce the assistant reply of one conversational message. */
+  reply: z.object({ messageId: z.string().min(1) }),
+  /** Advance one workflow run: one engine pass for the run's current epoch. */
+  run: z.object({
+    runId: z.string().min(1),
+    epoch: z.number().int().min(0).default(0),
+    /** Base of the signed links the pass hands out (the trigger's address); PUBLIC_URL otherwise. */
+    baseUrl: z.string().optional(),
+  }),
+} as const;
+
+export type QueueName = keyof typeof JOBS;
+export type JobInput<N extends QueueName> = z.input<(typeof JOBS)[N]>;
+export type JobData<N extends QueueName> = z.output<(typeof JOBS)[N]>;
+
+export const QUEUE_NAMES = Object.keys(JOBS) as QueueName[];
+
+export interface JobInfo {
+  id: string;
+  /** Retries so far; `retryCount === QUEUE_RETRY_LIMIT` is the last attempt. */
+  retryCount: number;
+  signal: AbortSignal;
+}
+
+export type JobHandler<N extends QueueName> = (data: JobData<N>, job: JobInfo) => Promise<void>;

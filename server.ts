@@ -5,9 +5,22 @@
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { authSecret } from "./lib/auth/secret-files";
 import { env } from "./lib/env";
 
-const { PORT: port, HOST: hostname, UPLOAD_TIMEOUT_MS: uploadTimeoutMs, REQUEST_TIMEOUT_MS: requestTimeoutMs } = env();
+const settings = env();
+const {
+  PORT: port,
+  HOST: hostname,
+  UPLOAD_TIMEOUT_MS: uploadTimeoutMs,
+  REQUEST_TIMEOUT_MS: requestTimeoutMs,
+} = settings;
+try {
+  authSecret(settings); // refuse to start without a session key rather than fail at the first sign-in
+} catch (err) {
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+}
 const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload\/?(\?|$)/, /^\/api\/studio\/tus(\/|\?|$)/];
 /** The project root: this file runs from dist/. */
 const root = path.resolve(import.meta.dirname, "..");
@@ -32,6 +45,8 @@ function declaredLength(res: http.ServerResponse) {
 }
 
 const server = http.createServer((req, res) => {
+  // The client's address for routes that need it (sign-in lockout); a client cannot set it.
+  req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
   const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
   const timer = setTimeout(() => {
     if (!res.headersSent) {

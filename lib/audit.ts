@@ -2,7 +2,7 @@
 import type { KeyPrincipal } from "./auth/access-keys";
 import { prisma } from "./db";
 import { newId } from "./ids";
-import type { Prisma } from "./generated/prisma/client";
+import type { AuditEvent, Prisma } from "./generated/prisma/client";
 
 export interface Actor {
   type: "user" | "access_key" | "system";
@@ -43,4 +43,34 @@ export async function audit(opts: {
       data: opts.data ?? {},
     },
   });
+}
+
+export function auditRecord(e: AuditEvent) {
+  return {
+    event_id: e.id,
+    at: e.createdAt.toISOString(),
+    actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
+    action: e.action,
+    target: { type: e.targetType, id: e.targetId },
+    data: e.data,
+  };
+}
+
+/** The organization's audit log, newest first; `action` filters by exact action or `prefix.*`. */
+export async function listAuditEvents(opts: {
+  organizationId: string;
+  action?: string;
+  limit: number;
+  offset: number;
+}) {
+  const db = await prisma();
+  const action = opts.action?.endsWith(".*") ? { startsWith: opts.action.slice(0, -1) } : opts.action;
+  const where = { organizationId: opts.organizationId, ...(action ? { action } : {}) };
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: opts.offset,
+    take: opts.limit + 1,
+  });
+  return { events: rows.slice(0, opts.limit).map(auditRecord), has_more: rows.length > opts.limit };
 }

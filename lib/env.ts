@@ -56,6 +56,13 @@ const EnvSchema = z.object({
   /// Test hook only (never set in production): every storage write fails after this many bytes,
   /// as a disk that fills up mid-stream would, to exercise `500 upload_failed`.
   STORAGE_FAULT_AFTER_BYTES: z.coerce.number().int().min(0).optional(),
+  /// Key of dashboard sessions (32+ characters). Generated into DATA_DIR when unset on the
+  /// embedded database; required on PostgreSQL (every instance must share it).
+  AUTH_SECRET: z.string().min(32).optional(),
+  /// Dashboard single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   /// First start: password of the first admin (generated and printed once when unset).
   ADMIN_EMAIL: z.string().email().default("admin@example.com"),
   ADMIN_PASSWORD: z.string().min(8).optional(),

@@ -42,6 +42,7 @@ export type IdPrefix =
   | "out"
   | "evt"
   | "idem"
+  | "sif"
   | "req";
 
 export function newId(prefix: IdPrefix): string {

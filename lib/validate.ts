@@ -33,3 +33,11 @@ export const queryLimit = (defaultValue: number, cap: number) =>
 
 /** A JSON object body whose fields are checked later (by the agent's kind or declared inputs). */
 export const JsonObject = z.record(z.string(), z.unknown(), { error: "expected a JSON object" });
+
+/** An `offset` query value: an integer >= 0, default 0. */
+export const queryOffset = z
+  .string()
+  .regex(/^\d+$/, "must be an integer >= 0")
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(2_147_483_647))
+  .default(0);

@@ -1,21 +1,29 @@
 // Before `next build` and `next dev`: generates the Prisma client (no native engine needed for
-// generate; see docs/decisions.md), and bundles the production server (server.ts, which reads its
-// settings through lib/env.ts) into dist/server.mjs for `npm start`.
+// generate; see docs/decisions.md) when the schema changed, and bundles the production server
+// (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`.
 import { execFileSync } from "node:child_process";
+import { existsSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
+const schema = path.join(root, "prisma/schema.prisma");
+const generated = path.join(root, "lib/generated/prisma/client.ts");
 
-execFileSync("npx", ["prisma", "generate"], {
-  cwd: root,
-  stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/true", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
-});
+// Skipped when up to date, so that parallel builds of one checkout do not rewrite it under each other.
+if (!existsSync(generated) || statSync(generated).mtimeMs < statSync(schema).mtimeMs) {
+  execFileSync("npx", ["prisma", "generate"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/true", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+}
 
+const out = path.join(root, "dist/server.mjs");
+const tmp = `${out}.${process.pid}.tmp`;
 await build({
   entryPoints: [path.join(root, "server.ts")],
-  outfile: path.join(root, "dist/server.mjs"),
+  outfile: tmp,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -23,3 +31,4 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
+renameSync(tmp, out);

@@ -38,11 +38,36 @@ describe("first start", () => {
     expect(readFileSync(server.logFile, "utf8")).not.toContain("first start");
   });
 
-  it("serves a landing page that says what the service is", async () => {
-    const res = await fetch(`${server!.baseUrl}/`);
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    expect(html).toContain("Agent Webhook Service");
-    expect(html).toContain("/api/agents/webhook/");
+  it("sends a signed-out visitor of / to the dashboard's sign-in page", async () => {
+    const res = await fetch(`${server!.baseUrl}/`, { redirect: "manual" });
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toMatch(/\/login\?next=%2F$/);
+    const login = await fetch(`${server!.baseUrl}/login`);
+    expect(login.status).toBe(200);
+    expect(await login.text()).toContain("Sign in to the dashboard");
+  });
+
+  it("prints the dashboard URL and a generated admin password that signs in", async () => {
+    const fresh = await freshTarget("first-pw");
+    const own = await startServer(fresh.target, { ADMIN_EMAIL: "generated@example.com" });
+    try {
+      const out = readFileSync(own.logFile, "utf8");
+      const line = /dashboard\s+(\S+)\s+sign in as generated@example\.com, password: (\S+)/.exec(out);
+      expect(line, out).toBeTruthy();
+      expect(line![1]).toMatch(/^http:\/\/localhost:\d+\/$/);
+      const signIn = (password: string) =>
+        fetch(`${own.baseUrl}/api/console/auth/sign-in`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: own.baseUrl },
+          body: JSON.stringify({ email: "generated@example.com", password }),
+        });
+      expect((await signIn("not-it")).status).toBe(401);
+      const ok = await signIn(line![2]!);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("set-cookie")).toMatch(/session-token=.*HttpOnly.*SameSite=lax/i);
+    } finally {
+      await own.stop();
+      await fresh.dispose();
+    }
   });
 });

@@ -17,8 +17,15 @@ export interface DbTarget {
   databaseUrl?: string;
 }
 
+/** The dashboard's session key: required on PostgreSQL (every instance must share it). */
+const TEST_AUTH_SECRET = "test-auth-secret-for-the-suites-only-0123456789";
+
 export function dbEnv(target: DbTarget): Record<string, string> {
-  return { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl ?? "" };
+  return {
+    DATA_DIR: target.dataDir,
+    DATABASE_URL: target.databaseUrl ?? "",
+    ...(target.databaseUrl ? { AUTH_SECRET: TEST_AUTH_SECRET } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
-import { queryLimit } from "../validate";
+import { queryLimit, queryOffset } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -32,15 +32,25 @@ export const ListSessionsQuery = z.object({
 
 export const ListMessagesQuery = z.object({
   limit: queryLimit(MessageLimits.default, MessageLimits.cap),
-  offset: z
-    .string()
-    .regex(/^\d+$/, "must be an integer >= 0")
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(2_147_483_647))
-    .default(0),
+  offset: queryOffset,
   role: z.enum(["user", "assistant"]).optional(),
 });
 
 // Ids in the path are opaque: a malformed one is simply not found (404), never a 400.
 export const SessionParams = z.object({ agent_id: z.string(), session_id: z.string() });
 export const MessageParams = SessionParams.extend({ message_id: z.string() });
+
+/** Dashboard: the organization's sessions (drafts of the test console included on request). */
+export const OrgSessionsQuery = z.object({
+  agent_id: z.string().min(1).optional(),
+  status: z.string().min(1).max(64).optional(),
+  since: isoTimestamp.optional(),
+  environment: z.enum(["production", "draft", "all"]).default("all"),
+  limit: queryLimit(SessionLimits.default, SessionLimits.cap),
+  offset: queryOffset,
+});
+
+export const OrgMessagesQuery = z.object({
+  limit: queryLimit(100, MessageLimits.cap),
+  offset: queryOffset,
+});

@@ -1,5 +1,6 @@
 // Sessions and messages of a conversational agent (SPEC 4.3-4.6). Only production sessions are
-// visible: draft sessions of the dashboard's test console never leave it.
+// visible in the public API: draft sessions of the dashboard's test console never leave it. The
+// dashboard reads across the organization's agents, drafts included (the `Org` functions).
 import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
@@ -73,4 +74,69 @@ export async function getMessage(opts: { agent: Agent; sessionId: string; messag
   const message = await db.message.findFirst({ where: { id: opts.messageId, sessionId: session.id } });
   if (!message) throw new ApiError("message_not_found", "Message not found in this session.");
   return messageRecord(message);
+}
+
+export type EnvironmentFilter = "production" | "draft" | "all";
+
+/** Dashboard: the organization's sessions, most recently active first, drafts marked. */
+export async function listOrgSessions(opts: {
+  organizationId: string;
+  agentId?: string;
+  status?: string;
+  since?: Date;
+  environment: EnvironmentFilter;
+  limit: number;
+  offset: number;
+}) {
+  const where: Prisma.SessionWhereInput = {
+    organizationId: opts.organizationId,
+    ...(opts.agentId ? { agentId: opts.agentId } : {}),
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(opts.since ? { lastMessageAt: { gt: opts.since } } : {}),
+    ...(opts.environment !== "all" ? { environment: opts.environment } : {}),
+  };
+  const db = await prisma();
+  const rows = await db.session.findMany({
+    where,
+    include: { agent: { select: { name: true } } },
+    orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
+    skip: opts.offset,
+    take: opts.limit + 1,
+  });
+  return {
+    sessions: rows.slice(0, opts.limit).map((s) => ({
+      ...sessionListItem(s),
+      agent_name: s.agent.name,
+      environment: s.environment,
+    })),
+    has_more: rows.length > opts.limit,
+  };
+}
+
+/** Dashboard: one session of the organization (draft or production) with every message field. */
+export async function getOrgSession(opts: { organizationId: string; sessionId: string }) {
+  const db = await prisma();
+  const session = await db.session.findFirst({
+    where: { id: opts.sessionId, organizationId: opts.organizationId },
+    include: { agent: { select: { name: true } } },
+  });
+  if (!session) throw sessionNotFound();
+  return { ...sessionRecord(session), agent_name: session.agent.name, environment: session.environment };
+}
+
+export async function listOrgMessages(opts: {
+  organizationId: string;
+  sessionId: string;
+  limit: number;
+  offset: number;
+}) {
+  await getOrgSession(opts);
+  const db = await prisma();
+  const rows = await db.message.findMany({
+    where: { sessionId: opts.sessionId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    skip: opts.offset,
+    take: opts.limit + 1,
+  });
+  return { messages: rows.slice(0, opts.limit).map(messageRecord), has_more: rows.length > opts.limit };
 }

@@ -12,6 +12,7 @@ import { enqueue, transactionWithJobs } from "../queue";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
+import { assertConversational } from "./sessions";
 import { listenForReply } from "./waiters";
 
 export interface ConversationTrigger {
@@ -20,6 +21,8 @@ export interface ConversationTrigger {
   body: Record<string, unknown>;
   /** Base of the signed links that file references resolve to (the address the caller used). */
   baseUrl: string;
+  /** `draft`: the dashboard's test console; its sessions never appear in the public API. */
+  environment?: "production" | "draft";
 }
 
 async function storeTrigger(opts: {
@@ -27,15 +30,16 @@ async function storeTrigger(opts: {
   body: ConversationTriggerBody;
   payload: Record<string, unknown>;
   assistantMessageId: string;
+  environment: "production" | "draft";
 }) {
-  const { agent, body, assistantMessageId } = opts;
+  const { agent, body, assistantMessageId, environment } = opts;
   const userMessageId = newId("msg");
   const now = new Date();
   const result = await transactionWithJobs(async (tx) => {
     let sessionId = body.session_id;
     if (sessionId) {
       const existing = await tx.session.findFirst({
-        where: { id: sessionId, agentId: agent.id, organizationId: agent.organizationId, environment: "production" },
+        where: { id: sessionId, agentId: agent.id, organizationId: agent.organizationId, environment },
         select: { id: true },
       });
       if (!existing) throw new ApiError("session_not_found", "Session not found.", { session_id: sessionId });
@@ -48,8 +52,8 @@ async function storeTrigger(opts: {
           projectId: agent.projectId,
           agentId: agent.id,
           status: "active",
-          channel: "webhook",
-          environment: "production",
+          channel: environment === "draft" ? "console" : "webhook",
+          environment,
           userId: body.user_id ?? "",
           metadata: (body.metadata ?? {}) as Prisma.InputJsonValue,
           createdAt: now,
@@ -100,7 +104,7 @@ async function prepare(opts: ConversationTrigger) {
     agentId: agent.id,
     baseUrl: opts.baseUrl,
   })) as Record<string, unknown>;
-  return { body, payload };
+  return { body, payload, environment: opts.environment ?? "production" };
 }
 
 const agentIds = (agent: Agent) => ({
@@ -112,8 +116,8 @@ const agentIds = (agent: Agent) => ({
 /** Stores the message and its pending reply and answers at once; the reply is polled. */
 export async function acceptMessage(opts: ConversationTrigger) {
   const { agent } = opts;
-  const { body, payload } = await prepare(opts);
-  const { sessionId, messageId } = await storeTrigger({ agent, body, payload, assistantMessageId: newId("msg") });
+  const prepared = await prepare(opts);
+  const { sessionId, messageId } = await storeTrigger({ agent, ...prepared, assistantMessageId: newId("msg") });
   return {
     success: true as const,
     session_id: sessionId,
@@ -131,11 +135,11 @@ export async function acceptMessage(opts: ConversationTrigger) {
  */
 export async function converse(opts: ConversationTrigger & { waitMs?: number }) {
   const { agent } = opts;
-  const { body, payload } = await prepare(opts);
+  const prepared = await prepare(opts);
   // The id is known before the commit, so the wake-up of a fast local reply cannot be missed.
   const assistantMessageId = newId("msg");
   const listener = listenForReply(assistantMessageId);
-  const stored = await storeTrigger({ agent, body, payload, assistantMessageId }).catch((e) => {
+  const stored = await storeTrigger({ agent, ...prepared, assistantMessageId }).catch((e) => {
     listener.cancel();
     throw e;
   });
@@ -161,4 +165,13 @@ export async function converse(opts: ConversationTrigger & { waitMs?: number }) 
     processing_time: message.processingTimeMs / 1000,
     timestamp: (message.completedAt ?? new Date()).toISOString(),
   };
+}
+
+/** The dashboard's test console: a draft conversation (never in the public API), with the reply's cost. */
+export async function converseInConsole(opts: Omit<ConversationTrigger, "environment">) {
+  assertConversational(opts.agent);
+  const reply = await converse({ ...opts, environment: "draft" });
+  const db = await prisma();
+  const message = await db.message.findUniqueOrThrow({ where: { id: reply.message_id }, select: { cost: true } });
+  return { ...reply, cost: message.cost };
 }

@@ -1,10 +1,9 @@
 // Signed download URLs (SPEC 2.5, 8: 15 minutes) for local storage: the token carries what the
 // download route needs (storage key, filename, media type, expiry) and an HMAC-SHA256 over it, so
 // the route needs no database read and an S3 implementation can swap in presigned URLs.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { dataDirSecret } from "../auth/secret-files";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { log } from "../log";
@@ -51,24 +50,10 @@ function signingKey(): Buffer {
     key = createHmac("sha256", "agent-webhook-service/download-signing/v1").update(material).digest();
     log.warn("SIGNING_SECRET is not set: download URLs are signed with a key derived from DATABASE_URL");
   } else {
-    key = Buffer.from(embeddedSecret(e.DATA_DIR), "utf8");
+    key = Buffer.from(dataDirSecret(e.DATA_DIR, "signing-secret"), "utf8");
   }
   cachedSecret = { source, key };
   return key;
-}
-
-function embeddedSecret(dataDir: string): string {
-  const file = path.join(dataDir, "signing-secret");
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    // "wx": of two processes racing here, one writes and the other reads what it wrote.
-    writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  const secret = readFileSync(file, "utf8").trim();
-  if (secret.length < 32) throw new Error(`${file} is too short to be a signing secret; delete it to regenerate`);
-  return secret;
 }
 
 function mac(payload: string): Buffer {

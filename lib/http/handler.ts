@@ -23,13 +23,13 @@ export { Reply } from "./respond";
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
-interface Spec<P, Q, B> {
+export interface Spec<P, Q, B> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
 }
 
-interface BaseCtx<P, Q, B> {
+export interface BaseCtx<P, Q, B> {
   req: Request;
   requestId: string;
   params: P;
@@ -52,7 +52,7 @@ export interface UserCtx<P, Q, B> extends BaseCtx<P, Q, B> {
   actor: Actor;
 }
 
-interface Auth {
+export interface Auth {
   principal?: string;
   organizationId?: string;
   /** Scope of Idempotency-Key replays: the same key on another scope is another request. */
@@ -65,7 +65,8 @@ const toReply = (result: unknown): Reply => {
   return new Reply(result ?? {}, 200);
 };
 
-async function run<P, Q, B, C extends Auth>(
+/** The pipeline shared by every wrapper; `authenticate` is what differs between them. */
+export async function wrapRoute<P, Q, B, C extends Auth>(
   req: Request,
   ctx: RouteContext,
   spec: Spec<P, Q, B>,
@@ -132,7 +133,7 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
   handler: (c: KeyCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
   return (req, ctx) =>
-    run(
+    wrapRoute(
       req,
       ctx,
       spec,
@@ -162,7 +163,7 @@ export function withUserToken<P = Record<string, string>, Q = undefined, B = und
   handler: (c: UserCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
   return (req, ctx) =>
-    run(
+    wrapRoute(
       req,
       ctx,
       spec,
@@ -184,5 +185,5 @@ export function withPublic<P = Record<string, string>, Q = undefined, B = undefi
   spec: Spec<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
-  return (req, ctx) => run(req, ctx, spec, async () => ({}), handler);
+  return (req, ctx) => wrapRoute(req, ctx, spec, async () => ({}), handler);
 }

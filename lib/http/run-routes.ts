@@ -1,10 +1,26 @@
-// The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by.
-import { ControlQuery, RunParams } from "../runs/schemas";
-import { controlRun } from "../runs/service";
+// The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by. The
+// dashboard's control routes are the same call on a run found by id within the organization.
+import { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";
+import { controlRun, getOrgRun, loadOrgRun } from "../runs/service";
 import type { ControlAction } from "../runs/state";
+import { withConsole } from "./console";
 import { withAccessKey } from "./handler";
 
 export const controlRoute = (action: ControlAction) =>
   withAccessKey({ params: RunParams, query: ControlQuery }, ({ agent, actor, params, query, baseUrl }) =>
     controlRun({ agent, runId: params.run_id, action, actor, triggeredBy: query.triggered_by, baseUrl }),
   );
+
+export const consoleControlRoute = (action: ControlAction) =>
+  withConsole({ params: ConsoleRunParams }, async ({ organizationId, actor, user, params, baseUrl }) => {
+    const run = await loadOrgRun(organizationId, params.run_id);
+    await controlRun({
+      agent: run.agent,
+      runId: run.id,
+      action,
+      actor,
+      triggeredBy: `dashboard:${user.email}`,
+      baseUrl,
+    });
+    return getOrgRun({ organizationId, runId: run.id, baseUrl });
+  });

@@ -1,6 +1,6 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
-import { queryLimit } from "../validate";
+import { queryLimit, queryOffset } from "../validate";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 
@@ -30,3 +30,19 @@ export const WorkflowTriggerBody = z.object({
   payload: z.record(z.string(), z.unknown()).default({}),
   variables: z.record(z.string(), z.unknown()).default({}),
 });
+
+/** Dashboard: the organization's runs; status is checked by the service (invalid_status). */
+export const OrgRunsQuery = z.object({
+  agent_id: z.string().min(1).optional(),
+  status: z.string().optional(),
+  limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
+  offset: queryOffset,
+});
+
+export const RunItemsQuery = z.object({
+  status: z.string().optional(),
+  limit: queryLimit(50, 200),
+  offset: queryOffset,
+});
+
+export const ConsoleRunParams = z.object({ run_id: z.string() });

@@ -145,3 +145,98 @@ async function resetFatalItems(tx: Prisma.TransactionClient, runId: string) {
     });
   }
 }
+
+/** Dashboard: a run of the organization, with its agent (for the public services that take one). */
+export async function loadOrgRun(organizationId: string, runId: string) {
+  if (!/^run_[0-9A-Za-z]{1,64}$/.test(runId)) throw runNotFound();
+  const db = await prisma();
+  const run = await db.run.findFirst({ where: { id: runId, organizationId }, include: { agent: true } });
+  if (!run) throw runNotFound();
+  return run;
+}
+
+/** Dashboard: the organization's runs, newest first, with the agent's name. */
+export async function listOrgRuns(opts: {
+  organizationId: string;
+  agentId?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}) {
+  if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
+    throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
+      allowed: RUN_STATUSES,
+    });
+  }
+  const db = await prisma();
+  const rows = await db.run.findMany({
+    where: {
+      organizationId: opts.organizationId,
+      ...(opts.agentId ? { agentId: opts.agentId } : {}),
+      ...(opts.status ? { status: opts.status } : {}),
+    },
+    include: { agent: { select: { name: true } } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: opts.offset,
+    take: opts.limit + 1,
+  });
+  return {
+    runs: rows
+      .slice(0, opts.limit)
+      .map((r) => ({ ...runListItem(r), agent_name: r.agent.name, created_at: r.createdAt.toISOString() })),
+    has_more: rows.length > opts.limit,
+  };
+}
+
+/** Dashboard: the run record plus what the page needs to draw its controls. */
+export async function getOrgRun(opts: { organizationId: string; runId: string; baseUrl: string }) {
+  const run = await loadOrgRun(opts.organizationId, opts.runId);
+  const record = await recordOf(run.id, opts.baseUrl);
+  return {
+    ...record,
+    agent_name: run.agent.name,
+    created_at: run.createdAt.toISOString(),
+    inputs: run.inputs,
+    allowed_actions: allowedActions(record.status),
+  };
+}
+
+export const ITEM_STATUSES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
+
+/** Dashboard: a run's items in index order, optionally of one status. */
+export async function listRunItems(opts: {
+  organizationId: string;
+  runId: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}) {
+  if (opts.status !== undefined && !(ITEM_STATUSES as readonly string[]).includes(opts.status)) {
+    throw new ApiError("invalid_status", `status must be one of ${ITEM_STATUSES.join(", ")}.`, {
+      allowed: ITEM_STATUSES,
+    });
+  }
+  const run = await loadOrgRun(opts.organizationId, opts.runId);
+  const db = await prisma();
+  const rows = await db.runItem.findMany({
+    where: { runId: run.id, ...(opts.status ? { status: opts.status } : {}) },
+    orderBy: { index: "asc" },
+    skip: opts.offset,
+    take: opts.limit + 1,
+  });
+  return {
+    items: rows.slice(0, opts.limit).map((i) => ({
+      item_id: i.id,
+      index: i.index,
+      status: i.status,
+      step_id: i.stepId,
+      data: i.data,
+      result: i.result,
+      error: i.error,
+      exception: i.exception,
+      resolution: i.resolution,
+      updated_at: i.updatedAt.toISOString(),
+    })),
+    has_more: rows.length > opts.limit,
+  };
+}

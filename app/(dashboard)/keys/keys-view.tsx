@@ -1,0 +1,262 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, ConsoleApiError, del, post } from "@/components/console/api";
+import { formatDate, relative } from "@/components/console/format";
+import { useIsAdmin } from "@/components/console/me";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { CopyButton, Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+
+interface AccessKey {
+  key_id: string;
+  name: string;
+  start: string;
+  permissions: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const PERMISSIONS = [
+  { value: "agents:invoke", label: "agents:invoke: trigger agents, upload files, read and control runs" },
+];
+
+function MintDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const qc = useQueryClient();
+  const [name, setName] = useState("");
+  const [permissions, setPermissions] = useState<string[]>(["agents:invoke"]);
+  const [minted, setMinted] = useState<(AccessKey & { key: string }) | null>(null);
+  const mint = useMutation({
+    mutationFn: () => post<AccessKey & { key: string }>("/keys", { name, permissions }),
+    onSuccess: (k) => {
+      setMinted(k);
+      void qc.invalidateQueries({ queryKey: ["keys"] });
+    },
+  });
+  const close = () => {
+    setMinted(null);
+    setName("");
+    mint.reset();
+    onClose();
+  };
+  const fieldError = mint.error instanceof ConsoleApiError ? mint.error.fields : {};
+  if (minted) {
+    return (
+      <Dialog
+        open={open}
+        onClose={close}
+        title="Copy your new Access Key"
+        description="This is the only time the key is shown. Store it in your secret manager now."
+        footer={<Button onClick={close}>I have stored it</Button>}
+      >
+        <div className="space-y-3">
+          <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300" role="note">
+            We keep only a hash of the key. If you lose it, revoke it and mint a new one.
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <code
+              data-testid="raw-key"
+              className="min-w-0 flex-1 rounded-md bg-zinc-100 px-3 py-2 font-mono text-xs break-all select-all"
+            >
+              {minted.key}
+            </code>
+            <CopyButton value={minted.key} label="Copy key" />
+          </div>
+          <p className="text-xs text-zinc-600">
+            Use it as <Mono>Authorization: Bearer {minted.start}…</Mono>; never log this header.
+          </p>
+        </div>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Mint an Access Key"
+      description="One key per integration, named after it: the name shows in the audit log."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="mint-key" disabled={mint.isPending}>
+            {mint.isPending ? "Minting…" : "Mint key"}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="mint-key"
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mint.mutate();
+        }}
+      >
+        <Field label="Name" error={fieldError.name} hint="For example billing-backend or zapier-prod.">
+          {({ id, describedBy, invalid }) => (
+            <Input
+              id={id}
+              aria-describedby={describedBy}
+              invalid={invalid}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoFocus
+            />
+          )}
+        </Field>
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
+          {PERMISSIONS.map((p) => (
+            <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 accent-indigo-600"
+                checked={permissions.includes(p.value)}
+                onChange={(e) =>
+                  setPermissions(
+                    e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value),
+                  )
+                }
+              />
+              <span>{p.label}</span>
+            </label>
+          ))}
+        </fieldset>
+        {mint.error && !Object.keys(fieldError).length && (
+          <ErrorState error={mint.error} title="The key was not minted" />
+        )}
+      </form>
+    </Dialog>
+  );
+}
+
+function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const revoke = useMutation({
+    mutationFn: (k: AccessKey) => del<AccessKey>(`/keys/${k.key_id}`),
+    onSuccess: (k) => {
+      toast({ tone: "success", message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." });
+      void qc.invalidateQueries({ queryKey: ["keys"] });
+      onClose();
+    },
+  });
+  return (
+    <Dialog
+      open={Boolean(target)}
+      onClose={onClose}
+      title={`Revoke ${target?.name ?? "key"}?`}
+      description="Integrations using this key stop working within seconds. This cannot be undone; mint a new key to replace it."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={revoke.isPending} onClick={() => target && revoke.mutate(target)}>
+            {revoke.isPending ? "Revoking…" : "Revoke key"}
+          </Button>
+        </>
+      }
+    >
+      {target && (
+        <p className="text-sm">
+          <Mono>{target.start}…</Mono> · {target.permissions.join(", ") || "no permissions"}
+        </p>
+      )}
+      {revoke.error && <ErrorState className="mt-3" error={revoke.error} title="The key was not revoked" />}
+    </Dialog>
+  );
+}
+
+export function KeysView() {
+  const admin = useIsAdmin();
+  const [minting, setMinting] = useState(false);
+  const [revoking, setRevoking] = useState<AccessKey | null>(null);
+  const keys = useQuery({ queryKey: ["keys"], queryFn: () => api<{ access_keys: AccessKey[] }>("/keys") });
+  return (
+    <>
+      <PageHeader
+        title="Access Keys"
+        description="Keys let your backend trigger agents over HTTP. Each key belongs to this organization."
+        actions={admin && <Button onClick={() => setMinting(true)}>Mint key</Button>}
+      />
+      {!admin && (
+        <p className="mb-4 rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+          You have read access. Admins mint and revoke keys.
+        </p>
+      )}
+      {keys.isPending ? (
+        <SkeletonRows label="Loading keys" />
+      ) : keys.error ? (
+        <ErrorState error={keys.error} title="Keys could not be loaded" />
+      ) : keys.data.access_keys.length === 0 ? (
+        <EmptyState
+          title="No Access Keys yet"
+          action={admin && <Button onClick={() => setMinting(true)}>Mint your first key</Button>}
+        >
+          Mint a key for each integration, then send triggers with <Mono>Authorization: Bearer ak_…</Mono>.
+        </EmptyState>
+      ) : (
+        <Table label="Access Keys">
+          <THead>
+            <Tr>
+              <Th>Name</Th>
+              <Th>Key</Th>
+              <Th className="hidden md:table-cell">Permissions</Th>
+              <Th className="hidden sm:table-cell">Created</Th>
+              <Th>Last used</Th>
+              <Th>Status</Th>
+              {admin && (
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              )}
+            </Tr>
+          </THead>
+          <TBody>
+            {keys.data.access_keys.map((k) => (
+              <Tr key={k.key_id}>
+                <Td className="font-medium break-words">{k.name}</Td>
+                <Td>
+                  <Mono>{k.start}…</Mono>
+                </Td>
+                <Td className="hidden md:table-cell">
+                  <div className="flex flex-wrap gap-1">
+                    {k.permissions.length ? k.permissions.map((p) => <Badge key={p}>{p}</Badge>) : "none"}
+                  </div>
+                </Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
+                <Td className="whitespace-nowrap">{k.last_used_at ? relative(k.last_used_at) : "never"}</Td>
+                <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
+                {admin && (
+                  <Td className="text-right">
+                    {!k.revoked_at && (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        onClick={() => setRevoking(k)}
+                        aria-label={`Revoke ${k.name}`}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Td>
+                )}
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+      {admin && <MintDialog open={minting} onClose={() => setMinting(false)} />}
+      {admin && <RevokeDialog target={revoking} onClose={() => setRevoking(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { KeysView } from "./keys-view";
+
+export const metadata: Metadata = { title: "Access Keys" };
+
+export default async function KeysPage() {
+  await requireConsolePage("/keys");
+  return <KeysView />;
+}

@@ -1,0 +1,16 @@
+import type { ReactNode } from "react";
+import { Providers } from "@/components/console/providers";
+import { Shell } from "@/components/console/shell";
+import { currentConsoleUser } from "@/lib/http/console";
+import { consoleMe } from "@/lib/http/console-pages";
+
+// Every page below checks the session itself (requireConsolePage) and redirects to /login.
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await currentConsoleUser();
+  if (!user) return children;
+  return (
+    <Providers>
+      <Shell me={consoleMe(user)}>{children}</Shell>
+    </Providers>
+  );
+}

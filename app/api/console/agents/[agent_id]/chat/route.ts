@@ -1,0 +1,9 @@
+// The test console's chat: the same trigger as the public API, in a draft session.
+import { loadAgentForKey } from "@/lib/agents/service";
+import { converseInConsole } from "@/lib/conversations/trigger";
+import { withConsole } from "@/lib/http/console";
+import { JsonObject } from "@/lib/validate";
+
+export const POST = withConsole({ body: JsonObject }, async ({ organizationId, params, body, baseUrl }) =>
+  converseInConsole({ agent: await loadAgentForKey(organizationId, String(params.agent_id)), body, baseUrl }),
+);

@@ -1,0 +1,11 @@
+import { CreateAgentBody } from "@/lib/agents/schemas";
+import { createAgent, listAgents } from "@/lib/agents/service";
+import { withConsole } from "@/lib/http/console";
+import { Reply } from "@/lib/http/handler";
+
+export const GET = withConsole({}, async ({ organizationId }) => ({ agents: await listAgents({ organizationId }) }));
+
+export const POST = withConsole(
+  { body: CreateAgentBody, admin: true },
+  async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
+);

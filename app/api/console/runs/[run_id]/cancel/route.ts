@@ -1,0 +1,3 @@
+import { consoleControlRoute } from "@/lib/http/run-routes";
+
+export const POST = consoleControlRoute("cancel");

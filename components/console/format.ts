@@ -1,0 +1,29 @@
+// Display formats shared by the dashboard's pages.
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+}
+
+export function relative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return "—";
+  const s = Math.round((now - new Date(iso).getTime()) / 1000);
+  if (s < 45) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h} h ago`;
+  return `${Math.round(h / 24)} d ago`;
+}
+
+export const formatNumber = (n: number | null | undefined) => (n == null ? "—" : n.toLocaleString("en-US"));
+
+export const formatCost = (n: number | null | undefined) =>
+  n == null ? "—" : `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 })}`;
+
+export function formatMs(ms: number | null | undefined): string {
+  if (ms == null) return "—";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+export const shortId = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);

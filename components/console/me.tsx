@@ -1,0 +1,18 @@
+"use client";
+// The signed-in user as the layout saw it on the server, for components that adapt to the role.
+import { createContext, useContext, type ReactNode } from "react";
+import type { ConsoleMe } from "@/lib/http/console-pages";
+
+const MeContext = createContext<ConsoleMe | null>(null);
+
+export function MeProvider({ me, children }: { me: ConsoleMe; children: ReactNode }) {
+  return <MeContext.Provider value={me}>{children}</MeContext.Provider>;
+}
+
+export function useMe(): ConsoleMe {
+  const me = useContext(MeContext);
+  if (!me) throw new Error("useMe outside the dashboard layout");
+  return me;
+}
+
+export const useIsAdmin = () => useMe().role === "admin";

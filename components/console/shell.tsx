@@ -1,0 +1,183 @@
+"use client";
+// The dashboard frame: navigation (a sidebar on wide screens, a menu on phones), the organization
+// switcher, and the user's menu (sign out, sign out everywhere).
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useState, type ReactNode } from "react";
+import type { ConsoleMe } from "@/lib/http/console-pages";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { post } from "./api";
+import { MeProvider } from "./me";
+
+const NAV: { href: string; label: string; admin?: boolean }[] = [
+  { href: "/", label: "Overview" },
+  { href: "/agents", label: "Agents" },
+  { href: "/sessions", label: "Sessions" },
+  { href: "/runs", label: "Runs" },
+  { href: "/uploads", label: "Uploads" },
+  { href: "/keys", label: "Access Keys" },
+  { href: "/members", label: "Members", admin: true },
+  { href: "/audit", label: "Audit log", admin: true },
+];
+
+const isActive = (pathname: string, href: string) =>
+  href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+
+function NavLinks({ me, onNavigate }: { me: ConsoleMe; onNavigate?: () => void }) {
+  const pathname = usePathname();
+  return (
+    <ul className="space-y-0.5">
+      {NAV.filter((n) => !n.admin || me.role === "admin").map((n) => {
+        const active = isActive(pathname, n.href);
+        return (
+          <li key={n.href}>
+            <Link
+              href={n.href}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={cn(
+                "block rounded-md px-3 py-2 text-sm font-medium",
+                active ? "bg-indigo-50 text-indigo-800" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
+              )}
+            >
+              {n.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function OrgSwitcher({ me }: { me: ConsoleMe }) {
+  const [busy, setBusy] = useState(false);
+  if (me.organizations.length < 2) {
+    return <span className="truncate text-sm font-medium text-zinc-800">{me.organization.name}</span>;
+  }
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span className="sr-only">Organization</span>
+      <select
+        className="h-9 max-w-[11rem] truncate rounded-md border-0 bg-white py-1 pr-8 pl-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600"
+        value={me.organization.organization_id}
+        disabled={busy}
+        onChange={async (e) => {
+          setBusy(true);
+          try {
+            await post("/org", { organization_id: e.target.value });
+            window.location.assign("/");
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {me.organizations.map((o) => (
+          <option key={o.organization_id} value={o.organization_id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function UserMenu({ me }: { me: ConsoleMe }) {
+  const [open, setOpen] = useState(false);
+  const signOut = async (everywhere: boolean) => {
+    await post(everywhere ? "/auth/sign-out-everywhere" : "/auth/sign-out").catch(() => {});
+    window.location.assign("/login");
+  };
+  return (
+    <div className="relative">
+      <Button variant="ghost" size="sm" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>
+        <span className="max-w-[10rem] truncate">{me.email}</span>
+        <span aria-hidden>▾</span>
+      </Button>
+      {open && (
+        <div
+          role="menu"
+          className="absolute right-0 z-30 mt-1 w-60 rounded-lg bg-white p-1 shadow-lg ring-1 ring-zinc-200"
+          onKeyDown={(e) => e.key === "Escape" && setOpen(false)}
+        >
+          <p className="px-3 py-2 text-xs text-zinc-600">
+            Signed in as <span className="font-medium break-all text-zinc-900">{me.email}</span>
+            <br />
+            Role: <Badge tone="indigo">{me.role}</Badge>
+          </p>
+          <button
+            role="menuitem"
+            className="block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-zinc-100"
+            onClick={() => signOut(false)}
+          >
+            Sign out
+          </button>
+          <button
+            role="menuitem"
+            className="block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-zinc-100"
+            onClick={() => signOut(true)}
+          >
+            Sign out everywhere
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const pathname = usePathname();
+  useEffect(() => setMenuOpen(false), [pathname]);
+  return (
+    <MeProvider me={me}>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white">
+        <div className="flex h-14 items-center gap-3 px-4">
+          <Button
+            variant="ghost"
+            size="sm"
+            className="md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-nav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            Menu
+          </Button>
+          <Link href="/" className="hidden text-sm font-semibold whitespace-nowrap text-zinc-900 sm:block">
+            Agent Webhook Service
+          </Link>
+          <span aria-hidden className="hidden text-zinc-300 sm:block">
+            /
+          </span>
+          <div className="min-w-0 flex-1">
+            <OrgSwitcher me={me} />
+          </div>
+          <UserMenu me={me} />
+        </div>
+        {menuOpen && (
+          <nav id="mobile-nav" aria-label="Main menu" className="border-t border-zinc-200 px-2 py-2 md:hidden">
+            <NavLinks me={me} onNavigate={() => setMenuOpen(false)} />
+          </nav>
+        )}
+      </header>
+      <div className="mx-auto flex max-w-screen-2xl">
+        <nav
+          aria-label="Main"
+          className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-56 shrink-0 overflow-y-auto border-r border-zinc-200 bg-white px-2 py-4 md:block"
+        >
+          <NavLinks me={me} />
+        </nav>
+        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {children}
+        </main>
+      </div>
+    </MeProvider>
+  );
+}

@@ -1,0 +1,77 @@
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
+import { cn } from "./cn";
+
+const control =
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 " +
+  "placeholder:text-zinc-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 disabled:bg-zinc-100 disabled:text-zinc-500";
+const invalid = "ring-red-500 focus:ring-red-600";
+
+/** A label, a control and its hint or error, wired together for assistive technology. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  className,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: (ids: { id: string; describedBy?: string; invalid: boolean }) => ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={cn("space-y-1", className)}>
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
+        {label}
+      </label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {hint && (
+        <p id={hintId} className="text-xs text-zinc-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} role="alert" className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type InvalidProp = { invalid?: boolean };
+
+export function Input({ className, invalid: bad, ...props }: InputHTMLAttributes<HTMLInputElement> & InvalidProp) {
+  return (
+    <input aria-invalid={bad || undefined} className={cn(control, "h-10", bad && invalid, className)} {...props} />
+  );
+}
+
+export function Textarea({
+  className,
+  invalid: bad,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & InvalidProp) {
+  return <textarea aria-invalid={bad || undefined} className={cn(control, bad && invalid, className)} {...props} />;
+}
+
+export function Select({ className, invalid: bad, ...props }: SelectHTMLAttributes<HTMLSelectElement> & InvalidProp) {
+  return (
+    <select
+      aria-invalid={bad || undefined}
+      className={cn(control, "h-10 pr-8", bad && invalid, className)}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,138 @@
+"use client";
+import { useState, type ReactNode } from "react";
+import { Button } from "./button";
+import { cn } from "./cn";
+
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section className={cn("rounded-lg bg-white ring-1 ring-zinc-200", className)}>
+      {(title || actions) && (
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-3">
+          {title && <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>}
+          {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        </div>
+      )}
+      <div className="p-4">{children}</div>
+    </section>
+  );
+}
+
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h1 className="text-xl font-semibold break-words text-zinc-900">{title}</h1>
+        {description && <div className="mt-1 text-sm text-zinc-600">{description}</div>}
+      </div>
+      {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(value);
+        } catch {
+          // Clipboard refused (insecure context): the value stays selectable on the page.
+        }
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      <span aria-live="polite">{copied ? "Copied" : label}</span>
+    </Button>
+  );
+}
+
+export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+  const p = Math.max(0, Math.min(100, percent));
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(p)}
+      className="h-2 w-full overflow-hidden rounded-full bg-zinc-200"
+    >
+      <div className="h-full rounded-full bg-indigo-600 transition-[width]" style={{ width: `${p}%` }} />
+    </div>
+  );
+}
+
+/** Previous / next over an offset-paged list that reports `has_more`. */
+export function Pager({
+  offset,
+  limit,
+  hasMore,
+  onChange,
+  count,
+}: {
+  offset: number;
+  limit: number;
+  hasMore: boolean;
+  onChange: (offset: number) => void;
+  count: number;
+}) {
+  if (offset === 0 && !hasMore) return null;
+  return (
+    <nav aria-label="Pages" className="mt-3 flex items-center justify-between gap-2 text-sm text-zinc-700">
+      <span>{count ? `${offset + 1}–${offset + count}` : "none"}</span>
+      <div className="flex gap-2">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={offset === 0}
+          onClick={() => onChange(Math.max(0, offset - limit))}
+        >
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!hasMore} onClick={() => onChange(offset + limit)}>
+          Next
+        </Button>
+      </div>
+    </nav>
+  );
+}
+
+/** Label / value pairs (a record's fields). */
+export function Details({ items }: { items: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
+      {items.map(([k, v]) => (
+        <div key={k} className="min-w-0">
+          <dt className="text-xs font-medium text-zinc-600">{k}</dt>
+          <dd className="mt-0.5 break-words text-zinc-900">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Mono({ children, className }: { children: ReactNode; className?: string }) {
+  return <span className={cn("font-mono text-xs break-all", className)}>{children}</span>;
+}

@@ -1,0 +1,103 @@
+// Sign-in, sign-out, wrong passwords, the lockout, and pages refusing signed-out visitors.
+import { call, expect, expectAccessible, screenshots, test, ui } from "./fixtures";
+
+const DASHBOARD_PAGES = ["/", "/keys", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
+
+test("every dashboard page sends a signed-out visitor to /login and back after sign-in", async ({ page }) => {
+  for (const p of DASHBOARD_PAGES) {
+    await page.goto(p);
+    await expect(page, p).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(p).replace(/[/]/g, "%2F")}$`));
+  }
+  await page.goto("/login?next=%2Fkeys");
+  await page.getByLabel("Email").fill(ui().users.adminA.email);
+  await page.getByLabel("Password").fill(ui().password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/keys$/);
+  await expect(page.getByRole("heading", { name: "Access Keys" })).toBeVisible();
+});
+
+test("the login page is accessible and fits a phone", async ({ page }) => {
+  await page.goto("/login");
+  await expectAccessible(page);
+  await screenshots(page, "login");
+});
+
+test("a wrong password is refused with a clear message, and the right one signs in and out", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ui().users.adminA.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel("Password").fill(ui().password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+
+  await page.getByRole("button", { name: ui().users.adminA.email }).click();
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/keys");
+  await expect(page).toHaveURL(/\/login\?next=%2Fkeys$/);
+  const me = await page.request.get("/api/console/me");
+  expect(me.status()).toBe(401);
+});
+
+test("five failed sign-ins lock the email out for 15 minutes, even with the right password", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("lockout@ui.test");
+  for (let i = 1; i <= 4; i++) {
+    await page.getByLabel("Password").fill(`wrong ${i}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+  }
+  await page.getByLabel("Password").fill("wrong 5");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Too many failed sign-ins. Try again in 15 minutes." }),
+  ).toBeVisible();
+
+  await page.getByLabel("Password").fill(ui().password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Too many failed sign-ins" })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  const res = await call("POST", "/api/console/auth/sign-in", {
+    body: { email: "lockout@ui.test", password: ui().password },
+    headers: { origin: ui().baseUrl },
+  });
+  expect(res.status).toBe(429);
+  expect(res.body.error.code).toBe("rate_limited");
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
+});
+
+test("sign out everywhere ends the user's other sessions", async ({ browser }) => {
+  const sessions = [];
+  for (let i = 0; i < 2; i++) {
+    const context = await browser.newContext({ baseURL: ui().baseUrl });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Email").fill("everywhere@ui.test");
+    await page.getByLabel("Password").fill(ui().password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+    sessions.push({ context, page });
+  }
+  const [first, second] = sessions as [(typeof sessions)[0], (typeof sessions)[0]];
+  await first.page.getByRole("button", { name: "everywhere@ui.test" }).click();
+  await first.page.getByRole("menuitem", { name: "Sign out everywhere" }).click();
+  await expect(first.page).toHaveURL(/\/login$/);
+  await second.page.goto("/runs");
+  await expect(second.page).toHaveURL(/\/login\?next=%2Fruns$/);
+  for (const s of sessions) await s.context.close();
+});
+
+test("a state-changing console request from another site is refused", async ({ as }) => {
+  const page = await as("adminA");
+  const res = await page.request.post("/api/console/keys", {
+    data: { name: "csrf", permissions: ["agents:invoke"] },
+    headers: { origin: "https://evil.example" },
+  });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).error.code).toBe("cross_site_request");
+});

@@ -1,0 +1,114 @@
+// What every browser test shares: the context made by global-setup, pages signed in as each kind
+// of user, calls to the public and management APIs (to set up data and to check what the
+// dashboard did), screenshots at laptop and phone sizes, and the accessibility check.
+import { readFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import type { UiContext } from "./global-setup";
+
+export { expect };
+
+export const ui = (): UiContext => JSON.parse(readFileSync(process.env.UI_CONTEXT!, "utf8")) as UiContext;
+
+type Role = keyof UiContext["users"];
+
+export const test = base.extend<{ as: (role: Role) => Promise<Page> }>({
+  as: async ({ browser }, use) => {
+    const opened: { close(): Promise<void> }[] = [];
+    await use(async (role) => {
+      const context = await browser.newContext({ storageState: ui().users[role].state, baseURL: ui().baseUrl });
+      opened.push(context);
+      return context.newPage();
+    });
+    for (const c of opened) await c.close();
+  },
+});
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A call to the service outside the browser: `auth` is an Access Key or a user token. */
+export async function call<T = any>(
+  method: string,
+  p: string,
+  opts: { auth?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer<T>> {
+  const res = await fetch(`${ui().baseUrl}${p}`, {
+    method,
+    headers: {
+      ...(opts.auth ? { authorization: `Bearer ${opts.auth}` } : {}),
+      ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...opts.headers,
+    },
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body: body as T };
+}
+
+type Org = "orgA" | "orgB";
+
+/** Management API (user token of the org's admin). */
+export const management = {
+  async createAgent(spec: unknown, org: Org = "orgA"): Promise<{ agent_id: string; name: string }> {
+    const o = ui()[org];
+    const res = await call("POST", `/api/v1/organizations/${o.organization_id}/agents`, {
+      auth: o.user_token,
+      body: spec,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  },
+  async mintKey(org: Org = "orgA", name = "ui test"): Promise<string> {
+    const o = ui()[org];
+    const res = await call("POST", `/api/v1/organizations/${o.organization_id}/access-keys`, {
+      auth: o.user_token,
+      body: { name, permissions: ["agents:invoke"] },
+    });
+    expect(res.status).toBe(201);
+    return res.body.key;
+  },
+};
+
+export const ECHO_AGENT = (name = `echo ${Date.now()}`) => ({
+  name,
+  kind: "conversational",
+  runtime: { type: "echo" },
+});
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+
+/** Full-page screenshots at 1280x800 and 375x812, kept as test artifacts. */
+export async function screenshots(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize();
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 812],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}x${height}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** axe-core over the page: no serious or critical WCAG 2.1 A/AA violation. */
+export async function expectAccessible(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad, `${page.url()}`).toEqual([]);
+}

@@ -1,0 +1,78 @@
+// Dashboard sign-in with email and password: credential checks, and the lockout of an email and
+// client address pair after five failures within 15 minutes (for 15 minutes after the fifth).
+// Failures are rows in the database, so every server process sees the same count.
+import { audit, userActor } from "../audit";
+import { prisma } from "../db";
+import { newId } from "../ids";
+import { hashPassword, verifyPassword } from "./secrets";
+
+export const LOCKOUT = { failures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 } as const;
+
+let dummyHash: Promise<string> | undefined;
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** The user with this email and password, or null. An unknown email costs the same scrypt work. */
+export async function verifyCredentials(email: string, password: string) {
+  const db = await prisma();
+  const user = await db.user.findUnique({ where: { email: normaliseEmail(email) } });
+  if (!user) {
+    dummyHash ??= hashPassword("not a real password");
+    await verifyPassword(password, await dummyHash);
+    return null;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : null;
+}
+
+/** Seconds until the pair may try again, or 0 when it is not locked out. */
+export async function lockedForSeconds(email: string, ip: string, now = new Date()): Promise<number> {
+  const db = await prisma();
+  const recent = await db.signInFailure.findMany({
+    where: { email: normaliseEmail(email), ip, createdAt: { gt: new Date(now.getTime() - LOCKOUT.windowMs) } },
+    orderBy: { createdAt: "desc" },
+    take: LOCKOUT.failures,
+    select: { createdAt: true },
+  });
+  if (recent.length < LOCKOUT.failures) return 0;
+  // Refused attempts are not recorded, so the newest failure is the one that locked the pair.
+  const until = recent[0]!.createdAt.getTime() + LOCKOUT.lockMs;
+  return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+}
+
+export async function recordFailure(email: string, ip: string) {
+  const db = await prisma();
+  await db.signInFailure.create({ data: { id: newId("sif"), email: normaliseEmail(email), ip } });
+  // Old rows are of no use to any lockout: drop them as we go.
+  await db.signInFailure.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - LOCKOUT.windowMs * 2) } } });
+}
+
+export async function clearFailures(email: string, ip: string) {
+  const db = await prisma();
+  await db.signInFailure.deleteMany({ where: { email: normaliseEmail(email), ip } });
+}
+
+/** Sign-ins and failed sign-ins go into the audit log of every organization the user belongs to. */
+export async function auditSignIn(email: string, action: "auth.sign_in" | "auth.sign_in_failed", ip: string) {
+  const db = await prisma();
+  const user = await db.user.findUnique({
+    where: { email: normaliseEmail(email) },
+    include: { memberships: { select: { organizationId: true } } },
+  });
+  if (!user) return; // an unknown email belongs to no organization's log
+  for (const m of user.memberships) {
+    await audit({
+      organizationId: m.organizationId,
+      actor: userActor({ userId: user.id, email: user.email }),
+      action,
+      targetType: "user",
+      targetId: user.id,
+      data: { ip },
+    });
+  }
+}
+
+/** Ends every dashboard session of the user (their tokens carry the old epoch). */
+export async function endAllSessions(userId: string) {
+  const db = await prisma();
+  await db.user.update({ where: { id: userId }, data: { sessionEpoch: { increment: 1 } } });
+}

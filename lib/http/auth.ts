@@ -1,0 +1,88 @@
+// Dashboard sign-in with Auth.js (next-auth v5): email and password against the users the CLI and
+// the first start create, and OpenID Connect when OIDC_ISSUER, OIDC_CLIENT_ID and
+// OIDC_CLIENT_SECRET are set (matched by email to an existing member; no self sign-up). Sessions
+// are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https), carrying the user's session
+// epoch so that "sign out everywhere" can end them all.
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { authSecret } from "../auth/secret-files";
+import { normaliseEmail, verifyCredentials } from "../auth/sign-in";
+import { prisma } from "../db";
+import { env } from "../env";
+import { log } from "../log";
+
+/** A dashboard session lasts 12 hours from sign-in. */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+export function oidcConfigured(): boolean {
+  const e = env();
+  return Boolean(e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET);
+}
+
+/** The user behind an SSO identity: an existing user with at least one membership, by email. */
+export async function memberByEmail(email: unknown) {
+  if (typeof email !== "string" || !email) return null;
+  const db = await prisma();
+  const user = await db.user.findUnique({
+    where: { email: normaliseEmail(email) },
+    include: { memberships: { select: { id: true }, take: 1 } },
+  });
+  return user && user.memberships.length ? user : null;
+}
+
+function config(): NextAuthConfig {
+  const e = env();
+  const providers: NextAuthConfig["providers"] = [
+    Credentials({
+      credentials: { email: {}, password: {} },
+      authorize: async (c) => {
+        if (typeof c?.email !== "string" || typeof c?.password !== "string") return null;
+        const user = await verifyCredentials(c.email, c.password);
+        return user ? { id: user.id, email: user.email, name: user.name } : null;
+      },
+    }),
+  ];
+  if (oidcConfigured()) {
+    providers.push({
+      id: "oidc",
+      name: "SSO",
+      type: "oidc",
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+    });
+  }
+  return {
+    secret: authSecret(e),
+    trustHost: true,
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/login", error: "/login" },
+    providers,
+    callbacks: {
+      // SSO: only people who are already members get in.
+      signIn: async ({ account, profile, user }) =>
+        account?.provider !== "oidc" || Boolean(await memberByEmail(profile?.email ?? user.email)),
+      jwt: async ({ token, user, account, profile }) => {
+        if (!user) return token;
+        const row =
+          account?.provider === "oidc"
+            ? await memberByEmail(profile?.email ?? user.email)
+            : await (await prisma()).user.findUnique({ where: { id: user.id } });
+        if (!row) return token;
+        return { ...token, sub: row.id, uid: row.id, epoch: row.sessionEpoch };
+      },
+      session: async ({ session, token }) =>
+        Object.assign(session, { uid: token.uid as string | undefined, epoch: token.epoch as number | undefined }),
+    },
+    logger: {
+      // A wrong password is an answer, not an error of the service; the route logs its outcome.
+      error: (err) => {
+        if (err.name !== "CredentialsSignin") log.warn({ err: { name: err.name, message: err.message } }, "auth error");
+      },
+      warn: (code) => log.warn({ code }, "auth warning"),
+      debug: () => {},
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(async () => config());

@@ -1,0 +1,132 @@
+// The dashboard's backend-for-frontend (/api/console/...) and its pages: the signed-in user from
+// the Auth.js session, the organization they work in (a cookie, checked against their memberships
+// on every request), their role there, and refusal of cross-site state changes.
+import { cookies } from "next/headers";
+import { userActor, type Actor } from "../audit";
+import { prisma } from "../db";
+import { ApiError } from "../errors";
+import type { Role } from "../generated/prisma/enums";
+import { auth } from "./auth";
+import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
+
+export const ORG_COOKIE = "aws_org";
+
+export interface ConsoleUser {
+  userId: string;
+  email: string;
+  name: string | null;
+  organizationId: string;
+  organizationName: string;
+  role: Role;
+  organizations: { organization_id: string; name: string; role: Role }[];
+}
+
+/**
+ * The signed-in dashboard user, or null: no valid session, a session issued before "sign out
+ * everywhere", or a user who belongs to no organization any more.
+ */
+export async function currentConsoleUser(): Promise<ConsoleUser | null> {
+  const session = (await auth()) as { uid?: string; epoch?: number } | null;
+  if (!session?.uid) return null;
+  const db = await prisma();
+  const user = await db.user.findUnique({
+    where: { id: session.uid },
+    include: {
+      memberships: { include: { organization: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+    },
+  });
+  if (!user || user.sessionEpoch !== session.epoch || user.memberships.length === 0) return null;
+  const chosen = (await cookies()).get(ORG_COOKIE)?.value;
+  const membership = user.memberships.find((m) => m.organizationId === chosen) ?? user.memberships[0]!;
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    organizationId: membership.organizationId,
+    organizationName: membership.organization.name,
+    role: membership.role,
+    organizations: user.memberships.map((m) => ({
+      organization_id: m.organizationId,
+      name: m.organization.name,
+      role: m.role,
+    })),
+  };
+}
+
+/** The client's address as the production server saw it (a header it sets; clients cannot). */
+export function clientIp(req: Request): string {
+  return req.headers.get("x-aws-client-ip") || "unknown";
+}
+
+/**
+ * Browsers send Origin with every state-changing fetch; a request from another site (or a form
+ * post from one) carries a different Origin, or none from non-browser tools. Both are refused.
+ */
+export function requireSameOrigin(req: Request) {
+  const origin = req.headers.get("origin");
+  const host = req.headers.get("host");
+  let sameSite = false;
+  if (origin && host && URL.canParse(origin)) sameSite = new URL(origin).host === host;
+  if (!sameSite) {
+    throw new ApiError("cross_site_request", "State-changing dashboard requests must come from the dashboard itself.");
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export interface ConsoleCtx<P, Q, B> extends BaseCtx<P, Q, B> {
+  user: ConsoleUser;
+  organizationId: string;
+  role: Role;
+  actor: Actor;
+}
+
+/**
+ * A dashboard route: signed-in session (401 otherwise), same-origin for anything but reads (403
+ * cross_site_request), and with `admin: true` the admin role (403 forbidden for support).
+ */
+export function withConsole<P = Record<string, string>, Q = undefined, B = undefined>(
+  spec: Spec<P, Q, B> & { admin?: boolean },
+  handler: (c: ConsoleCtx<P, Q, B>) => Promise<unknown>,
+): RouteHandler {
+  return (req, ctx) =>
+    wrapRoute(
+      req,
+      ctx,
+      spec,
+      async (r) => {
+        if (!SAFE_METHODS.has(r.method)) requireSameOrigin(r);
+        const user = await currentConsoleUser();
+        if (!user) throw new ApiError("unauthorized", "Sign in to use the dashboard.");
+        if (spec.admin && user.role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
+        return {
+          user,
+          organizationId: user.organizationId,
+          role: user.role,
+          actor: userActor(user),
+          principal: user.userId,
+        };
+      },
+      handler as (
+        c: { user: ConsoleUser; organizationId: string; role: Role; actor: Actor } & BaseCtx<P, Q, B>,
+      ) => Promise<unknown>,
+    );
+}
+
+/** Dashboard routes that work signed out (sign-in): same-origin only. */
+export function withConsolePublic<P = Record<string, string>, Q = undefined, B = undefined>(
+  spec: Spec<P, Q, B>,
+  handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
+): RouteHandler {
+  return (req, ctx) =>
+    wrapRoute(
+      req,
+      ctx,
+      spec,
+      async (r) => {
+        if (!SAFE_METHODS.has(r.method)) requireSameOrigin(r);
+        return {};
+      },
+      handler,
+    );
+}

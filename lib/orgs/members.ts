@@ -1,0 +1,141 @@
+// Members of an organization (dashboard /members): list, add, change role, remove. A user may
+// belong to several organizations; an organization always keeps at least one admin.
+import { audit, type Actor } from "../audit";
+import { hashPassword } from "../auth/secrets";
+import { prisma } from "../db";
+import { ApiError } from "../errors";
+import type { Membership, User } from "../generated/prisma/client";
+import type { Role } from "../generated/prisma/enums";
+import { newId } from "../ids";
+import type { AddMemberBody } from "./schemas";
+
+export function memberRecord(m: Membership & { user: User }) {
+  return {
+    user_id: m.userId,
+    email: m.user.email,
+    name: m.user.name ?? null,
+    role: m.role,
+    joined_at: m.createdAt.toISOString(),
+  };
+}
+
+const memberNotFound = () => new ApiError("member_not_found", "No such member in this organization.");
+
+export async function listMembers(opts: { organizationId: string }) {
+  const db = await prisma();
+  const rows = await db.membership.findMany({
+    where: { organizationId: opts.organizationId },
+    include: { user: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(memberRecord);
+}
+
+/** The organizations a user belongs to, oldest membership first (the default one). */
+export async function organizationsOf(userId: string) {
+  const db = await prisma();
+  const rows = await db.membership.findMany({
+    where: { userId },
+    include: { organization: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map((m) => ({ organization_id: m.organizationId, name: m.organization.name, role: m.role }));
+}
+
+export async function addMember(opts: { organizationId: string; input: AddMemberBody; actor: Actor }) {
+  const { input } = opts;
+  const db = await prisma();
+  let user = await db.user.findUnique({ where: { email: input.email } });
+  if (!user) {
+    if (!input.password) {
+      throw new ApiError("invalid_request", "Invalid body: password: a new user needs an initial password", {
+        fields: [{ field: "password", message: "a new user needs an initial password" }],
+      });
+    }
+    user = await db.user.create({
+      data: {
+        id: newId("usr"),
+        email: input.email,
+        name: input.name,
+        passwordHash: await hashPassword(input.password),
+      },
+    });
+  }
+  const existing = await db.membership.findUnique({
+    where: { organizationId_userId: { organizationId: opts.organizationId, userId: user.id } },
+  });
+  if (existing) {
+    throw new ApiError("conflict", `${input.email} is already a member of this organization.`, {
+      user_id: user.id,
+    });
+  }
+  const membership = await db.membership.create({
+    data: { id: newId("mem"), organizationId: opts.organizationId, userId: user.id, role: input.role },
+    include: { user: true },
+  });
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "member.added",
+    targetType: "user",
+    targetId: user.id,
+    data: { email: user.email, role: input.role },
+  });
+  return memberRecord(membership);
+}
+
+/** Refuses a change that would leave the organization without an admin. */
+async function assertAnotherAdmin(organizationId: string, userId: string) {
+  const db = await prisma();
+  const others = await db.membership.count({ where: { organizationId, role: "admin", userId: { not: userId } } });
+  if (others === 0) {
+    throw new ApiError("last_admin", "An organization needs at least one admin; make someone else admin first.");
+  }
+}
+
+async function loadMember(organizationId: string, userId: string) {
+  const db = await prisma();
+  const m = await db.membership.findUnique({
+    where: { organizationId_userId: { organizationId, userId } },
+    include: { user: true },
+  });
+  if (!m) throw memberNotFound();
+  return m;
+}
+
+export async function changeRole(opts: { organizationId: string; userId: string; role: Role; actor: Actor }) {
+  const current = await loadMember(opts.organizationId, opts.userId);
+  if (current.role === opts.role) return memberRecord(current);
+  if (current.role === "admin") await assertAnotherAdmin(opts.organizationId, opts.userId);
+  const db = await prisma();
+  const updated = await db.membership.update({
+    where: { id: current.id },
+    data: { role: opts.role },
+    include: { user: true },
+  });
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "member.role_changed",
+    targetType: "user",
+    targetId: opts.userId,
+    data: { email: current.user.email, from: current.role, to: opts.role },
+  });
+  return memberRecord(updated);
+}
+
+export async function removeMember(opts: { organizationId: string; userId: string; actor: Actor }) {
+  const current = await loadMember(opts.organizationId, opts.userId);
+  if (current.role === "admin") await assertAnotherAdmin(opts.organizationId, opts.userId);
+  const db = await prisma();
+  await db.membership.delete({ where: { id: current.id } });
+  await audit({
+    organizationId: opts.organizationId,
+    actor: opts.actor,
+    action: "member.removed",
+    targetType: "user",
+    targetId: opts.userId,
+    data: { email: current.user.email, role: current.role },
+  });
+  return { user_id: opts.userId, removed: true };
+}

@@ -1,0 +1,38 @@
+// Browser tests of the dashboard: Debian's Chromium (a Playwright browser download fails here)
+// against the production server on a fresh database (e2e/ui/global-setup.ts), embedded or
+// PostgreSQL like the API tests.
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: "e2e/ui",
+  outputDir: "test-results/ui-artifacts",
+  globalSetup: "./e2e/ui/global-setup.ts",
+  // One server is shared; one worker keeps timings predictable on 2 cores. No retries: a test
+  // that passes only sometimes is a failure.
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: process.env.UI_BASE_URL,
+    viewport: { width: 1280, height: 800 },
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});

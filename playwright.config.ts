@@ -5,7 +5,7 @@ import { defineConfig } from "@playwright/test";
 
 export default defineConfig({
   testDir: "e2e/ui",
-  outputDir: "test-results/ui-artifacts",
+  outputDir: process.env.UI_RUN_DIR ? `${process.env.UI_RUN_DIR}/artifacts` : "test-results/ui-artifacts",
   globalSetup: "./e2e/ui/global-setup.ts",
   // One server is shared; one worker keeps timings predictable on 2 cores. No retries: a test
   // that passes only sometimes is a failure.

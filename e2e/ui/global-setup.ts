@@ -9,7 +9,8 @@ import { admin, freshTarget, startServer } from "../api/server";
 
 export const PASSWORD = "correct horse battery";
 const root = path.resolve(import.meta.dirname, "../..");
-export const UI_DIR = path.join(root, "test-results/ui");
+/** Per run: parallel runs of one checkout (UI_RUN_DIR) must not share their context files. */
+export const UI_DIR = process.env.UI_RUN_DIR ?? path.join(root, "test-results/ui");
 
 export interface UiUser {
   email: string;

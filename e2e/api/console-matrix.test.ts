@@ -1,0 +1,129 @@
+// The role matrix of the dashboard's console API, like the Access Key auth matrix: every console
+// route x {signed out, cross-site, support, admin, admin of another organization}. The server
+// decides on every route; hiding a button is not the protection.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signIn, type ConsoleSession } from "./console";
+import { CONSOLE_ROUTES, type ConsoleFixtures, type ConsoleRoute } from "./console-routes";
+import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW } from "./helpers";
+
+let adminA: ConsoleSession;
+let supportA: ConsoleSession;
+let adminB: ConsoleSession;
+let f: ConsoleFixtures;
+
+beforeAll(async () => {
+  const { orgA, orgB } = ctx();
+  adminA = await signIn("admin-a@example.com");
+  supportA = await signIn("support-a@example.com");
+  adminB = await signIn("admin-b@example.com");
+  const conversational = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+  const workflow = (await createAgent(orgA, SIMPLE_WORKFLOW)).agent_id;
+  const key = (await mintKey(orgA)).key;
+  const trigger = await call("POST", `/api/agents/webhook/${conversational}`, { auth: key, body: { message: "hi" } });
+  const run = await call("POST", `/api/agents/webhook/${workflow}`, { auth: key, body: { rows: [{ a: 1 }] } });
+  const members = await adminA.call("GET", "/api/console/members");
+  f = {
+    orgA: orgA.organization_id,
+    orgB: orgB.organization_id,
+    conversational,
+    workflow,
+    sessionId: trigger.body.session_id,
+    runId: run.body.run_id,
+    supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
+    freshKey: async () => (await mintKey(orgA)).key_id,
+    freshMember: async () => {
+      const res = await adminA.call("POST", "/api/console/members", {
+        email: `gone-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+        role: "support",
+        password: "temporary-password",
+      });
+      expect(res.status).toBe(201);
+      return res.body.user_id as string;
+    },
+  };
+});
+
+async function send(route: ConsoleRoute, session?: ConsoleSession, headers?: Record<string, string>) {
+  const p = await route.path(f);
+  const body = route.body?.(f);
+  if (!session) {
+    const base = ctx().baseUrl;
+    return call(route.method, p, { body, headers: { origin: base, ...headers } });
+  }
+  return session.call(route.method, p, body, headers);
+}
+
+const label = (r: ConsoleRoute) => `${r.method} ${r.pattern}`;
+const isWrite = (r: ConsoleRoute) => r.method !== "GET";
+
+describe.each(CONSOLE_ROUTES)("console route $method $pattern", (route) => {
+  it("signed out: 401 unauthorized (sign-in and sign-out excepted)", async () => {
+    const res = await send(route);
+    if (route.public) expect(res.body?.error?.code ?? "none", label(route)).not.toBe("unauthorized");
+    else expectError(res, 401, "unauthorized");
+  });
+
+  it.runIf(isWrite(route))("from another site: 403 cross_site_request", async () => {
+    expectError(await send(route, adminA, { origin: "https://evil.example" }), 403, "cross_site_request");
+    expectError(await send(route, adminA, { origin: "" }), 403, "cross_site_request");
+  });
+
+  it.skipIf(route.public || route.endsSessions)("support member: 403 on admin writes, allowed otherwise", async () => {
+    const res = await send(route, supportA);
+    if (route.admin) expectError(res, 403, "forbidden");
+    else expect([401, 403, 500], `${label(route)}: ${res.status} ${res.text}`).not.toContain(res.status);
+  });
+
+  it.skipIf(route.public || route.endsSessions)("admin: allowed", async () => {
+    const res = await send(route, adminA);
+    expect([401, 403, 500], `${label(route)}: ${res.status} ${res.text}`).not.toContain(res.status);
+  });
+
+  it.skipIf(route.public || route.endsSessions)(
+    "admin of another organization: 404, or none of org A's data",
+    async () => {
+      const res = await send(route, adminB);
+      if (route.otherOrg) {
+        expectError(res, 404, route.otherOrg);
+        return;
+      }
+      expect([401, 403, 500], `${label(route)}: ${res.status} ${res.text}`).not.toContain(res.status);
+      for (const id of [f.orgA, f.conversational, f.workflow, f.sessionId, f.runId]) {
+        expect(res.text, `${label(route)} leaks ${id}`).not.toContain(id);
+      }
+    },
+  );
+});
+
+/** Route files under app/api/console and the methods they export. */
+function consoleRouteFiles(): string[] {
+  const root = path.resolve(import.meta.dirname, "../../app");
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name === "route.ts") {
+        const pattern = `/${path.relative(root, dir)}`;
+        const text = readFileSync(full, "utf8");
+        for (const m of text.matchAll(/export const (GET|POST|PATCH|PUT|DELETE)\b/g)) found.push(`${m[1]} ${pattern}`);
+        for (const m of text.matchAll(/export const \{ ([A-Z, ]+) \}/g))
+          for (const method of m[1]!.split(",").map((s) => s.trim())) found.push(`${method} ${pattern}`);
+        const factory = /export const POST = consoleControlRoute\(/.test(text);
+        if (factory && !found.includes(`POST ${pattern}`)) found.push(`POST ${pattern}`);
+      }
+    }
+  };
+  walk(path.join(root, "api/console"));
+  return found.sort();
+}
+
+describe("console route registry", () => {
+  it("lists every console route file and method, so that none escapes the matrix", () => {
+    const files = consoleRouteFiles();
+    expect(files.length).toBeGreaterThan(20);
+    expect(CONSOLE_ROUTES.map(label).sort()).toEqual(files);
+  });
+});

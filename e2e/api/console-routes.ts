@@ -1,0 +1,187 @@
+// Every route of the dashboard's console API, for the role matrix (console-matrix.test.ts). A test
+// fails when a route file exists that is not listed here: add new console routes here.
+export type Expect = "ok" | "forbidden";
+
+export interface ConsoleFixtures {
+  orgA: string;
+  orgB: string;
+  conversational: string;
+  workflow: string;
+  sessionId: string;
+  runId: string;
+  supportUserId: string;
+  /** A key minted for this call (DELETE revokes it). */
+  freshKey(): Promise<string>;
+  /** A member added for this call (DELETE removes them). */
+  freshMember(): Promise<string>;
+}
+
+export interface ConsoleRoute {
+  method: string;
+  /** The route file's path pattern, as under app/ (for the completeness check). */
+  pattern: string;
+  path: (f: ConsoleFixtures) => string | Promise<string>;
+  body?: (f: ConsoleFixtures) => unknown;
+  /** Admin only: support gets 403 forbidden. */
+  admin?: boolean;
+  /** For an admin of another organization: the 404 code when the path names org A's resource. */
+  otherOrg?: string;
+  /** Signed out it still answers (sign-in, sign-out). */
+  public?: boolean;
+  /** Ends the caller's sessions: checked signed out and cross-site only. */
+  endsSessions?: boolean;
+}
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+
+export const CONSOLE_ROUTES: ConsoleRoute[] = [
+  {
+    method: "POST",
+    pattern: "/api/console/auth/sign-in",
+    path: () => "/api/console/auth/sign-in",
+    body: () => ({ email: "nobody@example.com", password: "x" }),
+    public: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/auth/sign-out",
+    path: () => "/api/console/auth/sign-out",
+    public: true,
+    endsSessions: true,
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/auth/sign-out-everywhere",
+    path: () => "/api/console/auth/sign-out-everywhere",
+    endsSessions: true,
+  },
+  { method: "GET", pattern: "/api/console/me", path: () => "/api/console/me" },
+  {
+    method: "POST",
+    pattern: "/api/console/org",
+    path: () => "/api/console/org",
+    body: (f) => ({ organization_id: f.orgA }),
+    otherOrg: "organization_not_found",
+  },
+  { method: "GET", pattern: "/api/console/overview", path: () => "/api/console/overview" },
+  { method: "GET", pattern: "/api/console/keys", path: () => "/api/console/keys" },
+  {
+    method: "POST",
+    pattern: "/api/console/keys",
+    path: () => "/api/console/keys",
+    body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"] }),
+    admin: true,
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/keys/[key_id]",
+    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
+    admin: true,
+    otherOrg: "access_key_not_found",
+  },
+  { method: "GET", pattern: "/api/console/agents", path: () => "/api/console/agents" },
+  {
+    method: "POST",
+    pattern: "/api/console/agents",
+    path: () => "/api/console/agents",
+    body: () => ({ name: `matrix ${unique()}`, kind: "conversational", runtime: { type: "echo" } }),
+    admin: true,
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]",
+    path: (f) => `/api/console/agents/${f.conversational}`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/agents/[agent_id]",
+    path: (f) => `/api/console/agents/${f.conversational}`,
+    body: () => ({ name: "matrix echo" }),
+    admin: true,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/chat",
+    path: (f) => `/api/console/agents/${f.conversational}/chat`,
+    body: () => ({ message: "matrix" }),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/runs",
+    path: (f) => `/api/console/agents/${f.workflow}/runs`,
+    body: () => ({ inputs: { rows: [{ a: 1 }] } }),
+    otherOrg: "agent_not_found",
+  },
+  { method: "GET", pattern: "/api/console/sessions", path: () => "/api/console/sessions" },
+  {
+    method: "GET",
+    pattern: "/api/console/sessions/[session_id]",
+    path: (f) => `/api/console/sessions/${f.sessionId}`,
+    otherOrg: "session_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/sessions/[session_id]/messages",
+    path: (f) => `/api/console/sessions/${f.sessionId}/messages`,
+    otherOrg: "session_not_found",
+  },
+  { method: "GET", pattern: "/api/console/runs", path: () => "/api/console/runs" },
+  {
+    method: "GET",
+    pattern: "/api/console/runs/[run_id]",
+    path: (f) => `/api/console/runs/${f.runId}`,
+    otherOrg: "run_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/runs/[run_id]/items",
+    path: (f) => `/api/console/runs/${f.runId}/items`,
+    otherOrg: "run_not_found",
+  },
+  ...(["pause", "resume", "cancel", "retry"] as const).map((action): ConsoleRoute => ({
+    method: "POST",
+    pattern: `/api/console/runs/[run_id]/${action}`,
+    path: (f) => `/api/console/runs/${f.runId}/${action}`,
+    otherOrg: "run_not_found",
+  })),
+  {
+    method: "GET",
+    pattern: "/api/console/runs/[run_id]/approvals",
+    path: (f) => `/api/console/runs/${f.runId}/approvals`,
+    otherOrg: "run_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/runs/[run_id]/approvals/resolve",
+    path: (f) => `/api/console/runs/${f.runId}/approvals/resolve`,
+    body: () => ({ exception_id: "exc_unknown", resolution: "approved" }),
+    otherOrg: "run_not_found",
+  },
+  { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members", admin: true },
+  {
+    method: "POST",
+    pattern: "/api/console/members",
+    path: () => "/api/console/members",
+    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support", password: "matrix-password" }),
+    admin: true,
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/members/[user_id]",
+    path: (f) => `/api/console/members/${f.supportUserId}`,
+    body: () => ({ role: "support" }),
+    admin: true,
+    otherOrg: "member_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/members/[user_id]",
+    path: async (f) => `/api/console/members/${await f.freshMember()}`,
+    admin: true,
+    otherOrg: "member_not_found",
+  },
+  { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit", admin: true },
+];

@@ -58,7 +58,11 @@ const EnvSchema = z.object({
   STORAGE_FAULT_AFTER_BYTES: z.coerce.number().int().min(0).optional(),
   /// Key of dashboard sessions (32+ characters). Generated into DATA_DIR when unset on the
   /// embedded database; required on PostgreSQL (every instance must share it).
-  AUTH_SECRET: z.string().min(32).optional(),
+  AUTH_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   /// Dashboard single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),

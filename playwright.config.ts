@@ -11,8 +11,8 @@ export default defineConfig({
   // that passes only sometimes is a failure.
   workers: 1,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   reporter: [["list"]],
   use: {
     baseURL: process.env.UI_BASE_URL,

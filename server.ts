@@ -62,7 +62,10 @@ const server = http.createServer((req, res) => {
 // Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.
 server.requestTimeout = 0;
 server.headersTimeout = 60_000;
-server.keepAliveTimeout = 5_000;
+// Longer than clients and proxies keep idle connections (undici: the server's hint less 1 s; most
+// proxies 60 s), so that the client always closes an idle connection first. The other way round, a
+// request sent just as the server closes the connection fails with "other side closed".
+server.keepAliveTimeout = 65_000;
 
 server.listen(port, hostname, () => {
   console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);

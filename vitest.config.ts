@@ -11,8 +11,8 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
         },
       },
@@ -23,8 +23,10 @@ export default defineConfig({
           include: ["e2e/api/**/*.test.ts"],
           environment: "node",
           globalSetup: ["e2e/api/global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Generous: these limits only catch a hang, and a loaded 2-core machine makes every
+          // process start (CLI, server) several times slower; a tight limit fails by chance.
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
           // One server is shared by all API test files; files run one at a time so that timing
           // and kill/restart tests do not disturb one another on 2 cores.
           fileParallelism: false,

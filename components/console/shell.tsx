@@ -167,12 +167,11 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
           </nav>
         )}
       </header>
-      <div className="mx-auto flex max-w-screen-2xl">
-        <nav
-          aria-label="Main"
-          className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-56 shrink-0 overflow-y-auto border-r border-zinc-200 bg-white px-2 py-4 md:block"
-        >
-          <NavLinks me={me} />
+      <div className="mx-auto flex min-h-[calc(100vh-3.5rem)] max-w-screen-2xl">
+        <nav aria-label="Main" className="hidden w-56 shrink-0 border-r border-zinc-200 bg-white px-2 py-4 md:block">
+          <div className="sticky top-18">
+            <NavLinks me={me} />
+          </div>
         </nav>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {children}

@@ -31,7 +31,7 @@ function startWorker(env: Record<string, string>) {
 describe("standalone worker", () => {
   it.runIf(!!process.env.TEST_DATABASE_URL)(
     "produces the replies of a server that runs no worker, on the same PostgreSQL database",
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       own = await ownServer("worker", { RUN_WORKER: "false" });
       const key = await own.mintKey();
@@ -72,7 +72,7 @@ describe("standalone worker", () => {
 
   it.runIf(!process.env.TEST_DATABASE_URL)(
     "refuses to open the embedded database while the server owns it",
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       own = await ownServer("worker-lock");
       const w = startWorker(dbEnv(own.target));

@@ -24,7 +24,7 @@ function groupRssMb(leader: number): number {
 }
 
 describe("a 100k-row CSV run", () => {
-  it("completes with exact counts and an output row per item, in bounded memory", { timeout: 400_000 }, async () => {
+  it("completes with exact counts and an output row per item, in bounded memory", { timeout: 600_000 }, async () => {
     own = await ownServer("wf-large", { LOG_LEVEL: "warn" });
     const o = own;
     const req = async (auth: string, method: string, p: string, body?: unknown) =>

@@ -89,10 +89,15 @@ export const ECHO_AGENT = (name = `echo ${Date.now()}`) => ({
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
-/** Full-page screenshots at 1280x800 and 375x812, kept as test artifacts. */
+/**
+ * Full-page screenshots at 1280x800 and 375x812, kept as test artifacts. A full-page capture draws
+ * sticky elements where the scroll leaves them (the header would sit mid-page), so the header is
+ * pinned to the top for the capture.
+ */
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize();
+  const pin = await page.addStyleTag({ content: "body > header { position: static !important; }" });
   for (const [width, height] of [
     [1280, 800],
     [375, 812],
@@ -101,6 +106,7 @@ export async function screenshots(page: Page, name: string) {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}x${height}.png`), fullPage: true });
   }
+  await pin.evaluate((el) => (el as Element).remove());
   if (before) await page.setViewportSize(before);
 }
 

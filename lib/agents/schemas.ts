@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RuntimeConfig } from "../runtime/schema";
+import { queryOffset } from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
 
 export const AgentKind = z.enum(["conversational", "workflow"]);
@@ -32,3 +33,15 @@ export const UpdateAgentBody = z.strictObject({
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
 export const AgentIdParam = z.string().regex(/^agt_[0-9A-Za-z]+$/, "must be an agt_ id");
+
+/** The dashboard's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
+export const AgentListQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1"))
+    .transform((n) => Math.min(n, 100))
+    .optional(),
+  offset: queryOffset,
+});

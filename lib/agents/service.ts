@@ -75,6 +75,19 @@ export async function listAgents(opts: { organizationId: string }) {
   return rows.map(agentRecord);
 }
 
+/** One page of the organization's agents, newest first (every agent when `limit` is absent). */
+export async function listAgentsPage(opts: { organizationId: string; limit?: number; offset: number }) {
+  const db = await prisma();
+  const rows = await db.agent.findMany({
+    where: { organizationId: opts.organizationId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: opts.offset,
+    ...(opts.limit ? { take: opts.limit + 1 } : {}),
+  });
+  const page = opts.limit ? rows.slice(0, opts.limit) : rows;
+  return { agents: page.map(agentRecord), has_more: rows.length > page.length };
+}
+
 export async function getAgent(opts: { organizationId: string; agentId: string }) {
   return agentRecord(await loadAgentForKey(opts.organizationId, opts.agentId));
 }

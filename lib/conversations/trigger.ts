@@ -172,6 +172,9 @@ export async function converseInConsole(opts: Omit<ConversationTrigger, "environ
   assertConversational(opts.agent);
   const reply = await converse({ ...opts, environment: "draft" });
   const db = await prisma();
-  const message = await db.message.findUniqueOrThrow({ where: { id: reply.message_id }, select: { cost: true } });
-  return { ...reply, cost: message.cost };
+  const message = await db.message.findUniqueOrThrow({
+    where: { id: reply.message_id },
+    select: { cost: true, model: true },
+  });
+  return { ...reply, cost: message.cost, model: message.model };
 }

@@ -9,6 +9,7 @@ import type { Agent, Prisma } from "../generated/prisma/client";
 import { enqueue, transactionWithJobs } from "../queue";
 import { RESOLUTIONS, type Resolution } from "./schemas";
 import { loadRun } from "./service";
+import { announceRun, type RunNotice } from "./signals";
 import { allowedActions, isRefused, transition } from "./state";
 
 /** An approval's id is its item's id under another prefix: one open approval per item at a time. */
@@ -63,6 +64,7 @@ export async function resolveApproval(opts: {
   const itemId = itemIdOf(opts.exceptionId);
   const notFound = () => new ApiError("approval_not_found", "No open approval with this exception_id in this run.");
   if (!itemId) throw notFound();
+  let moved: RunNotice | undefined;
   const outcome = await transactionWithJobs(async (tx) => {
     // Lock the run first: resolutions and the engine's last transition are serialised on it.
     const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM runs WHERE id = ${run.id} FOR UPDATE`;
@@ -114,11 +116,13 @@ export async function resolveApproval(opts: {
         bumpEpoch: true,
       });
       if (!isRefused(t)) {
+        moved = { status: t.to, epoch: t.epoch };
         await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
         resumed = true;
       }
     }
     return { all_resolved: counters.itemsReview === 0, resumed };
   });
+  if (moved) announceRun(run.id, moved);
   return { exception_id: opts.exceptionId, resolution, ...outcome };
 }

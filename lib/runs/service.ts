@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { enqueue, transactionWithJobs } from "../queue";
 import { runListItem, runRecord } from "./record";
+import { announceRun } from "./signals";
 import {
   allowedActions,
   isRefused,
@@ -118,6 +119,7 @@ export async function controlRun(opts: {
     if (startsEngine) await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
     return t;
   });
+  if (!isRefused(result)) announceRun(run.id, { status: result.to, epoch: result.epoch });
   if (isRefused(result)) {
     const current = result.refused ?? run.status;
     throw new ApiError("invalid_state_transition", `Cannot ${opts.action} a run that is ${current}.`, {

@@ -76,3 +76,58 @@ export async function closedPortUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * An upstream for `http` steps that holds the request of the item whose `hold` field is true until
+ * `release()`, and answers every other request at once.
+ */
+export interface Barrier {
+  url: string;
+  /** Resolves when a held request has arrived (the engine is inside that item). */
+  arrived(): Promise<void>;
+  release(): void;
+  close(): Promise<void>;
+}
+
+export async function startBarrier(): Promise<Barrier> {
+  let held: (() => void)[] = [];
+  let onArrival: (() => void) | undefined;
+  let arrivals = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { item?: { hold?: boolean } };
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      };
+      if (!body.item?.hold) return answer();
+      held.push(answer);
+      arrivals++;
+      onArrival?.();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/step`,
+    arrived: () =>
+      new Promise<void>((resolve) => {
+        if (arrivals > 0) return resolve();
+        onArrival = resolve;
+      }).then(() => {
+        arrivals = 0;
+        onArrival = undefined;
+      }),
+    release: () => {
+      const all = held;
+      held = [];
+      for (const answer of all) answer();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -6,7 +6,7 @@ import { stopQueue } from "../queue";
 import { listApprovals, resolveApproval } from "../runs/approvals";
 import { runListItem } from "../runs/record";
 import { controlRun, recordOf } from "../runs/service";
-import { startFakeUpstream, type FakeUpstream } from "../runtime/testing";
+import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
 import { openTestDatabase } from "../testing/db";
 import { drive, startRun, workflowAgent } from "./testing";
 
@@ -211,24 +211,35 @@ describe("workflow engine", () => {
   });
 
   it("stops at the item boundary when paused and continues with the first unfinished item on resume", async () => {
-    const { agent, key } = await workflowAgent({
-      inputs: { rows: { type: "array" } },
-      items: { from: "rows" },
-      steps: [{ id: "pace", type: "wait", ms: 40 }],
-    });
-    const runId = await startRun(agent, key, { rows: Array.from({ length: 30 }, (_, n) => ({ n })) });
-    const engine = drive(runId);
-    while ((await db.prisma.run.findUniqueOrThrow({ where: { id: runId } })).itemsCompleted < 3)
-      await new Promise((r) => setTimeout(r, 20));
-    expect((await ctl(agent, runId, "pause")).status).toBe("paused");
-    const paused = await engine;
-    expect(paused.status).toBe("paused");
-    expect(paused.itemsCompleted).toBeLessThan(30);
-    await expect(ctl(agent, runId, "pause")).rejects.toMatchObject({ code: "invalid_state_transition" });
-    expect((await ctl(agent, runId, "resume")).status).toBe("running");
-    const done = await drive(runId);
-    expect(done.status).toBe("completed");
-    expect(done.itemsCompleted).toBe(30);
-    expect(await db.prisma.runItem.count({ where: { runId, status: "completed" } })).toBe(30);
+    const barrier = await startBarrier();
+    try {
+      const { agent, key } = await workflowAgent({
+        inputs: { rows: { type: "array" } },
+        items: { from: "rows" },
+        steps: [
+          { id: "gate", type: "http", url: barrier.url, when: "item.hold", timeout_ms: 60_000 },
+          { id: "pace", type: "wait", ms: 5 },
+        ],
+      });
+      const rows = Array.from({ length: 30 }, (_, n) => ({ n, hold: n === 3 }));
+      const runId = await startRun(agent, key, { rows });
+      const engine = drive(runId);
+      await barrier.arrived(); // items 0-2 are done, item 3 is in flight
+      const answer = await ctl(agent, runId, "pause");
+      expect(answer.status).toBe("paused");
+      barrier.release();
+      const paused = await engine;
+      // After the pause was answered only the item in flight finished.
+      expect(paused.status).toBe("paused");
+      expect(paused.itemsCompleted).toBe(4);
+      await expect(ctl(agent, runId, "pause")).rejects.toMatchObject({ code: "invalid_state_transition" });
+      expect((await ctl(agent, runId, "resume")).status).toBe("running");
+      const done = await drive(runId);
+      expect(done.status).toBe("completed");
+      expect(done.itemsCompleted).toBe(30);
+      expect(await db.prisma.runItem.count({ where: { runId, status: "completed" } })).toBe(30);
+    } finally {
+      await barrier.close();
+    }
   });
 });

@@ -19,6 +19,7 @@ import { Prisma as P } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
 import { RuntimeConfig } from "../runtime/schema";
+import { listenToRun } from "../runs/signals";
 import { isRefused, SYSTEM, transition, utcNow } from "../runs/state";
 import { InputError, readItems } from "./items";
 import { writeOutput } from "./output";
@@ -45,7 +46,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** Thrown inside a flush transaction when the run moved to a newer epoch: roll back, stop. */
 class StaleEpoch extends Error {}
 
-/** Watches the run row; `stop` is set when the run leaves `running` or another engine takes over. */
+/**
+ * Watches the run; `stop` is set when the run leaves `running` or another engine takes over. A
+ * control made in this process is heard at once (so after its answer at most the item in flight
+ * finishes); one made in another process is seen by the status poll.
+ */
 function watchRun(runId: string, epoch: number, external?: AbortSignal) {
   const controller = new AbortController();
   const state = { stop: false, status: "running" as string };
@@ -54,6 +59,12 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal) {
     if (abort) controller.abort();
   };
   const onExternal = () => halt(true);
+  const unlisten = listenToRun(runId, (notice) => {
+    state.status = notice.status;
+    // Cancel and a newer engine abort the item in flight; pause lets it finish.
+    if (notice.epoch !== epoch || notice.status === "cancelled") halt(true);
+    else if (notice.status !== "running") halt(false);
+  });
   external?.addEventListener("abort", onExternal, { once: true });
   if (external?.aborted) halt(true);
   let busy = false;
@@ -82,6 +93,7 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal) {
     signal: controller.signal,
     close: () => {
       clearInterval(timer);
+      unlisten();
       external?.removeEventListener("abort", onExternal);
     },
   };

@@ -1,9 +1,11 @@
-import { CreateAgentBody } from "@/lib/agents/schemas";
-import { createAgent, listAgents } from "@/lib/agents/service";
+import { AgentListQuery, CreateAgentBody } from "@/lib/agents/schemas";
+import { createAgent, listAgentsPage } from "@/lib/agents/service";
 import { withConsole } from "@/lib/http/console";
 import { Reply } from "@/lib/http/handler";
 
-export const GET = withConsole({}, async ({ organizationId }) => ({ agents: await listAgents({ organizationId }) }));
+export const GET = withConsole({ query: AgentListQuery }, ({ organizationId, query }) =>
+  listAgentsPage({ organizationId, ...query }),
+);
 
 export const POST = withConsole(
   { body: CreateAgentBody, admin: true },

@@ -1,9 +1,13 @@
 import { withConsole } from "@/lib/http/console";
 import { listApprovals } from "@/lib/runs/approvals";
+import { itemIndexes } from "@/lib/runs/indexes";
 import { ConsoleRunParams } from "@/lib/runs/schemas";
 import { loadOrgRun } from "@/lib/runs/service";
 
+/** The public approvals listing, each with its item's index (the dashboard names items by it). */
 export const GET = withConsole({ params: ConsoleRunParams }, async ({ organizationId, params }) => {
   const run = await loadOrgRun(organizationId, params.run_id);
-  return { approvals: await listApprovals({ agent: run.agent, runId: run.id }) };
+  const approvals = await listApprovals({ agent: run.agent, runId: run.id });
+  const indexes = await itemIndexes({ runId: run.id, itemIds: approvals.map((a) => a.item_id) });
+  return { approvals: approvals.map((a) => ({ ...a, index: indexes.get(a.item_id) ?? null })) };
 });

@@ -1,0 +1,136 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { api } from "@/components/console/api";
+import { formatDate } from "@/components/console/format";
+import { JsonEditor } from "@/components/console/json-editor";
+import { useIsAdmin } from "@/components/console/me";
+import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { ErrorState, Skeleton } from "@/components/ui/states";
+import { AgentForm } from "../agent-form";
+import { KindBadge } from "../agents-view";
+import { RUNTIME_LABELS, type Agent } from "../types";
+import { TestConsole } from "./test-console";
+
+const linkClass = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline";
+
+const show = (v: unknown): ReactNode =>
+  v === undefined || v === null || v === "" ? (
+    "—"
+  ) : typeof v === "object" ? (
+    <Mono>{JSON.stringify(v)}</Mono>
+  ) : (
+    String(v)
+  );
+
+/** What a support member sees instead of the form: the same values, read-only. */
+function ReadOnlySettings({ agent }: { agent: Agent }) {
+  const { type, ...rest } = agent.runtime;
+  return (
+    <Card title="Settings">
+      <p className="mb-4 rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+        You have read access. Admins edit agents.
+      </p>
+      <Details
+        items={[
+          ["Name", agent.name],
+          ["Runtime type", RUNTIME_LABELS[type] ?? type],
+          ...Object.entries(rest).map(([k, v]): [string, ReactNode] => [k, show(v)]),
+        ]}
+      />
+      {agent.workflow && (
+        <div className="mt-4">
+          <JsonEditor label="Workflow definition (JSON)" value={JSON.stringify(agent.workflow, null, 2)} readOnly />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function AgentDetailView({ agentId }: { agentId: string }) {
+  const admin = useIsAdmin();
+  const q = useQuery({ queryKey: ["agent", agentId], queryFn: () => api<Agent>(`/agents/${agentId}`) });
+  const back = (
+    <Link href="/agents" className={linkClass}>
+      ← All agents
+    </Link>
+  );
+  if (q.isPending) {
+    return (
+      <div role="status" aria-label="Loading the agent" className="space-y-4">
+        <Skeleton className="h-8 w-64" />
+        <Skeleton className="h-32 w-full" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  if (q.error) {
+    return (
+      <>
+        <div className="mb-4">{back}</div>
+        <PageHeader title="Agent" />
+        <ErrorState error={q.error} title="The agent could not be loaded" />
+      </>
+    );
+  }
+  const agent = q.data;
+  const listHref =
+    agent.kind === "workflow" ? `/runs?agent_id=${agent.agent_id}` : `/sessions?agent_id=${agent.agent_id}`;
+  return (
+    <>
+      <div className="mb-3">{back}</div>
+      <PageHeader
+        title={agent.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <KindBadge kind={agent.kind} />
+            <span>
+              runtime <Mono>{agent.runtime.type}</Mono>
+            </span>
+          </span>
+        }
+        actions={
+          <Link href={listHref} className={linkClass}>
+            {agent.kind === "workflow" ? "Runs of this agent" : "Sessions of this agent"}
+          </Link>
+        }
+      />
+      <div className="space-y-6">
+        <Card title="About">
+          <Details
+            items={[
+              [
+                "Agent id",
+                <span key="id" className="flex flex-wrap items-center gap-2">
+                  <Mono>{agent.agent_id}</Mono>
+                  <CopyButton value={agent.agent_id} label="Copy id" />
+                </span>,
+              ],
+              ["Created", formatDate(agent.created_at)],
+              ["Updated", formatDate(agent.updated_at)],
+              [
+                "Trigger",
+                <Mono key="trigger">
+                  POST /api/agents/webhook/{agent.agent_id}
+                  {agent.kind === "workflow" ? " (body: the inputs)" : ' (body: {"message": "…"})'}
+                </Mono>,
+              ],
+            ]}
+          />
+        </Card>
+        <TestConsole agent={agent} />
+        {admin ? (
+          <section aria-labelledby="settings-heading" className="space-y-3">
+            <h2 id="settings-heading" className="text-base font-semibold text-zinc-900">
+              Settings
+            </h2>
+            <AgentForm key={agent.agent_id} agent={agent} />
+          </section>
+        ) : (
+          <ReadOnlySettings agent={agent} />
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { AgentsView } from "./agents-view";
+
+export const metadata: Metadata = { title: "Agents" };
+
+export default async function AgentsPage() {
+  await requireConsolePage("/agents");
+  return <AgentsView />;
+}

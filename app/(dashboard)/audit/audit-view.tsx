@@ -1,0 +1,224 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { api } from "@/components/console/api";
+import { useUrlParams } from "@/components/console/url-params";
+import { formatDate, relative } from "@/components/console/format";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import { Mono, PageHeader, Pager } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+
+const DEFAULT_LIMIT = 50;
+
+interface AuditEvent {
+  event_id: string;
+  at: string;
+  actor: { type: string; id: string | null; label: string | null };
+  action: string;
+  target: { type: string; id: string };
+  data: unknown;
+}
+
+/** Every action the services write (grep `audit({` and `run.${move}` in lib/), grouped for the filter. */
+const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
+  {
+    label: "Access Keys",
+    actions: [
+      ["access_key.created", "Access Key minted"],
+      ["access_key.revoked", "Access Key revoked"],
+    ],
+  },
+  {
+    label: "Agents",
+    actions: [
+      ["agent.created", "Agent created"],
+      ["agent.updated", "Agent updated"],
+    ],
+  },
+  {
+    label: "Runs",
+    actions: [
+      ["run.*", "Any run event"],
+      ["run.trigger", "Run triggered"],
+      ["run.start", "Run started"],
+      ["run.finish", "Run finished"],
+      ["run.fail", "Run failed"],
+      ["run.pause", "Run paused"],
+      ["run.resume", "Run resumed"],
+      ["run.cancel", "Run cancelled"],
+      ["run.retry", "Run retried"],
+      ["run.approval_resolved", "Approval resolved"],
+    ],
+  },
+  {
+    label: "Members",
+    actions: [
+      ["member.*", "Any member change"],
+      ["member.added", "Member added"],
+      ["member.role_changed", "Member role changed"],
+      ["member.removed", "Member removed"],
+    ],
+  },
+  {
+    label: "Sign-in",
+    actions: [
+      ["auth.sign_in", "Signed in"],
+      ["auth.sign_in_failed", "Sign-in failed"],
+    ],
+  },
+];
+const ACTION_LABELS = new Map(ACTION_GROUPS.flatMap((g) => g.actions));
+
+/** `member.role_changed` -> "Member role changed" for an action this page does not know yet. */
+const actionLabel = (action: string) =>
+  ACTION_LABELS.get(action) ?? action.replace(/[._]/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+
+const ACTOR_TYPES: Record<string, string> = { user: "user", access_key: "Access Key", system: "system" };
+
+/** An email or id that may wrap, preferably before its `@`. */
+function Breakable({ text }: { text: string }) {
+  const at = text.indexOf("@");
+  if (at <= 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      <wbr />
+      {text.slice(at)}
+    </>
+  );
+}
+
+function compactJson(data: unknown): string {
+  if (data == null) return "";
+  if (typeof data === "object" && Object.keys(data as object).length === 0) return "";
+  return JSON.stringify(data);
+}
+
+export function AuditView() {
+  const url = useUrlParams({ action: "" }, { limit: DEFAULT_LIMIT });
+  const { update } = url;
+  const params = { action: url.filters.action, offset: url.offset, limit: url.limit };
+  const query = new URLSearchParams({ limit: String(params.limit), offset: String(params.offset) });
+  if (params.action) query.set("action", params.action);
+  const events = useQuery({
+    queryKey: ["audit", query.toString()],
+    queryFn: () => api<{ events: AuditEvent[]; has_more: boolean }>(`/audit?${query}`),
+    placeholderData: keepPreviousData,
+  });
+  const known = ACTION_LABELS.has(params.action);
+
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
+      />
+      <form
+        role="search"
+        aria-label="Filter the audit log"
+        className="mb-4 flex flex-wrap items-end gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field label="Action" className="w-full sm:w-72">
+          {({ id }) => (
+            <Select id={id} value={params.action} onChange={(e) => update({ action: e.target.value })}>
+              <option value="">All actions</option>
+              {ACTION_GROUPS.map((g) => (
+                <optgroup key={g.label} label={g.label}>
+                  {g.actions.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label} ({value})
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+              {params.action && !known && <option value={params.action}>{params.action}</option>}
+            </Select>
+          )}
+        </Field>
+        {params.action && (
+          <Button variant="ghost" size="sm" className="mb-1" onClick={() => update({ action: "" })}>
+            Clear filter
+          </Button>
+        )}
+      </form>
+
+      {events.isPending ? (
+        <SkeletonRows label="Loading the audit log" />
+      ) : events.error ? (
+        <ErrorState error={events.error} title="The audit log could not be loaded" />
+      ) : events.data.events.length === 0 ? (
+        params.action || params.offset ? (
+          <EmptyState title="No events match this filter">Choose another action or clear the filter.</EmptyState>
+        ) : (
+          <EmptyState title="No events yet">
+            Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <Table label="Audit log">
+            <THead>
+              <Tr>
+                <Th>When</Th>
+                <Th>Who</Th>
+                <Th>What</Th>
+                <Th className="hidden md:table-cell">Target</Th>
+                <Th>Details</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {events.data.events.map((e) => {
+                const details = compactJson(e.data);
+                return (
+                  <Tr key={e.event_id}>
+                    <Td className="whitespace-nowrap">
+                      <time dateTime={e.at} title={formatDate(e.at)}>
+                        <span className="hidden sm:inline">{formatDate(e.at)}</span>
+                        <span className="block text-xs text-zinc-600 max-sm:text-sm max-sm:text-zinc-900">
+                          {relative(e.at)}
+                        </span>
+                      </time>
+                    </Td>
+                    <Td className="max-w-[14rem] min-w-[8rem]">
+                      <div className="[overflow-wrap:anywhere]">
+                        <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
+                      </div>
+                      <div className="mt-0.5">
+                        <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
+                      </div>
+                    </Td>
+                    <Td className="min-w-[9rem]">
+                      <div className="font-medium">{actionLabel(e.action)}</div>
+                      <Mono className="text-zinc-600">{e.action}</Mono>
+                    </Td>
+                    <Td className="hidden max-w-[14rem] md:table-cell">
+                      <div>{e.target.type.replace(/_/g, " ")}</div>
+                      <Mono className="text-zinc-600">{e.target.id}</Mono>
+                    </Td>
+                    <Td className="max-w-[22rem] min-w-[10rem]">
+                      {details ? (
+                        <Mono className="text-zinc-800">{details}</Mono>
+                      ) : (
+                        <span className="text-zinc-500">—</span>
+                      )}
+                    </Td>
+                  </Tr>
+                );
+              })}
+            </TBody>
+          </Table>
+          <Pager
+            offset={params.offset}
+            limit={params.limit}
+            hasMore={events.data.has_more}
+            count={events.data.events.length}
+            onChange={(offset) => update({ offset })}
+          />
+        </>
+      )}
+    </>
+  );
+}

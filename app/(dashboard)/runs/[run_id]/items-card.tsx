@@ -1,0 +1,140 @@
+"use client";
+// A run's items in index order, a page at a time, optionally of one status.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "@/components/console/api";
+import { formatNumber } from "@/components/console/format";
+import { statusLabel, StatusBadge } from "@/components/ui/badge";
+import { Select } from "@/components/ui/field";
+import { Card, Pager } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
+
+const LIMIT = 25;
+
+function JsonCell({ item }: { item: RunItem }) {
+  const shown = item.result ?? item.data;
+  return (
+    <details className="group max-w-[32rem] min-w-[9rem]">
+      <summary className="cursor-pointer list-none rounded font-mono text-xs break-all text-zinc-800 hover:text-indigo-700 [&::-webkit-details-marker]:hidden">
+        <span aria-hidden className="mr-1 inline-block text-zinc-500 group-open:rotate-90">
+          ▸
+        </span>
+        <span className="sr-only">Show the data of item {item.index}: </span>
+        {compactJson(shown)}
+      </summary>
+      <div className="mt-2 space-y-2">
+        {item.result != null && (
+          <div>
+            <p className="text-xs font-medium text-zinc-600">Result</p>
+            <pre className="max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap ring-1 ring-zinc-200">
+              {JSON.stringify(item.result, null, 2)}
+            </pre>
+          </div>
+        )}
+        <div>
+          <p className="text-xs font-medium text-zinc-600">Input data</p>
+          <pre className="max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap ring-1 ring-zinc-200">
+            {JSON.stringify(item.data, null, 2)}
+          </pre>
+        </div>
+      </div>
+    </details>
+  );
+}
+
+/** `version` changes whenever the run's status or counts do: the items are fetched again then, and only then. */
+export function ItemsCard({ runId, version, total }: { runId: string; version: string; total: number }) {
+  const [status, setStatus] = useState("");
+  const [offset, setOffset] = useState(0);
+  const query = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
+  if (status) query.set("status", status);
+  const items = useQuery({
+    queryKey: ["run", runId, "items", { status, offset }, version],
+    queryFn: () => api<{ items: RunItem[]; has_more: boolean }>(`/runs/${runId}/items?${query}`),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div data-syncing={items.isFetching ? "true" : "false"}>
+      <Card
+        title={`Items (${formatNumber(total)})`}
+        actions={
+          <label className="flex items-center gap-2 text-sm font-medium text-zinc-800">
+            Item status
+            <span className="w-40">
+              <Select
+                value={status}
+                onChange={(e) => {
+                  setStatus(e.target.value);
+                  setOffset(0);
+                }}
+              >
+                <option value="">All</option>
+                {ITEM_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabel(s)}
+                  </option>
+                ))}
+              </Select>
+            </span>
+          </label>
+        }
+      >
+        {items.isPending ? (
+          <SkeletonRows rows={3} label="Loading items" />
+        ) : items.error ? (
+          <ErrorState error={items.error} title="Items could not be loaded" />
+        ) : items.data.items.length === 0 ? (
+          <EmptyState title={status ? `No ${statusLabel(status)} items` : "No items yet"}>
+            {status
+              ? "Choose another status, or All."
+              : "Items appear as the run reads its input; a run without an items source has one item, its inputs."}
+          </EmptyState>
+        ) : (
+          <>
+            <Table label="Items">
+              <THead>
+                <Tr>
+                  <Th className="w-12 text-right">#</Th>
+                  <Th>Status</Th>
+                  <Th className="hidden sm:table-cell">Step</Th>
+                  <Th className="hidden md:table-cell">Error</Th>
+                  <Th>Data / result</Th>
+                </Tr>
+              </THead>
+              <TBody>
+                {items.data.items.map((i) => (
+                  <Tr key={i.item_id}>
+                    <Td className="text-right tabular-nums">{i.index}</Td>
+                    <Td>
+                      <StatusBadge status={i.status} />
+                      {i.resolution && <p className="mt-1 text-xs text-zinc-600">{i.resolution}</p>}
+                      {i.error && (
+                        <p className="mt-1 max-w-[10rem] text-xs break-words text-red-800 md:hidden">{i.error}</p>
+                      )}
+                    </Td>
+                    <Td className="hidden font-mono text-xs sm:table-cell">{i.step_id ?? "—"}</Td>
+                    <Td className="hidden max-w-[16rem] min-w-[8rem] text-xs break-words text-red-800 md:table-cell">
+                      {i.error ?? ""}
+                    </Td>
+                    <Td>
+                      <JsonCell item={i} />
+                    </Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+            <Pager
+              offset={offset}
+              limit={LIMIT}
+              hasMore={items.data.has_more}
+              count={items.data.items.length}
+              onChange={setOffset}
+            />
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,255 @@
+"use client";
+// Items waiting for a person: approve (the item continues), edit and approve (it continues with
+// the edited data), or reject (it ends failed). Resolving the last one of a needs_review run
+// resumes the run by itself; the page's polling shows it.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ConsoleApiError, post } from "@/components/console/api";
+import { Badge, statusLabel } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Textarea } from "@/components/ui/field";
+import { EmptyState } from "@/components/ui/states";
+import { useToast } from "@/components/ui/toast";
+import type { Approval } from "../shared";
+
+/** Runs whose approvals can still be resolved (the server refuses the others). */
+const RESOLVABLE_IN = ["pending", "running", "paused", "needs_review"];
+
+/** The queue shows the first items (in item order); the rest follow as these are resolved. */
+const SHOWN = 50;
+
+type Resolution = "approved" | "rejected" | "modified";
+interface ResolveAnswer {
+  exception_id: string;
+  resolution: Resolution;
+  all_resolved: boolean;
+  resumed: boolean;
+}
+
+const itemName = (a: Approval) => (a.index == null ? `item ${a.item_id}` : `item ${a.index}`);
+
+function EditDialog({
+  approval,
+  onClose,
+  onSubmit,
+  pending,
+  serverError,
+}: {
+  approval: Approval | null;
+  onClose: () => void;
+  onSubmit: (data: unknown) => void;
+  pending: boolean;
+  serverError: string | null;
+}) {
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [forId, setForId] = useState<string | null>(null);
+  // Prefill with the item's data each time the dialog opens.
+  if (approval && forId !== approval.exception_id) {
+    setForId(approval.exception_id);
+    setText(JSON.stringify(approval.data, null, 2));
+    setError(null);
+  } else if (!approval && forId !== null) {
+    setForId(null);
+  }
+  return (
+    <Dialog
+      open={Boolean(approval)}
+      onClose={onClose}
+      title={approval ? `Edit & approve ${itemName(approval)}` : "Edit & approve"}
+      description="The item continues through the remaining steps with this data instead of the original."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="edit-approve" disabled={pending}>
+            {pending ? "Saving…" : "Approve with changes"}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="edit-approve"
+        onSubmit={(e) => {
+          e.preventDefault();
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch (err) {
+            setError(`Not valid JSON: ${(err as Error).message}`);
+            return;
+          }
+          setError(null);
+          onSubmit(parsed);
+        }}
+      >
+        <Field
+          label="Item data (JSON)"
+          error={error ?? serverError ?? undefined}
+          hint="Checked here before it is sent; the step that asked for review is not run again."
+        >
+          {({ id, describedBy, invalid }) => (
+            <Textarea
+              id={id}
+              aria-describedby={describedBy}
+              invalid={invalid}
+              rows={12}
+              spellCheck={false}
+              className="font-mono text-xs"
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (error) setError(null);
+              }}
+            />
+          )}
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ReviewQueue({
+  runId,
+  runStatus,
+  approvals,
+}: {
+  runId: string;
+  runStatus: string;
+  approvals: Approval[];
+}) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [editing, setEditing] = useState<Approval | null>(null);
+  const resolve = useMutation({
+    mutationFn: (v: { approval: Approval; resolution: Resolution; modified_data?: unknown }) =>
+      post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, {
+        exception_id: v.approval.exception_id,
+        resolution: v.resolution,
+        ...(v.resolution === "modified" ? { modified_data: v.modified_data } : {}),
+      }),
+    onSuccess: (answer, v) => {
+      const what = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" }[v.resolution];
+      toast({
+        tone: "success",
+        message: `${what}: ${itemName(v.approval)}`,
+        detail: answer.resumed
+          ? "That was the last one: the run resumes."
+          : answer.all_resolved
+            ? "Nothing else waits for review."
+            : undefined,
+      });
+      setEditing(null);
+    },
+    onError: (e, v) => {
+      if (v.resolution === "modified" && e instanceof ConsoleApiError && e.code === "invalid_request") return;
+      toast({
+        tone: "error",
+        message: e instanceof ConsoleApiError ? e.message : `${itemName(v.approval)} could not be resolved`,
+        detail: e instanceof ConsoleApiError && e.requestId ? `request id ${e.requestId}` : undefined,
+      });
+      setEditing(null);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: ["run", runId] }),
+  });
+  const resolvable = RESOLVABLE_IN.includes(runStatus);
+  const editError =
+    resolve.isError && resolve.error instanceof ConsoleApiError && resolve.variables?.resolution === "modified"
+      ? resolve.error.message
+      : null;
+
+  if (approvals.length === 0) {
+    return (
+      <EmptyState title="Nothing waits for review">
+        Items stopped by a review step, or by an unexpected step error, show up here for a person to approve or reject.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      {!resolvable && (
+        <p className="mb-3 rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+          This run is {statusLabel(runStatus)}: its waiting items can no longer be resolved.
+        </p>
+      )}
+      <ul className="space-y-3">
+        {approvals.slice(0, SHOWN).map((a) => {
+          const busy = resolve.isPending && resolve.variables?.approval.exception_id === a.exception_id;
+          const name = itemName(a);
+          return (
+            <li
+              key={a.exception_id}
+              aria-label={`Review ${name}`}
+              className="rounded-md bg-amber-50/40 p-3 ring-1 ring-amber-200"
+            >
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="text-sm font-semibold text-zinc-900 capitalize">{name}</p>
+                  <p className="mt-0.5 text-sm break-words text-zinc-800">
+                    {a.step_id && (
+                      <>
+                        <Badge tone="amber">step {a.step_id}</Badge>{" "}
+                      </>
+                    )}
+                    {a.error ?? "Waiting for review"}
+                  </p>
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    size="sm"
+                    aria-label={`Approve ${name}`}
+                    disabled={!resolvable || resolve.isPending}
+                    onClick={() => resolve.mutate({ approval: a, resolution: "approved" })}
+                  >
+                    {busy && resolve.variables?.resolution === "approved" ? "Approving…" : "Approve"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Edit & approve ${name}`}
+                    disabled={!resolvable || resolve.isPending}
+                    onClick={() => {
+                      resolve.reset();
+                      setEditing(a);
+                    }}
+                  >
+                    Edit &amp; approve
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Reject ${name}`}
+                    className="text-red-700"
+                    disabled={!resolvable || resolve.isPending}
+                    onClick={() => resolve.mutate({ approval: a, resolution: "rejected" })}
+                  >
+                    {busy && resolve.variables?.resolution === "rejected" ? "Rejecting…" : "Reject"}
+                  </Button>
+                </div>
+              </div>
+              <pre className="mt-2 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800 ring-1 ring-zinc-200">
+                {JSON.stringify(a.data, null, 2)}
+              </pre>
+            </li>
+          );
+        })}
+      </ul>
+      {approvals.length > SHOWN && (
+        <p className="mt-3 text-sm text-zinc-700">
+          {approvals.length - SHOWN} more wait below these; they appear here as these are resolved.
+        </p>
+      )}
+      <EditDialog
+        approval={editing}
+        onClose={() => setEditing(null)}
+        pending={resolve.isPending}
+        serverError={editError}
+        onSubmit={(data) =>
+          editing && resolve.mutate({ approval: editing, resolution: "modified", modified_data: data })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { SkeletonRows } from "@/components/ui/states";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { RunsView } from "./runs-view";
+
+export const metadata: Metadata = { title: "Runs" };
+
+export default async function RunsPage() {
+  await requireConsolePage("/runs");
+  return (
+    <Suspense fallback={<SkeletonRows label="Loading runs" />}>
+      <RunsView />
+    </Suspense>
+  );
+}

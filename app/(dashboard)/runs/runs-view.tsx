@@ -1,0 +1,187 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { api } from "@/components/console/api";
+import { useUrlParams } from "@/components/console/url-params";
+import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
+import { statusLabel, StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import { Mono, PageHeader, Pager } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag, type RunListItem } from "./shared";
+
+const LIMIT = 20;
+
+interface AgentSummary {
+  agent_id: string;
+  name: string;
+  kind: string;
+}
+
+export function RunsView() {
+  const { filters, offset, update: set } = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
+  const status = (RUN_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
+  const agentId = filters.agent_id;
+  const agents = useQuery({
+    queryKey: ["agents"],
+    queryFn: () => api<{ agents: AgentSummary[] }>("/agents"),
+    staleTime: 60_000,
+  });
+  const query = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
+  if (status) query.set("status", status);
+  if (agentId) query.set("agent_id", agentId);
+  const runs = useQuery({
+    queryKey: ["runs", { status, agentId, offset }],
+    queryFn: () => api<{ runs: RunListItem[]; has_more: boolean }>(`/runs?${query}`),
+    placeholderData: keepPreviousData,
+    // Live while something listed is in progress; still otherwise.
+    refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false),
+  });
+  const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
+  const filtered = Boolean(status || agentId);
+
+  return (
+    <>
+      <PageHeader
+        title="Runs"
+        description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
+      />
+      <form
+        role="search"
+        aria-label="Filter runs"
+        className="mb-4 flex flex-wrap items-end gap-3"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field label="Status" className="w-full sm:w-48">
+          {({ id }) => (
+            <Select id={id} value={status} onChange={(e) => set({ status: e.target.value })}>
+              <option value="">All statuses</option>
+              {RUN_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabel(s)}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Agent" className="w-full sm:w-64">
+          {({ id }) => (
+            <Select id={id} value={agentId} onChange={(e) => set({ agent_id: e.target.value })}>
+              <option value="">All agents</option>
+              {workflowAgents.map((a) => (
+                <option key={a.agent_id} value={a.agent_id}>
+                  {a.name}
+                </option>
+              ))}
+              {agentId && !workflowAgents.some((a) => a.agent_id === agentId) && (
+                <option value={agentId}>{agents.isPending ? "Loading…" : shortId(agentId)}</option>
+              )}
+            </Select>
+          )}
+        </Field>
+        {filtered && (
+          <Button variant="ghost" onClick={() => set({ status: "", agent_id: "" })}>
+            Clear filters
+          </Button>
+        )}
+      </form>
+
+      {runs.isPending ? (
+        <SkeletonRows label="Loading runs" />
+      ) : runs.error ? (
+        <ErrorState error={runs.error} title="Runs could not be loaded" />
+      ) : runs.data.runs.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            title="No runs match these filters"
+            action={
+              <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
+                Show all runs
+              </Button>
+            }
+          >
+            {status ? `No ${statusLabel(status)} runs` : "No runs"}
+            {agentId ? " for this agent" : ""}
+            {offset ? " on this page" : ""}.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No runs yet">
+            A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
+            an Access Key, or from the agent&apos;s test console.
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <Table label="Runs">
+            <THead>
+              <Tr>
+                <Th className="hidden sm:table-cell">Status</Th>
+                <Th>Agent</Th>
+                <Th>Progress</Th>
+                <Th className="hidden md:table-cell">Items</Th>
+                <Th className="hidden lg:table-cell">Trigger</Th>
+                <Th className="hidden sm:table-cell">Started</Th>
+                <Th className="hidden sm:table-cell">Duration</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {runs.data.runs.map((r) => (
+                <Tr key={r.run_id}>
+                  <Td className="hidden sm:table-cell">
+                    <StatusBadge status={r.status} />
+                  </Td>
+                  <Td className="min-w-[8rem]">
+                    <Link
+                      href={`/runs/${r.run_id}`}
+                      className="font-medium break-words text-indigo-700 hover:underline"
+                      aria-label={`${r.agent_name}, run ${r.run_id}`}
+                    >
+                      {r.agent_name}
+                    </Link>
+                    <div className="text-xs text-zinc-600">
+                      <Mono>{runTag(r.run_id)}</Mono>
+                    </div>
+                    <StatusBadge status={r.status} className="mt-1 sm:hidden" />
+                  </Td>
+                  <Td>
+                    <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
+                    <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
+                      {formatNumber(r.item_counts.completed + r.item_counts.failed)} of{" "}
+                      {formatNumber(r.item_counts.total)} items
+                      {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
+                    </p>
+                  </Td>
+                  <Td className="hidden md:table-cell">
+                    <ItemCounts counts={r.item_counts} />
+                  </Td>
+                  <Td className="hidden lg:table-cell">{r.trigger_type}</Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">
+                    {r.started_at ? (
+                      <time dateTime={r.started_at} title={formatDate(r.started_at)}>
+                        {relative(r.started_at)}
+                      </time>
+                    ) : (
+                      <span className="text-zinc-600">not started</span>
+                    )}
+                  </Td>
+                  <Td className="hidden whitespace-nowrap tabular-nums sm:table-cell">
+                    {r.started_at ? formatDuration(r.duration_seconds) : "—"}
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+          <Pager
+            offset={offset}
+            limit={LIMIT}
+            hasMore={runs.data.has_more}
+            count={runs.data.runs.length}
+            onChange={(o) => set({ offset: o })}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+// What the runs list and the run page share: the shapes of the console's run records, the states
+// of SPEC 3.1, and small display helpers.
+import { formatNumber } from "@/components/console/format";
+import { ProgressBar } from "@/components/ui/misc";
+
+export const RUN_STATUSES = [
+  "pending",
+  "running",
+  "needs_review",
+  "paused",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
+export const ITEM_STATUSES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
+export const CONTROLS = ["pause", "resume", "retry", "cancel"] as const;
+export type Control = (typeof CONTROLS)[number];
+
+/** Runs the engine is working on (poll fast), runs others may move (poll slowly), and final runs. */
+export const isActive = (status: string) => status === "pending" || status === "running";
+export const isWaiting = (status: string) => status === "paused" || status === "needs_review";
+
+export interface RunListItem {
+  run_id: string;
+  agent_id: string;
+  agent_name: string;
+  status: string;
+  progress_percent: number;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_seconds: number;
+  trigger_type: string;
+  error: string | null;
+  created_at: string;
+  summary: { total_processed: number; successful: number; failed: number; exceptions: number; skipped: number };
+  item_counts: { completed: number; failed: number; needs_review: number; total: number };
+}
+
+export interface RunEvent {
+  action: string;
+  from: string | null;
+  to: string;
+  actor: string;
+  triggered_by: string | null;
+  at: string;
+}
+
+export interface OutputFile {
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  url: string;
+  url_expires_at: string;
+}
+
+export interface RunDetail extends RunListItem {
+  output_files: OutputFile[];
+  events: RunEvent[];
+  allowed_actions: Control[];
+  inputs: unknown;
+}
+
+export interface RunItem {
+  item_id: string;
+  index: number;
+  status: string;
+  step_id: string | null;
+  data: unknown;
+  result: unknown;
+  error: string | null;
+  exception: boolean;
+  resolution: string | null;
+  updated_at: string;
+}
+
+export interface Approval {
+  exception_id: string;
+  step_id: string | null;
+  item_id: string;
+  index: number | null;
+  data: unknown;
+  error: string | null;
+}
+
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds == null) return "—";
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min ${String(Math.round(seconds % 60)).padStart(2, "0")} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** Run ids share a time-ordered prefix: their tail tells them apart. */
+export const runTag = (id: string) => (id.length > 14 ? `run_…${id.slice(-8)}` : id);
+
+export const formatPercent = (p: number) => `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
+
+export function RunProgress({ run, label }: { run: Pick<RunListItem, "progress_percent">; label: string }) {
+  return (
+    <div className="flex min-w-[7.5rem] items-center gap-2">
+      <ProgressBar percent={run.progress_percent} label={label} />
+      <span className="w-11 shrink-0 text-right text-xs text-zinc-700 tabular-nums">
+        {formatPercent(run.progress_percent)}
+      </span>
+    </div>
+  );
+}
+
+/** completed / failed / needs review / total, compact, for the list. */
+export function ItemCounts({ counts }: { counts: RunListItem["item_counts"] }) {
+  return (
+    <span className="text-xs whitespace-nowrap text-zinc-700 tabular-nums">
+      <span title="completed" className="text-emerald-800">
+        {formatNumber(counts.completed)} done
+      </span>
+      {" · "}
+      <span title="failed" className={counts.failed ? "text-red-800" : undefined}>
+        {formatNumber(counts.failed)} failed
+      </span>
+      {" · "}
+      <span title="needs review" className={counts.needs_review ? "font-medium text-amber-900" : undefined}>
+        {formatNumber(counts.needs_review)} review
+      </span>
+      {" · "}
+      <span title="total">{formatNumber(counts.total)} total</span>
+    </span>
+  );
+}
+
+/** Compact JSON on one line, cut to `max` characters. */
+export function compactJson(value: unknown, max = 80): string {
+  if (value === undefined) return "";
+  const s = JSON.stringify(value) ?? "";
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}

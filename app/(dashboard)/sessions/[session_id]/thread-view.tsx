@@ -1,0 +1,244 @@
+"use client";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useRef } from "react";
+import { api } from "@/components/console/api";
+import { formatCost, formatDate, formatMs, formatNumber, relative, shortId } from "@/components/console/format";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import type { MessageItem, SessionDetail, TokenUsage } from "../types";
+
+const PAGE_SIZE = 50;
+/** While a reply is being produced, the thread is read again this often. */
+const LIVE_INTERVAL_MS = 1_000;
+
+type MessagePage = { messages: MessageItem[]; has_more: boolean };
+
+const tokens = (u: TokenUsage | null) =>
+  u
+    ? `${formatNumber(u.total_tokens)} (${formatNumber(u.prompt_tokens)} in, ${formatNumber(u.completion_tokens)} out)`
+    : "—";
+
+function When({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <>—</>;
+  return (
+    <time dateTime={iso} title={formatDate(iso)}>
+      {formatDate(iso)} <span className="text-zinc-600">({relative(iso)})</span>
+    </time>
+  );
+}
+
+function SessionHeader({ session }: { session: SessionDetail }) {
+  return (
+    <Card title="Session">
+      <Details
+        items={[
+          [
+            "Status",
+            <span key="s" className="flex flex-wrap items-center gap-1.5">
+              <StatusBadge status={session.status} />
+              {session.environment === "draft" && <Badge tone="amber">draft</Badge>}
+            </span>,
+          ],
+          [
+            "Agent",
+            <Link
+              key="a"
+              href={`/sessions?agent_id=${encodeURIComponent(session.agent_id)}`}
+              className="font-medium text-indigo-700 hover:underline"
+              title="Sessions of this agent"
+            >
+              {session.agent_name}
+            </Link>,
+          ],
+          ["User", session.user_id ? <Mono key="u">{session.user_id}</Mono> : "—"],
+          ["Channel", session.channel],
+          ["Created", <When key="c" iso={session.created_at} />],
+          ["Last message", <When key="l" iso={session.last_message_at} />],
+          ["Messages", formatNumber(session.message_count)],
+          ["Tokens", tokens(session.token_usage)],
+          ["Cost", formatCost(session.cost)],
+          ["Session id", <Mono key="i">{session.session_id}</Mono>],
+        ]}
+      />
+      <div className="mt-4">
+        <h3 className="text-xs font-medium text-zinc-600">Metadata</h3>
+        {Object.keys(session.metadata ?? {}).length ? (
+          <pre
+            data-testid="session-metadata"
+            className="mt-1 max-h-64 overflow-auto rounded-md bg-zinc-50 p-3 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200"
+          >
+            {JSON.stringify(session.metadata, null, 2)}
+          </pre>
+        ) : (
+          <p className="mt-0.5 text-sm text-zinc-600">none</p>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function Message({ m }: { m: MessageItem }) {
+  const assistant = m.role === "assistant";
+  const label = assistant ? "Assistant" : "User";
+  return (
+    <li>
+      <article
+        aria-label={`${label} message`}
+        data-message-id={m.message_id}
+        className={cn(
+          "rounded-lg border-l-4 bg-white p-3 ring-1 ring-zinc-200 sm:p-4",
+          assistant ? "border-indigo-400" : "border-zinc-300",
+          m.status === "error" && "border-red-400",
+        )}
+      >
+        <header className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <h3 className="text-sm font-semibold text-zinc-900">{label}</h3>
+          <StatusBadge status={m.status} />
+          <span className="text-xs text-zinc-600">
+            <time dateTime={m.created_at} title={formatDate(m.created_at)}>
+              {formatDate(m.created_at)}
+            </time>
+          </span>
+        </header>
+        {m.content ? (
+          <p className="mt-2 text-sm whitespace-pre-wrap text-zinc-900 [overflow-wrap:anywhere]">{m.content}</p>
+        ) : m.status === "processing" ? (
+          <p className="mt-2 text-sm text-zinc-600 italic">Waiting for the agent&apos;s reply…</p>
+        ) : null}
+        {m.error && (
+          <div className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
+            <p>
+              <span className="font-medium">Error </span>
+              <Mono>{m.error.code}</Mono>
+            </p>
+            <p className="mt-0.5 [overflow-wrap:anywhere]">{m.error.message}</p>
+          </div>
+        )}
+        {assistant && (
+          <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-4">
+            {(
+              [
+                ["Model", m.model ?? "—"],
+                ["Tokens", tokens(m.token_usage)],
+                ["Cost", formatCost(m.cost)],
+                ["Processing time", formatMs(m.processing_time_ms)],
+              ] as const
+            ).map(([k, v]) => (
+              <div key={k} className="min-w-0">
+                <dt className="text-zinc-600">{k}</dt>
+                <dd className="break-words text-zinc-900">{v}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </article>
+    </li>
+  );
+}
+
+export function ThreadView({ sessionId }: { sessionId: string }) {
+  const qc = useQueryClient();
+  const path = `/sessions/${encodeURIComponent(sessionId)}`;
+  const messages = useInfiniteQuery({
+    queryKey: ["session-messages", sessionId],
+    queryFn: ({ pageParam }) => api<MessagePage>(`${path}/messages?limit=${PAGE_SIZE}&offset=${pageParam}`),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.has_more ? pages.reduce((n, p) => n + p.messages.length, 0) : undefined),
+    // Live only while a reply is being produced; a settled thread is not polled.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.messages.some((m) => m.status === "processing")) ? LIVE_INTERVAL_MS : false,
+  });
+  const all = messages.data?.pages.flatMap((p) => p.messages) ?? [];
+  const processing = all.some((m) => m.status === "processing");
+  const session = useQuery({
+    queryKey: ["session", sessionId],
+    queryFn: () => api<SessionDetail>(path),
+    refetchInterval: processing ? LIVE_INTERVAL_MS : false,
+  });
+
+  // When the last reply settles, read the header once more for its final counts and cost.
+  const wasProcessing = useRef(false);
+  useEffect(() => {
+    if (wasProcessing.current && !processing) void qc.invalidateQueries({ queryKey: ["session", sessionId] });
+    wasProcessing.current = processing;
+  }, [processing, qc, sessionId]);
+
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/sessions" className="text-indigo-700 hover:underline">
+          ← Sessions
+        </Link>
+      </p>
+      <PageHeader
+        title={
+          <>
+            Session <span className="font-mono text-lg">{shortId(sessionId)}</span>
+          </>
+        }
+        description={session.data ? `${session.data.agent_name} · ${session.data.channel}` : undefined}
+        actions={<CopyButton value={sessionId} label="Copy session id" />}
+      />
+      {session.isPending ? (
+        <Card title="Session">
+          <div role="status" aria-label="Loading session" className="space-y-2">
+            <Skeleton className="h-5 w-2/3" />
+            <Skeleton className="h-5 w-1/2" />
+          </div>
+        </Card>
+      ) : session.error ? (
+        <ErrorState error={session.error} title="The session could not be loaded" />
+      ) : (
+        <div data-testid="session-header">
+          <SessionHeader session={session.data} />
+        </div>
+      )}
+
+      {!session.error && (
+        <section aria-labelledby="thread-heading" className="mt-6">
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+            <h2 id="thread-heading" className="text-base font-semibold text-zinc-900">
+              Messages
+            </h2>
+            {processing && (
+              <p role="status" className="flex items-center gap-2 text-xs text-sky-800">
+                <span aria-hidden className="size-2 animate-pulse rounded-full bg-sky-500" />A reply is being produced;
+                updating live.
+              </p>
+            )}
+          </div>
+          {messages.isPending ? (
+            <SkeletonRows label="Loading messages" rows={3} />
+          ) : messages.error ? (
+            <ErrorState error={messages.error} title="Messages could not be loaded" />
+          ) : all.length === 0 ? (
+            <EmptyState title="No messages in this session">Messages appear here as the agent is triggered.</EmptyState>
+          ) : (
+            <>
+              <ol aria-label="Thread, oldest first" className="space-y-3">
+                {all.map((m) => (
+                  <Message key={m.message_id} m={m} />
+                ))}
+              </ol>
+              {messages.hasNextPage && (
+                <div className="mt-4 flex justify-center">
+                  <Button
+                    variant="secondary"
+                    disabled={messages.isFetchingNextPage}
+                    onClick={() => void messages.fetchNextPage()}
+                  >
+                    {messages.isFetchingNextPage ? "Loading…" : "Load more"}
+                  </Button>
+                </div>
+              )}
+            </>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

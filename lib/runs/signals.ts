@@ -1,0 +1,29 @@
+// Same-process notice of the moves that controls and approvals make, so that an engine running in
+// this process sees a pause, a cancel or a newer epoch at its very next item boundary (the status
+// poll of lib/workflow/engine.ts covers engines in other processes). Kept on globalThis: Next
+// bundles the route handlers and the instrumentation-started worker separately.
+import type { RunStatus } from "./state";
+
+export interface RunNotice {
+  status: RunStatus;
+  epoch: number;
+}
+type Listener = (notice: RunNotice) => void;
+
+const g = globalThis as unknown as { __awsRunListeners?: Map<string, Set<Listener>> };
+const listeners = (g.__awsRunListeners ??= new Map());
+
+/** Called after a move has committed: every listener of the run hears it synchronously. */
+export function announceRun(runId: string, notice: RunNotice) {
+  for (const listener of listeners.get(runId) ?? []) listener(notice);
+}
+
+export function listenToRun(runId: string, listener: Listener): () => void {
+  let set = listeners.get(runId);
+  if (!set) listeners.set(runId, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) listeners.delete(runId);
+  };
+}

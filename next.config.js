@@ -14,6 +14,9 @@ const nextConfig = {
     "busboy",
     "jsonata",
     "openai",
+    "@tus/server",
+    "@tus/file-store",
+    "@tus/utils",
   ],
   // `npm run check` typechecks the whole project once; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },

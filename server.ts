@@ -1,8 +1,12 @@
 // Production server: Next's request handler behind Node's HTTP server, so that request timeouts
 // can differ per route. Uploads may last an hour (SPEC 8); every other request is cut after
 // REQUEST_TIMEOUT_MS (5 minutes), so slow clients cannot hold connections on other routes.
+// On PostgreSQL it runs WEB_CONCURRENCY processes (default: one per core) on one port with
+// node:cluster, each with its own in-process worker; the embedded database allows one process.
 // `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
+import cluster from "node:cluster";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import next from "next";
 import { authSecret } from "./lib/auth/secret-files";
@@ -21,66 +25,104 @@ try {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);
 }
-const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload\/?(\?|$)/, /^\/api\/studio\/tus(\/|\?|$)/];
+/** Uploads, multipart and resumable (tus), get UPLOAD_TIMEOUT_MS. */
+const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload(\/tus(\/[^/?]+)?)?\/?(\?|$)/];
 /** The project root: this file runs from dist/. */
 const root = path.resolve(import.meta.dirname, "..");
 
-const app = next({ dev: false, hostname, port, dir: root });
-const handle = app.getRequestHandler();
-await app.prepare();
-
-// Next drops Content-Length from route handler responses (it may have decoded the body). Routes
-// that stream a body of known length (file downloads) declare it in x-aws-content-length; it
-// becomes the real header here, so clients get progress and can detect truncation.
-function declaredLength(res: http.ServerResponse) {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
-    const declared = res.getHeader("x-aws-content-length");
-    if (declared !== undefined) {
-      res.removeHeader("x-aws-content-length");
-      if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
-    }
-    return writeHead.apply(this, args);
-  } as typeof writeHead;
+/** How many server processes: several only on PostgreSQL (PGlite allows one process per folder). */
+const processes = settings.DATABASE_URL ? (settings.WEB_CONCURRENCY ?? os.availableParallelism()) : 1;
+if (!settings.DATABASE_URL && (settings.WEB_CONCURRENCY ?? 1) > 1) {
+  console.log("WEB_CONCURRENCY is ignored on the embedded database: it allows one process.");
 }
 
-const server = http.createServer((req, res) => {
-  // The client's address for routes that need it (sign-in lockout); a client cannot set it.
-  req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
-  const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
-  const timer = setTimeout(() => {
-    if (!res.headersSent) {
-      res.writeHead(408, { "content-type": "application/json", connection: "close" });
-      res.end(JSON.stringify({ error: { code: "request_timeout", message: "Request took too long." } }));
-    }
-    req.socket.destroy();
-  }, limit);
-  res.once("close", () => clearTimeout(timer));
-  declaredLength(res);
-  handle(req, res);
-});
-// Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.
-server.requestTimeout = 0;
-server.headersTimeout = 60_000;
-// Longer than clients and proxies keep idle connections (undici: the server's hint less 1 s; most
-// proxies 60 s), so that the client always closes an idle connection first. The other way round, a
-// request sent just as the server closes the connection fails with "other side closed".
-server.keepAliveTimeout = 65_000;
-
-server.listen(port, hostname, () => {
-  console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
-});
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  server.close();
-  server.closeIdleConnections?.();
-  const stop = (globalThis as { __awsShutdown?: () => Promise<void> }).__awsShutdown;
-  await Promise.race([stop ? stop() : Promise.resolve(), new Promise((r) => setTimeout(r, 10_000))]);
-  process.exit(0);
+if (processes > 1 && cluster.isPrimary) {
+  await supervise(processes);
+} else {
+  await serve();
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+
+/** The primary: forks the server processes, replaces one that dies, stops them all on a signal. */
+async function supervise(count: number) {
+  console.log(`Agent Webhook Service: starting ${count} server processes`);
+  let stopping = false;
+  for (let i = 0; i < count; i++) cluster.fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    console.log(`server process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    const done = () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0);
+    cluster.on("exit", done);
+    done();
+    setTimeout(() => process.exit(0), 15_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function serve() {
+  const app = next({ dev: false, hostname, port, dir: root });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  // Next drops Content-Length from route handler responses (it may have decoded the body). Routes
+  // that stream a body of known length (file downloads) declare it in x-aws-content-length; it
+  // becomes the real header here, so clients get progress and can detect truncation.
+  function declaredLength(res: http.ServerResponse) {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+      const declared = res.getHeader("x-aws-content-length");
+      if (declared !== undefined) {
+        res.removeHeader("x-aws-content-length");
+        if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
+      }
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+  }
+
+  const server = http.createServer((req, res) => {
+    // The client's address for routes that need it (sign-in lockout); a client cannot set it.
+    req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
+    const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
+    const timer = setTimeout(() => {
+      if (!res.headersSent) {
+        res.writeHead(408, { "content-type": "application/json", connection: "close" });
+        res.end(JSON.stringify({ error: { code: "request_timeout", message: "Request took too long." } }));
+      }
+      req.socket.destroy();
+    }, limit);
+    res.once("close", () => clearTimeout(timer));
+    declaredLength(res);
+    handle(req, res);
+  });
+  // Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  // Longer than clients and proxies keep idle connections (undici: the server's hint less 1 s; most
+  // proxies 60 s), so that the client always closes an idle connection first. The other way round, a
+  // request sent just as the server closes the connection fails with "other side closed".
+  server.keepAliveTimeout = 65_000;
+
+  server.listen(port, hostname, () => {
+    console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    server.close();
+    server.closeIdleConnections?.();
+    const stop = (globalThis as { __awsShutdown?: () => Promise<void> }).__awsShutdown;
+    await Promise.race([stop ? stop() : Promise.resolve(), new Promise((r) => setTimeout(r, 10_000))]);
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -24,6 +24,9 @@ const EnvSchema = z.object({
   /// Run the job worker inside the server process (the embedded default). Set false when
   /// separate `npm run worker` processes do the work.
   RUN_WORKER: bool.default(true),
+  /// Server processes on one port (PostgreSQL only; default: one per core). The embedded database
+  /// allows one process.
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /// Connections of the PostgreSQL pool of each process.
   DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   /// Seconds without a heartbeat after which the job of a dead worker is retried (pg-boss refuses
@@ -40,6 +43,14 @@ const EnvSchema = z.object({
   RUN_WATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(150),
   /// Verified Access Keys are cached this long; revocation reaches every instance within it.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
+  /// Replies produced at once by the process that accepted the trigger, at most this many at a time
+  /// (replies wait on their upstream: the cap is about memory and upstream load, not CPU).
+  REPLY_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(256),
+  /// Replies waiting for a free slot beyond which new triggers are refused with 503 and Retry-After.
+  REPLY_BACKLOG: z.coerce.number().int().min(0).max(1_000_000).default(2_000),
+  /// How long a reply's producer holds it without renewing; a reply whose process died is taken
+  /// over once this has passed.
+  REPLY_LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(30),
   /// Bounded wait of a synchronous conversational trigger.
   TRIGGER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /// Uploads may last up to an hour (SPEC 8); other requests are cut much sooner.
@@ -53,6 +64,20 @@ const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(5 * 60 * 1000),
+  /// Largest upload accepted, multipart or resumable (tus answers 413 above it; Tus-Max-Size).
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 ** 3),
+  /// Unfinished resumable uploads are deleted (bytes and state) this long after they began.
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
+  /// How often the worker deletes expired unfinished uploads.
+  UPLOAD_CLEANUP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(15 * 60 * 1000),
   /// Test hook only (never set in production): every storage write fails after this many bytes,
   /// as a disk that fills up mid-stream would, to exercise `500 upload_failed`.
   STORAGE_FAULT_AFTER_BYTES: z.coerce.number().int().min(0).optional(),

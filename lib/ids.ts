@@ -43,6 +43,7 @@ export type IdPrefix =
   | "evt"
   | "idem"
   | "sif"
+  | "upl"
   | "req";
 
 export function newId(prefix: IdPrefix): string {

@@ -115,6 +115,12 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     body: () => ({ inputs: { rows: [{ a: 1 }] } }),
     otherOrg: "agent_not_found",
   },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/files",
+    path: (f) => `/api/console/agents/${f.conversational}/files`,
+    otherOrg: "agent_not_found",
+  },
   { method: "GET", pattern: "/api/console/sessions", path: () => "/api/console/sessions" },
   {
     method: "GET",

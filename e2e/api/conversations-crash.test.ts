@@ -59,9 +59,8 @@ describe("kill and restart with replies in flight", () => {
     async () => {
       const gate = await gatedUpstream();
       own = await ownServer("conv-crash", {
-        // pg-boss refuses heartbeats under 10 s.
-        QUEUE_HEARTBEAT_SECONDS: "10",
-        QUEUE_SUPERVISE_SECONDS: "1",
+        // Replies of the killed process are taken over once their lease (4 s) runs out.
+        REPLY_LEASE_SECONDS: "4",
         // A synchronous trigger here waits at most 1 s: the bound comes from the environment.
         TRIGGER_WAIT_MS: "1000",
       });
@@ -91,7 +90,7 @@ describe("kill and restart with replies in flight", () => {
         message: r.message_id as string,
       }));
 
-      // Kill while the worker holds replies: wait until several are with the upstream (held there).
+      // Kill while the server holds replies: wait until several are with the upstream (held there).
       const deadline0 = Date.now() + 60_000;
       while (gate.seen.size < 5 && Date.now() < deadline0) await new Promise((r) => setTimeout(r, 100));
       expect(gate.seen.size).toBeGreaterThanOrEqual(5);

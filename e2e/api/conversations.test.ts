@@ -84,7 +84,7 @@ describe("synchronous trigger", () => {
 
   it("answers 502 upstream_timeout when the wait runs out, and the reply still completes later", async () => {
     const slow = (
-      await createAgent(ctx().orgA, { name: "slow", kind: "conversational", runtime: { type: "echo", delay_ms: 2500 } })
+      await createAgent(ctx().orgA, { name: "slow", kind: "conversational", runtime: { type: "echo", delay_ms: 6000 } })
     ).agent_id;
     // RFC 7240 `wait` shortens the bounded wait (TRIGGER_WAIT_MS) for this request only.
     const res = await trigger(slow, { message: "take your time" }, { prefer: "wait=1" });
@@ -94,7 +94,7 @@ describe("synchronous trigger", () => {
     expect(pending.body.status).toBe("processing");
     const done = await pollMessage(slow, session_id, message_id);
     expect(done).toMatchObject({ status: "completed", content: "Echo: take your time", error: null });
-    expect(done.processing_time_ms).toBeGreaterThanOrEqual(2500);
+    expect(done.processing_time_ms).toBeGreaterThanOrEqual(6000);
   });
 });
 

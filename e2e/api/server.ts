@@ -95,6 +95,8 @@ export async function startServer(
       LOG_LEVEL: "info",
       PORT: String(port),
       HOST: "127.0.0.1",
+      // One process unless a test asks for more (on PostgreSQL the default is one per core).
+      WEB_CONCURRENCY: "1",
       ...dbEnv(target),
       ...extraEnv,
     },

@@ -2,6 +2,7 @@
 // route does for the agent in its path.
 import { ApiError } from "../errors";
 import { prisma } from "../db";
+import { env } from "../env";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
@@ -25,7 +26,30 @@ export function agentRecord(a: Agent) {
 
 const notFound = () => new ApiError("agent_not_found", "Agent not found.");
 
-/** The agent in a public route's path; another organization's agent is reported as missing. */
+const g = globalThis as unknown as { __awsAgentCache?: Map<string, { agent: Agent; expires: number }> };
+const agentCache = (g.__awsAgentCache ??= new Map());
+const MAX_CACHED_AGENTS = 10_000;
+
+/**
+ * The agent in a public route's path, cached as briefly as verified keys (KEY_CACHE_TTL_MS): the
+ * public API reads it on every request. An update evicts it at once in this process; other
+ * processes see it within the TTL.
+ */
+export async function agentForRequest(organizationId: string, agentId: string): Promise<Agent> {
+  const key = `${organizationId}/${agentId}`;
+  const now = Date.now();
+  const hit = agentCache.get(key);
+  if (hit && hit.expires > now) return hit.agent;
+  const agent = await loadAgentForKey(organizationId, agentId);
+  const ttl = env().KEY_CACHE_TTL_MS;
+  if (ttl > 0) {
+    if (agentCache.size >= MAX_CACHED_AGENTS) agentCache.clear();
+    agentCache.set(key, { agent, expires: now + ttl });
+  }
+  return agent;
+}
+
+/** The agent in a path, read now; another organization's agent is reported as missing. */
 export async function loadAgentForKey(organizationId: string, agentId: string): Promise<Agent> {
   if (!/^agt_[0-9A-Za-z]{1,64}$/.test(agentId)) throw notFound();
   const db = await prisma();
@@ -107,6 +131,7 @@ export async function updateAgent(opts: {
     throw fields("workflow", "only workflow agents take a workflow definition");
   const projectId = input.project_id ? await resolveProject(opts.organizationId, input.project_id) : undefined;
   const db = await prisma();
+  agentCache.delete(`${opts.organizationId}/${current.id}`);
   const agent = await db.agent.update({
     where: { id: current.id },
     data: {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Agent } from "../generated/prisma/client";
+import type { Agent, Message } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { resetEnvCache } from "../env";
-import { QUEUE_RETRY_LIMIT, stopQueue } from "../queue";
+import { stopQueue } from "../queue";
+import { startFakeUpstream } from "../runtime/testing";
 import { openTestDatabase } from "../testing/db";
-import { replyJob } from "./reply-job";
+import { MAX_RECOVERIES, recoverReplies } from "./recovery";
+import { runReply, type ReplyTask } from "./replies";
 import { ListMessagesQuery, ListSessionsQuery } from "./schemas";
 import { getMessage, getSession, listMessages, listSessions } from "./sessions";
 import { acceptMessage } from "./trigger";
@@ -66,7 +68,6 @@ async function pendingReply(a: Agent, sessionId: string, content = "hello there"
   });
 }
 
-const job = (retryCount = 0) => ({ id: "job", retryCount, signal: new AbortController().signal });
 const sessionsQuery = ListSessionsQuery.parse({});
 const messagesQuery = ListMessagesQuery.parse({});
 
@@ -116,13 +117,27 @@ describe("sessions service", () => {
   });
 });
 
-describe("reply job", () => {
-  it("stores exactly one reply and counts its tokens once when the job runs twice", async () => {
+/** The reply task of a pending reply made by pendingReply (a new producer's view of it). */
+const task = (a: Agent, reply: Message, message = "hello there"): ReplyTask => ({
+  messageId: reply.id,
+  sessionId: reply.sessionId,
+  acceptedAt: reply.createdAt,
+  agent: a,
+  message,
+  attachments: [],
+  metadata: {},
+  historyBefore: new Date(reply.createdAt.getTime() - 1),
+});
+
+describe("replies", () => {
+  it("stores exactly one reply and counts its tokens once when producers race", async () => {
     const a = await agent();
     const s = await session(a);
     const reply = await pendingReply(a, s.id, "one two three");
-    await Promise.all([replyJob({ messageId: reply.id }, job()), replyJob({ messageId: reply.id }, job(1))]);
-    await replyJob({ messageId: reply.id }, job(2));
+    const t = task(a, reply, "one two three");
+    const outcomes = await Promise.all([runReply(t), runReply(t)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["completed", "taken"]);
+    expect((await runReply(t)).status).toBe("taken");
     const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
     expect(done).toMatchObject({ status: "completed", content: "Echo: one two three", model: "echo", error: null });
     expect(done.token_usage).toEqual({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
@@ -134,19 +149,19 @@ describe("reply job", () => {
     const a = await agent();
     const s = await session(a);
     const first = await pendingReply(a, s.id, "first words");
-    await replyJob({ messageId: first.id }, job());
+    await runReply(task(a, first, "first words"));
     const second = await pendingReply(a, s.id, "again");
-    await replyJob({ messageId: second.id }, job());
+    await runReply(task(a, second, "again"));
     const done = await getMessage({ agent: a, sessionId: s.id, messageId: second.id });
     // echo counts the words of the message plus those of the history as prompt tokens
     expect(done.token_usage?.prompt_tokens).toBe(1 + 2 + 3); // "again" + "first words" + "Echo: first words"
   });
 
-  it("ends a non-retryable runtime failure as error without leaking the runtime's text", async () => {
+  it("ends a non-retryable runtime failure as error at once, without leaking the runtime's text", async () => {
     const a = await agent({ type: "echo", fail: "error" });
     const s = await session(a);
     const reply = await pendingReply(a, s.id);
-    await replyJob({ messageId: reply.id }, job());
+    expect((await runReply(task(a, reply))).status).toBe("error");
     const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
     expect(done.status).toBe("error");
     expect(done.error?.code).toBe("message_processing_failed");
@@ -154,15 +169,76 @@ describe("reply job", () => {
     expect(done.token_usage).toBeNull();
   });
 
-  it("throws a retryable failure for the queue to retry, and ends it as error on the last attempt", async () => {
-    const a = await agent({ type: "echo", fail: "timeout", timeout_ms: 100 });
+  it("retries an upstream failure that may pass, then stores the reply", async () => {
+    const upstream = await startFakeUpstream();
+    try {
+      let calls = 0;
+      upstream.answer(() => (++calls < 3 ? { status: 503, text: "busy" } : { json: { content: "third time" } }));
+      const a = await agent({ type: "http", url: `${upstream.url}/reply`, timeout_ms: 5_000 });
+      const s = await session(a);
+      const reply = await pendingReply(a, s.id);
+      expect((await runReply(task(a, reply))).status).toBe("completed");
+      expect(calls).toBe(3);
+      const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
+      expect(done).toMatchObject({ status: "completed", content: "third time" });
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("ends the reply as error once every attempt failed, so that a 502 upstream_error is final", async () => {
+    const upstream = await startFakeUpstream();
+    try {
+      upstream.answer(() => ({ status: 500, text: "down" }));
+      const a = await agent({ type: "http", url: `${upstream.url}/reply`, timeout_ms: 5_000 });
+      const s = await session(a);
+      const reply = await pendingReply(a, s.id);
+      expect((await runReply(task(a, reply))).status).toBe("error");
+      expect(upstream.requests).toHaveLength(3);
+      const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
+      expect(done).toMatchObject({ status: "error", error: { code: "message_processing_failed" } });
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe("recovery", () => {
+  it("takes over a reply whose lease ran out, leaves a held one alone, and gives up after three takeovers", async () => {
+    const a = await agent();
     const s = await session(a);
-    const reply = await pendingReply(a, s.id);
-    await expect(replyJob({ messageId: reply.id }, job(0))).rejects.toMatchObject({ kind: "timeout" });
-    expect((await db.prisma.message.findUniqueOrThrow({ where: { id: reply.id } })).status).toBe("processing");
-    await replyJob({ messageId: reply.id }, job(QUEUE_RETRY_LIMIT));
-    const done = await getMessage({ agent: a, sessionId: s.id, messageId: reply.id });
-    expect(done).toMatchObject({ status: "error", error: { code: "message_processing_failed" } });
+    const orphan = await pendingReply(a, s.id, "anyone there");
+    const held = await pendingReply(a, s.id, "still mine");
+    const hopeless = await pendingReply(a, s.id, "cursed");
+    const now = new Date();
+    await db.prisma.message.update({ where: { id: orphan.id }, data: { leaseUntil: new Date(now.getTime() - 1) } });
+    await db.prisma.message.update({ where: { id: held.id }, data: { leaseUntil: new Date(now.getTime() + 60_000) } });
+    await db.prisma.message.update({
+      where: { id: hopeless.id },
+      data: { leaseUntil: new Date(now.getTime() - 1), recoveries: MAX_RECOVERIES },
+    });
+    // Other tests of this file left replies without a lease: only these three matter here.
+    const claimed = await recoverReplies(now);
+    expect(claimed).toEqual(expect.arrayContaining([orphan.id, hopeless.id]));
+    expect(claimed).not.toContain(held.id);
+    const deadline = Date.now() + 10_000;
+    let state = await db.prisma.message.findUniqueOrThrow({ where: { id: orphan.id } });
+    while (state.status === "processing" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      state = await db.prisma.message.findUniqueOrThrow({ where: { id: orphan.id } });
+    }
+    expect(state).toMatchObject({ status: "completed", content: "Echo: anyone there", recoveries: 1 });
+    expect(await db.prisma.message.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+      status: "processing",
+      recoveries: 0,
+    });
+    expect(await db.prisma.message.findUniqueOrThrow({ where: { id: hopeless.id } })).toMatchObject({
+      status: "error",
+      error: { code: "message_processing_failed" },
+    });
+    // A second sweep takes none of them: the held reply's lease is still good, the others ended.
+    const again = await recoverReplies(now);
+    for (const id of [orphan.id, held.id, hopeless.id]) expect(again).not.toContain(id);
   });
 });
 
@@ -201,7 +277,9 @@ describe("trigger", () => {
         },
       ],
     });
-    expect(assistant).toMatchObject({ role: "assistant", status: "processing" });
+    // The reply was started at once, in this process.
+    expect(assistant.role).toBe("assistant");
+    expect(["processing", "completed"]).toContain(assistant.status);
     expect(assistant.createdAt.getTime()).toBeGreaterThan(user.createdAt.getTime());
   });
 });

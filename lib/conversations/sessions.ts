@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { messageListItem, messageRecord, sessionListItem, sessionRecord } from "./records";
 import type { ListMessagesQuery, ListSessionsQuery } from "./schemas";
+import { waitForReply } from "./waiters";
 
 /** Session routes exist for conversational agents only; checked before any lookup. */
 export function assertConversational(agent: Agent) {
@@ -67,12 +68,30 @@ export async function listMessages(opts: {
   return { messages: rows.map(messageListItem), limit, offset };
 }
 
-export async function getMessage(opts: { agent: Agent; sessionId: string; messageId: string }) {
+/**
+ * One message. With `waitMs`, a reply still processing is answered as soon as it ends, or when the
+ * wait runs out (long polling: `Prefer: wait=N`).
+ */
+export async function getMessage(opts: { agent: Agent; sessionId: string; messageId: string; waitMs?: number }) {
   assertConversational(opts.agent);
-  const session = await loadSession(opts.agent, opts.sessionId);
   const db = await prisma();
-  const message = await db.message.findFirst({ where: { id: opts.messageId, sessionId: session.id } });
-  if (!message) throw new ApiError("message_not_found", "Message not found in this session.");
+  // One query on the polling path: the message, within a visible session of this agent.
+  const find = () =>
+    db.message.findFirst({
+      where: {
+        id: opts.messageId,
+        sessionId: opts.sessionId,
+        session: { agentId: opts.agent.id, organizationId: opts.agent.organizationId, environment: "production" },
+      },
+    });
+  let message = await find();
+  if (!message) {
+    await loadSession(opts.agent, opts.sessionId); // session_not_found when that is what is missing
+    throw new ApiError("message_not_found", "Message not found in this session.");
+  }
+  if (message.status === "processing" && opts.waitMs) {
+    if (await waitForReply(message.id, opts.waitMs)) message = (await find()) ?? message;
+  }
   return messageRecord(message);
 }
 

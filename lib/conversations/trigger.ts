@@ -6,14 +6,14 @@ import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
-import type { Agent, Prisma } from "../generated/prisma/client";
+import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { enqueue, transactionWithJobs } from "../queue";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
 import { assertConversational } from "./sessions";
-import { listenForReply } from "./waiters";
+import { insertTrigger } from "./store";
+import { assertReplyCapacity, leaseMs, startReply, type ReplyOutcome, type ReplyTask } from "./replies";
 
 export interface ConversationTrigger {
   agent: Agent;
@@ -25,79 +25,57 @@ export interface ConversationTrigger {
   environment?: "production" | "draft";
 }
 
+/**
+ * Stores the user message, the pending reply (with its producer's lease) and the session counters in
+ * one statement, and returns the reply's task: the caller starts it at once.
+ */
 async function storeTrigger(opts: {
   agent: Agent;
   body: ConversationTriggerBody;
   payload: Record<string, unknown>;
-  assistantMessageId: string;
   environment: "production" | "draft";
-}) {
-  const { agent, body, assistantMessageId, environment } = opts;
-  const userMessageId = newId("msg");
+}): Promise<ReplyTask> {
+  const { agent, body, environment } = opts;
   const now = new Date();
-  const result = await transactionWithJobs(async (tx) => {
-    let sessionId = body.session_id;
-    if (sessionId) {
-      const existing = await tx.session.findFirst({
-        where: { id: sessionId, agentId: agent.id, organizationId: agent.organizationId, environment },
-        select: { id: true },
-      });
-      if (!existing) throw new ApiError("session_not_found", "Session not found.", { session_id: sessionId });
-    } else {
-      sessionId = newId("sess");
-      await tx.session.create({
-        data: {
-          id: sessionId,
-          organizationId: agent.organizationId,
-          projectId: agent.projectId,
-          agentId: agent.id,
-          status: "active",
-          channel: environment === "draft" ? "console" : "webhook",
-          environment,
-          userId: body.user_id ?? "",
-          metadata: (body.metadata ?? {}) as Prisma.InputJsonValue,
-          createdAt: now,
-          lastMessageAt: now,
-        },
-      });
-    }
-    const common = { sessionId, agentId: agent.id, organizationId: agent.organizationId, projectId: agent.projectId };
-    await tx.message.create({
-      data: {
-        ...common,
-        id: userMessageId,
-        role: "user",
-        status: "completed",
-        content: body.message,
-        payload: opts.payload as Prisma.InputJsonValue,
-        createdAt: now,
-        completedAt: now,
-      },
-    });
-    // One millisecond later, so that a reply always sorts after the message it answers.
-    await tx.message.create({
-      data: {
-        ...common,
-        id: assistantMessageId,
-        role: "assistant",
-        status: "processing",
-        replyToId: userMessageId,
-        createdAt: new Date(now.getTime() + 1),
-      },
-    });
-    // Counters move in the database (never read-modify-write) so concurrent triggers on one
-    // session stay exact; GREATEST keeps last_message_at monotonic whatever the commit order.
-    await tx.$executeRaw`UPDATE sessions SET message_count = message_count + 2,
-      last_message_at = GREATEST(last_message_at, ${now}::timestamp(3)) WHERE id = ${sessionId}`;
-    await enqueue("reply", { messageId: assistantMessageId }, { tx });
-    return { sessionId };
-  });
-  return { sessionId: result.sessionId, messageId: assistantMessageId };
+  const newSession = !body.session_id;
+  const rows = {
+    sessionId: body.session_id ?? newId("sess"),
+    newSession,
+    organizationId: agent.organizationId,
+    projectId: agent.projectId,
+    agentId: agent.id,
+    environment,
+    channel: environment === "draft" ? "console" : "webhook",
+    userId: body.user_id ?? "",
+    metadata: body.metadata ?? {},
+    userMessageId: newId("msg"),
+    content: body.message,
+    payload: opts.payload,
+    replyId: newId("msg"),
+    at: now,
+    leaseUntil: new Date(now.getTime() + leaseMs()),
+  };
+  if (!(await insertTrigger(rows))) {
+    throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
+  }
+  return {
+    messageId: rows.replyId,
+    sessionId: rows.sessionId,
+    acceptedAt: now,
+    agent,
+    message: body.message,
+    attachments: Array.isArray(opts.payload.attachments) ? opts.payload.attachments : [],
+    metadata: body.metadata ?? {},
+    // A new session has no history: nothing to read.
+    ...(newSession ? { history: [] } : {}),
+    historyBefore: now,
+  };
 }
 
 /** Validation and file references, before anything is stored: a bad body or reference is a 4xx and leaves no trace. */
 async function prepare(opts: ConversationTrigger) {
   const { agent } = opts;
+  assertReplyCapacity();
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
   const payload = (await resolveFileRefs(opts.body, {
     organizationId: agent.organizationId,
@@ -113,15 +91,15 @@ const agentIds = (agent: Agent) => ({
   project_id: agent.projectId,
 });
 
-/** Stores the message and its pending reply and answers at once; the reply is polled. */
+/** Stores the message and its pending reply, starts the reply, and answers at once; the reply is polled. */
 export async function acceptMessage(opts: ConversationTrigger) {
   const { agent } = opts;
-  const prepared = await prepare(opts);
-  const { sessionId, messageId } = await storeTrigger({ agent, ...prepared, assistantMessageId: newId("msg") });
+  const task = await storeTrigger({ agent, ...(await prepare(opts)) });
+  void startReply(task);
   return {
     success: true as const,
-    session_id: sessionId,
-    message_id: messageId,
+    session_id: task.sessionId,
+    message_id: task.messageId,
     ...agentIds(agent),
     status: "processing" as const,
     timestamp: new Date().toISOString(),
@@ -131,50 +109,69 @@ export async function acceptMessage(opts: ConversationTrigger) {
 /**
  * Stores the message and waits for its reply: at most TRIGGER_WAIT_MS, or `waitMs` when shorter.
  * Throws 502 upstream_timeout when the reply is still processing then (it can be polled), and
- * 502 upstream_error when it ended in error.
+ * 502 upstream_error when it ended in error (every retry already made: a client may retry).
  */
 export async function converse(opts: ConversationTrigger & { waitMs?: number }) {
+  const { body } = await converseWithOutcome(opts);
+  return body;
+}
+
+async function converseWithOutcome(opts: ConversationTrigger & { waitMs?: number }) {
   const { agent } = opts;
-  const prepared = await prepare(opts);
-  // The id is known before the commit, so the wake-up of a fast local reply cannot be missed.
-  const assistantMessageId = newId("msg");
-  const listener = listenForReply(assistantMessageId);
-  const stored = await storeTrigger({ agent, ...prepared, assistantMessageId }).catch((e) => {
-    listener.cancel();
-    throw e;
+  const task = await storeTrigger({ agent, ...(await prepare(opts)) });
+  const reply = startReply(task);
+  const waitMs = Math.min(env().TRIGGER_WAIT_MS, opts.waitMs ?? Infinity);
+  let stopTimer = () => {};
+  const timedOut = new Promise<undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), waitMs);
+    stopTimer = () => clearTimeout(timer);
   });
-  const finished = await listener.wait(Math.min(env().TRIGGER_WAIT_MS, opts.waitMs ?? Infinity));
-  const details = { session_id: stored.sessionId, message_id: stored.messageId };
-  const db = await prisma();
-  const message = await db.message.findUnique({ where: { id: stored.messageId } });
-  if (!finished && message?.status === "processing") {
+  const outcome = await Promise.race([reply.catch(() => null), timedOut]);
+  stopTimer();
+  const details = { session_id: task.sessionId, message_id: task.messageId };
+  // `taken`: another process stored it first; read what it stored.
+  const final = outcome?.status === "taken" ? await storedOutcome(task.messageId) : outcome;
+  if (!final) {
     throw new ApiError("upstream_timeout", "The agent did not reply in time; poll the message for its reply.", details);
   }
-  if (!message || message.status !== "completed") {
+  if (final.status !== "completed") {
     throw new ApiError("upstream_error", "The agent runtime failed to produce a reply.", details);
   }
-  return {
+  const body = {
     success: true as const,
-    session_id: stored.sessionId,
-    message_id: message.id,
+    session_id: task.sessionId,
+    message_id: task.messageId,
     ...agentIds(agent),
-    status: message.status,
-    response: message.content,
+    status: "completed" as const,
+    response: final.content,
     files: [] as unknown[],
-    token_usage: tokenUsage(message),
-    processing_time: message.processingTimeMs / 1000,
-    timestamp: (message.completedAt ?? new Date()).toISOString(),
+    token_usage: final.token_usage,
+    processing_time: final.processingTimeMs / 1000,
+    timestamp: final.completedAt.toISOString(),
+  };
+  return { body, final };
+}
+
+/** What another producer stored for a message (null while it is still processing). */
+async function storedOutcome(messageId: string): Promise<ReplyOutcome | null> {
+  const db = await prisma();
+  const m = await db.message.findUniqueOrThrow({ where: { id: messageId } });
+  if (m.status === "processing") return null;
+  if (m.status !== "completed") return { status: "error", message: "", completedAt: m.completedAt ?? new Date() };
+  return {
+    status: "completed",
+    content: m.content,
+    model: m.model,
+    token_usage: tokenUsage(m) ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cost: m.cost,
+    processingTimeMs: m.processingTimeMs,
+    completedAt: m.completedAt ?? new Date(),
   };
 }
 
-/** The dashboard's test console: a draft conversation (never in the public API), with the reply's cost. */
+/** The dashboard's test console: a draft conversation (never in the public API), with the reply's cost and model. */
 export async function converseInConsole(opts: Omit<ConversationTrigger, "environment">) {
   assertConversational(opts.agent);
-  const reply = await converse({ ...opts, environment: "draft" });
-  const db = await prisma();
-  const message = await db.message.findUniqueOrThrow({
-    where: { id: reply.message_id },
-    select: { cost: true, model: true },
-  });
-  return { ...reply, cost: message.cost, model: message.model };
+  const { body, final } = await converseWithOutcome({ ...opts, environment: "draft" });
+  return { ...body, cost: final.cost, model: final.model };
 }

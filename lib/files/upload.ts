@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { prisma } from "../db";
+import { env } from "../env";
 import { ApiError, isApiError } from "../errors";
 import { newFileId } from "../ids";
 import { log } from "../log";
@@ -79,6 +80,13 @@ async function receiveFile(opts: {
 }): Promise<{ filename: string; contentType: string; size: number }> {
   const { req, key } = opts;
   const contentType = multipartContentType(req.headers.get("content-type"));
+  // A declared length past the limit (plus room for the multipart framing) is refused unread.
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > env().UPLOAD_MAX_BYTES + 1024 * 1024) {
+    throw new ApiError("payload_too_large", `The file exceeds ${env().UPLOAD_MAX_BYTES} bytes.`, {
+      limit_bytes: env().UPLOAD_MAX_BYTES,
+    });
+  }
   if (!req.body) throw new ApiError("missing_file", "The form has no file part named file.");
 
   let parser: busboy.Busboy;
@@ -87,7 +95,9 @@ async function receiveFile(opts: {
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       // Text fields are ignored but still buffered by the parser: keep them small.
-      limits: { fields: 32, fieldSize: 64 * 1024, parts: 64, headerPairs: 64 },
+      // busboy reports `limit` once a file *reaches* fileSize: one byte more, so that exactly
+      // UPLOAD_MAX_BYTES is accepted (as tus accepts it).
+      limits: { fields: 32, fieldSize: 64 * 1024, parts: 64, headerPairs: 64, fileSize: env().UPLOAD_MAX_BYTES + 1 },
     });
   } catch {
     throw new ApiError("unsupported_media_type", "Content-Type must be multipart/form-data with a boundary.");
@@ -136,6 +146,13 @@ async function receiveFile(opts: {
       filename: decodeFormFilename(info.filename || "file").slice(0, MAX_FILENAME_LENGTH),
       contentType: info.mimeType || DEFAULT_CONTENT_TYPE,
     };
+    stream.once("limit", () =>
+      fail(
+        new ApiError("payload_too_large", `The file exceeds ${env().UPLOAD_MAX_BYTES} bytes.`, {
+          limit_bytes: env().UPLOAD_MAX_BYTES,
+        }),
+      ),
+    );
     written = storage().write(key, stream, { signal: stop.signal });
     written.catch((err) => {
       // A malformed body fails the parser first (the failed write is its consequence); the

@@ -3,7 +3,7 @@
 // -> handler -> envelope. Handlers return plain data (200 JSON), a Reply (another status, headers)
 // or a Response; they throw ApiError for errors.
 import type { z } from "zod";
-import { loadAgentForKey, type AgentRow } from "../agents/service";
+import { agentForRequest, type AgentRow } from "../agents/service";
 import { keyActor, userActor, type Actor } from "../audit";
 import { requirePermission, verifyAccessKey, type KeyPrincipal } from "../auth/access-keys";
 import { bearerToken } from "../auth/secrets";
@@ -140,7 +140,7 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
       async (r, rawParams) => {
         const key = await verifyAccessKey(bearerToken(r.headers.get("authorization")));
         requirePermission(key, "agents:invoke");
-        const agent = await loadAgentForKey(key.organizationId, String(rawParams.agent_id ?? ""));
+        const agent = await agentForRequest(key.organizationId, String(rawParams.agent_id ?? ""));
         spec.agentKind?.(agent);
         return {
           key,

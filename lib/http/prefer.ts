@@ -16,3 +16,14 @@ export function parsePrefer(header: string | null): Preferences {
   }
   return out;
 }
+
+/** Longest long poll a client may ask for with `Prefer: wait=N` on a GET. */
+export const MAX_WAIT_SECONDS = 30;
+
+/** The wait a GET honours (`Prefer: wait=N`, at most MAX_WAIT_SECONDS), in ms, and the header saying so. */
+export function longPoll(req: Request): { waitMs?: number; applied?: HeadersInit } {
+  const seconds = parsePrefer(req.headers.get("prefer")).waitSeconds;
+  if (!seconds) return {};
+  const applied = Math.min(seconds, MAX_WAIT_SECONDS);
+  return { waitMs: applied * 1000, applied: { "preference-applied": `wait=${applied}` } };
+}

@@ -44,9 +44,8 @@ export function errorResponse(err: unknown, requestId: string, headers?: Headers
   }
   const h = new Headers(headers);
   h.set("x-request-id", requestId);
-  if (apiErr.code === "rate_limited" && apiErr.details?.retry_after_seconds) {
-    h.set("retry-after", String(apiErr.details.retry_after_seconds));
-  }
+  // 429 rate_limited and 503 service_unavailable say when to come back.
+  if (apiErr.details?.retry_after_seconds) h.set("retry-after", String(apiErr.details.retry_after_seconds));
   return json(errorBody(apiErr, requestId), apiErr.status, h);
 }
 

@@ -5,6 +5,5 @@ import type { JobHandler, QueueName } from "./jobs";
 type Entry<N extends QueueName> = { handler: () => Promise<JobHandler<N>>; concurrency: number };
 
 export const HANDLERS: { [N in QueueName]: Entry<N> } = {
-  reply: { handler: async () => (await import("../conversations/reply-job")).replyJob, concurrency: 8 },
   run: { handler: async () => (await import("../workflow/job")).runJob, concurrency: 4 },
 };

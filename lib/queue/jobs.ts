@@ -3,8 +3,6 @@
 import { z } from "zod";
 
 export const JOBS = {
-  /** Produce the assistant reply of one conversational message. */
-  reply: z.object({ messageId: z.string().min(1) }),
   /** Advance one workflow run: one engine pass for the run's current epoch. */
   run: z.object({
     runId: z.string().min(1),

@@ -14,24 +14,22 @@ afterAll(async () => {
 const jobsWith = async (messageId: string) =>
   Number(
     (
-      await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM pgboss.job WHERE data->>'messageId' = $1`, [
-        messageId,
-      ])
+      await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM pgboss.job WHERE data->>'runId' = $1`, [messageId])
     )[0]!.n,
   );
 
 describe("queue", () => {
   it("delivers a job enqueued in a committed transaction, and none from a rolled-back one", async () => {
     const seen: string[] = [];
-    const stop = await work("reply", async (data) => {
-      seen.push(data.messageId);
+    const stop = await work("run", async (data) => {
+      seen.push(data.runId);
     });
     await transactionWithJobs(async (tx) => {
       await tx.organization.create({ data: { id: "org_q1", name: "q1" } });
-      await enqueue("reply", { messageId: "committed" }, { tx });
+      await enqueue("run", { runId: "committed" }, { tx });
     });
     await transactionWithJobs(async (tx) => {
-      await enqueue("reply", { messageId: "rolled-back" }, { tx });
+      await enqueue("run", { runId: "rolled-back" }, { tx });
       throw new Error("abort");
     }).catch(() => {});
     const deadline = Date.now() + 10_000;
@@ -47,7 +45,7 @@ describe("queue", () => {
 
   it("refuses to enqueue data that does not match the queue's schema", async () => {
     await expect(enqueue("run", { runId: "" } as never)).rejects.toThrow();
-    await expect(enqueue("reply", { runId: "run_x" } as never)).rejects.toThrow();
+    await expect(enqueue("run", { epoch: 1 } as never)).rejects.toThrow();
   });
 
   it("drops a stored job whose data does not parse instead of handing it to the handler", async () => {

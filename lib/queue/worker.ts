@@ -1,4 +1,8 @@
 // The job worker: in the server process in the embedded mode, or `npm run worker` processes.
+import { env } from "../env";
+import { recoverReplies } from "../conversations/recovery";
+import { leaseMs } from "../conversations/replies";
+import { deleteExpiredUploads } from "../files/resumable";
 import { log } from "../log";
 import { HANDLERS } from "./handlers";
 import { queue, stopQueue, work } from "./index";
@@ -9,12 +13,35 @@ async function start<N extends QueueName>(name: N) {
   return work(name, await entry.handler(), entry.concurrency);
 }
 
+/** Runs `task` now and every `ms`, logging failures; returns a function that stops it. */
+function every(ms: number, what: string, task: () => Promise<unknown>): () => void {
+  const run = () => task().catch((err) => log.warn({ err: { message: (err as Error).message } }, `${what} failed`));
+  void run();
+  const timer = setInterval(run, ms);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Periodic upkeep besides the queues: replies whose producer died are taken over (checked twice a
+ * lease), and expired unfinished uploads lose their bytes and records.
+ */
+function startUpkeep(): () => void {
+  const stops = [
+    every(Math.max(1_000, leaseMs() / 2), "reply recovery", () => recoverReplies()),
+    every(env().UPLOAD_CLEANUP_INTERVAL_MS, "upload sweep", () => deleteExpiredUploads()),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
 export async function startWorker(): Promise<() => Promise<void>> {
   await queue();
   const stops: Array<() => Promise<void>> = [];
   for (const name of QUEUE_NAMES) stops.push(await start(name));
+  const stopUpkeep = startUpkeep();
   log.info({ queues: QUEUE_NAMES }, "worker ready");
   return async () => {
+    stopUpkeep();
     for (const stop of stops) await stop();
     await stopQueue();
   };

@@ -4,10 +4,11 @@
 import type { Actor } from "../audit";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
-import type { Agent, Prisma } from "../generated/prisma/client";
+import type { Agent, Prisma, Run } from "../generated/prisma/client";
 import { enqueue, transactionWithJobs } from "../queue";
 import { runListItem, runRecord } from "./record";
 import { announceRun } from "./signals";
+import { waitForRunChange } from "./waiters";
 import {
   allowedActions,
   isRefused,
@@ -54,15 +55,19 @@ export async function listRuns(opts: { agent: Agent; limit: number; status?: str
   return rows.map(runListItem);
 }
 
-export async function getRun(opts: { agent: Agent; runId: string; baseUrl: string }) {
+/** One run. With `waitMs`, answered as soon as its status changes, or when the wait runs out (long polling). */
+export async function getRun(opts: { agent: Agent; runId: string; baseUrl: string; waitMs?: number }) {
   const run = await loadRun(opts.agent, opts.runId);
+  if (!opts.waitMs) return recordOf(run.id, opts.baseUrl, run); // the row just read serves the record
+  await waitForRunChange(run.id, run.status, opts.waitMs);
   return recordOf(run.id, opts.baseUrl);
 }
 
-export async function recordOf(runId: string, baseUrl: string) {
+/** The run record with output files and audit trail; `known` is the run row when already read. */
+export async function recordOf(runId: string, baseUrl: string, known?: Run) {
   const db = await prisma();
   const [run, outputFiles, events] = await Promise.all([
-    db.run.findUniqueOrThrow({ where: { id: runId } }),
+    known ?? db.run.findUniqueOrThrow({ where: { id: runId } }),
     db.outputFile.findMany({ where: { runId }, orderBy: { createdAt: "asc" } }),
     db.auditEvent.findMany({ where: { targetType: "run", targetId: runId }, orderBy: { createdAt: "asc" } }),
   ]);

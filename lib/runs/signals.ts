@@ -10,12 +10,22 @@ export interface RunNotice {
 }
 type Listener = (notice: RunNotice) => void;
 
-const g = globalThis as unknown as { __awsRunListeners?: Map<string, Set<Listener>> };
+const g = globalThis as unknown as {
+  __awsRunListeners?: Map<string, Set<Listener>>;
+  __awsAllRunListeners?: Set<(runId: string, notice: RunNotice) => void>;
+};
 const listeners = (g.__awsRunListeners ??= new Map());
+const everyRun = (g.__awsAllRunListeners ??= new Set());
 
 /** Called after a move has committed: every listener of the run hears it synchronously. */
 export function announceRun(runId: string, notice: RunNotice) {
   for (const listener of listeners.get(runId) ?? []) listener(notice);
+  for (const listener of everyRun) listener(runId, notice);
+}
+
+/** Hears every announced move (long-poll waiters); registered once per bundle. */
+export function listenToAllRuns(listener: (runId: string, notice: RunNotice) => void) {
+  everyRun.add(listener);
 }
 
 export function listenToRun(runId: string, listener: Listener): () => void {

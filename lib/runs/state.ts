@@ -4,8 +4,10 @@
 // racing transitions are therefore serialised and end in one legal state.
 import type { Actor } from "../audit";
 import { audit, systemActor } from "../audit";
+import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
+import { announceRun } from "./signals";
 
 export const RUN_STATUSES = [
   "pending",
@@ -145,3 +147,14 @@ export const isRefused = (
 ): r is { refused: RunStatus | null; run: LockedRun | null } => "refused" in r;
 
 export const SYSTEM: Actor = systemActor();
+
+/**
+ * One transition in its own transaction, announced in-process once committed (engine and job
+ * moves; controls announce themselves after their larger transaction).
+ */
+export async function moveRun(opts: Omit<Parameters<typeof transition>[0], "tx">) {
+  const db = await prisma();
+  const result = await db.$transaction((tx) => transition({ ...opts, tx }));
+  if (!isRefused(result)) announceRun(opts.runId, { status: result.to, epoch: result.epoch });
+  return result;
+}

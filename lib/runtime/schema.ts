@@ -2,6 +2,8 @@
 import { z } from "zod";
 
 const timeout = z.number().int().min(100).max(600_000);
+/// At most this many replies of the agent at a time (per server process), to protect its upstream.
+const maxConcurrency = { max_concurrency: z.number().int().min(1).max(10_000).optional() };
 
 export const EchoRuntime = z.strictObject({
   type: z.literal("echo"),
@@ -11,6 +13,7 @@ export const EchoRuntime = z.strictObject({
   /// Optional, unlike the other runtimes: a delay_ms above it fails as upstream_timeout, and it
   /// bounds the fail "timeout" hang (1 s when unset). Absent by default so stored configs stay as written.
   timeout_ms: timeout.optional(),
+  ...maxConcurrency,
 });
 
 export const OpenAiRuntime = z.strictObject({
@@ -26,6 +29,7 @@ export const OpenAiRuntime = z.strictObject({
   prices: z
     .strictObject({ prompt_per_million: z.number().min(0), completion_per_million: z.number().min(0) })
     .optional(),
+  ...maxConcurrency,
 });
 
 export const HttpRuntime = z.strictObject({
@@ -36,6 +40,7 @@ export const HttpRuntime = z.strictObject({
     .refine((u) => /^https?:/.test(u), "must be an http(s) URL"),
   timeout_ms: timeout.default(20_000),
   headers: z.record(z.string(), z.string()).optional(),
+  ...maxConcurrency,
 });
 
 export const RuntimeConfig = z.discriminatedUnion("type", [EchoRuntime, OpenAiRuntime, HttpRuntime]);

@@ -8,6 +8,7 @@ import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { FileStore } from "@tus/file-store";
 import { env } from "../env";
 import { log } from "../log";
 
@@ -128,3 +129,24 @@ export function storage(): Storage {
   }
   return g.__awsStorage.storage;
 }
+
+const gTus = globalThis as unknown as { __awsTusStore?: { dir: string; store: FileStore } };
+
+/**
+ * Where resumable (tus) uploads keep their bytes and state: `${DATA_DIR}/files/tus/<upload id>`
+ * and `<upload id>.json`, so that an upload survives a restart. A finished upload's bytes stay
+ * there and its file's storage key is `tus/<upload id>`.
+ */
+export function tusStore(): FileStore {
+  const e = env();
+  const dir = path.resolve(e.DATA_DIR, "files", TUS_PREFIX);
+  if (gTus.__awsTusStore?.dir !== dir) {
+    const store = new FileStore({ directory: dir, expirationPeriodInMilliseconds: e.UPLOAD_EXPIRY_HOURS * 3_600_000 });
+    // The size must be known at creation (SPEC 4.2 answers with it), so deferred lengths are not offered.
+    store.extensions = store.extensions.filter((x) => x !== "creation-defer-length");
+    gTus.__awsTusStore = { dir, store };
+  }
+  return gTus.__awsTusStore.store;
+}
+
+export const TUS_PREFIX = "tus";

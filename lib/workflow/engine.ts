@@ -20,7 +20,7 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { RuntimeConfig } from "../runtime/schema";
 import { listenToRun } from "../runs/signals";
-import { isRefused, SYSTEM, transition, utcNow } from "../runs/state";
+import { isRefused, moveRun, SYSTEM, utcNow } from "../runs/state";
 import { InputError, readItems } from "./items";
 import { writeOutput } from "./output";
 import { WorkflowDefinition } from "./schema";
@@ -104,16 +104,14 @@ export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: 
   let run = await db.run.findUnique({ where: { id: opts.runId } });
   if (!run || run.epoch !== opts.epoch) return;
   if (run.status === "pending") {
-    const started = await db.$transaction((tx) =>
-      transition({
-        tx,
-        runId: run!.id,
-        move: "start",
-        actor: SYSTEM,
-        epoch: opts.epoch,
-        decide: () => ({ to: "running", data: { startedAt: run!.startedAt ?? utcNow() } }),
-      }),
-    );
+    const startedAt = run.startedAt ?? utcNow();
+    const started = await moveRun({
+      runId: run.id,
+      move: "start",
+      actor: SYSTEM,
+      epoch: opts.epoch,
+      decide: () => ({ to: "running", data: { startedAt } }),
+    });
     if (isRefused(started)) return;
     run = (await db.run.findUnique({ where: { id: opts.runId } }))!;
   }
@@ -310,25 +308,18 @@ class Pass {
   }
 
   private async finish() {
-    const db = await prisma();
     await this.output();
-    const done = await db.$transaction((tx) =>
-      transition({
-        tx,
-        runId: this.run.id,
-        move: "finish",
-        actor: SYSTEM,
-        epoch: this.epoch,
-        decide: (r) => {
-          // An approval resolved after our last page put an item back to pending: not done yet.
-          if (!r.items_ready || r.items_completed + r.items_failed + r.items_needs_review !== r.items_total)
-            return null;
-          return r.items_needs_review > 0
-            ? { to: "needs_review" }
-            : { to: "completed", data: { completedAt: utcNow() } };
-        },
-      }),
-    );
+    const done = await moveRun({
+      runId: this.run.id,
+      move: "finish",
+      actor: SYSTEM,
+      epoch: this.epoch,
+      decide: (r) => {
+        // An approval resolved after our last page put an item back to pending: not done yet.
+        if (!r.items_ready || r.items_completed + r.items_failed + r.items_needs_review !== r.items_total) return null;
+        return r.items_needs_review > 0 ? { to: "needs_review" } : { to: "completed", data: { completedAt: utcNow() } };
+      },
+    });
     if (isRefused(done) && done.refused === "running" && done.run?.epoch === this.epoch) {
       // Items came back (approved while we finished): go round again.
       return this.execute();
@@ -336,19 +327,15 @@ class Pass {
   }
 
   private async failRun(error: string) {
-    const db = await prisma();
     await this.output();
-    await db.$transaction((tx) =>
-      transition({
-        tx,
-        runId: this.run.id,
-        move: "fail",
-        actor: SYSTEM,
-        epoch: this.epoch,
-        to: "failed",
-        data: { error, completedAt: utcNow() },
-      }),
-    );
+    await moveRun({
+      runId: this.run.id,
+      move: "fail",
+      actor: SYSTEM,
+      epoch: this.epoch,
+      to: "failed",
+      data: { error, completedAt: utcNow() },
+    });
   }
 
   private async output() {

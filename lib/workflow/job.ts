@@ -1,9 +1,8 @@
 // The `run` queue handler: one engine pass for {runId, epoch}. Idempotent: a repeated or restarted
 // job continues with the run's pending items, and a job of an older epoch does nothing.
-import { prisma } from "../db";
 import { log } from "../log";
 import { QUEUE_RETRY_LIMIT, type JobHandler } from "../queue";
-import { SYSTEM, transition } from "../runs/state";
+import { moveRun, SYSTEM } from "../runs/state";
 import { runEngine } from "./engine";
 
 export const STOPPED_ERROR = "The run stopped after repeated internal errors; retry it.";
@@ -26,16 +25,12 @@ export const runJob: JobHandler<"run"> = async (data, job) => {
  * failed (a person can retry it) instead; a stale epoch changes nothing.
  */
 export async function failStoppedRun(runId: string, epoch: number) {
-  const db = await prisma();
-  return db.$transaction((tx) =>
-    transition({
-      tx,
-      runId,
-      move: "fail",
-      actor: SYSTEM,
-      epoch,
-      to: "failed",
-      data: { error: STOPPED_ERROR, completedAt: new Date() },
-    }),
-  );
+  return moveRun({
+    runId,
+    move: "fail",
+    actor: SYSTEM,
+    epoch,
+    to: "failed",
+    data: { error: STOPPED_ERROR, completedAt: new Date() },
+  });
 }

@@ -1,0 +1,12 @@
+// Resumable uploads (tus 1.0): no proxy or middleware may match this path, since Next buffers
+// bodies there (STACK-NOTES). lib/http/tus.ts says what happens.
+import { tusRoute } from "@/lib/http/tus";
+
+export {
+  tusRoute as GET,
+  tusRoute as HEAD,
+  tusRoute as POST,
+  tusRoute as PATCH,
+  tusRoute as DELETE,
+  tusRoute as OPTIONS,
+};

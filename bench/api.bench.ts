@@ -1,0 +1,235 @@
+// The public API's throughput and latency under load, each figure against baselines measured in
+// the same run (issue 10; docs/benchmarks.md says what each measures):
+//   1. async trigger accept (echo runtime)    vs the bare server (bench/bare-server.ts), same SQL
+//   2. GET one message (polling)               vs the bare server, and vs an empty Next route
+//   3. GET one run                             vs the empty Next route (bench/empty-app)
+//   4. sync trigger, http runtime upstream     vs the bare server doing the same
+// with the production server's RSS, idle and at its peak under each load.
+// Servers: the production one (node dist/server.mjs on a fresh database: PGlite, or PostgreSQL
+// with TEST_DATABASE_URL), the bare server on a fresh database of its own, the empty Next app and
+// the fake upstream (bench/fake-upstream.ts), each in its own process; autocannon runs here.
+// Env: BENCH_DURATION (s per load, default 10), BENCH_UPSTREAM_DELAY_MS (default 500).
+// Needs a production build (npm run build, with the same NEXT_DIST_DIR).
+import { dbEnv, freshTarget, ownServer } from "../e2e/api/server";
+import { sha256 } from "../lib/auth/secrets";
+import { startEmptyNext } from "./empty-next";
+import { groupRssMb, load, settle, type Figure, type LoadOptions } from "./load";
+import { startProcess } from "./processes";
+
+type Target = Omit<LoadOptions, "duration" | "watch">;
+
+interface Baseline {
+  name: string;
+  /** The baseline server's process (group), to wait for it to be idle after its load. */
+  pid: number;
+  target: Target;
+}
+
+interface Row {
+  figure: string;
+  ours: Figure;
+  baseline: string;
+  base: Figure;
+}
+
+const MESSAGE_BODY = JSON.stringify({ message: "benchmark message" });
+
+async function json(res: Response): Promise<any> {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.url}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const failures = (f: Figure) => (f.non2xx || f.errors ? `${f.non2xx}/${f.errors}` : "0");
+
+/** The one table, as Markdown (ready for docs/benchmarks.md). */
+function printTable(rows: Row[]) {
+  const header = [
+    "figure",
+    "ours req/s",
+    "ours p50/p99 ms",
+    "ours non-2xx/err",
+    "peak RSS MB",
+    "baseline",
+    "base req/s",
+    "base p50/p99 ms",
+    "base non-2xx/err",
+    "ours/base",
+  ];
+  const lines = rows.map((r) => [
+    r.figure,
+    fmt(r.ours.rps),
+    `${r.ours.p50}/${r.ours.p99}`,
+    failures(r.ours),
+    r.ours.peakRssMb ? r.ours.peakRssMb.toFixed(0) : "",
+    r.baseline,
+    fmt(r.base.rps),
+    `${r.base.p50}/${r.base.p99}`,
+    failures(r.base),
+    (r.ours.rps / r.base.rps).toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log([line(header), line(widths.map((w) => "-".repeat(w))), ...lines.map(line)].join("\n"));
+}
+
+export default async function bench() {
+  const duration = Number(process.env.BENCH_DURATION ?? 10);
+  const delayMs = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 500);
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    const upstream = await startProcess({
+      name: "upstream",
+      args: ["bench/fake-upstream.ts"],
+      tsx: true,
+      env: { BENCH_UPSTREAM_DELAY_MS: String(delayMs) },
+      probePath: "/",
+    });
+    stops.push(upstream.stop);
+
+    // The production server and what the requests need on it.
+    const own = await ownServer("bench-api", { LOG_LEVEL: "warn" });
+    stops.push(own.dispose);
+    const serverPid = own.server.proc.pid!;
+    const key = await own.mintKey();
+    const agents = [
+      { name: "bench echo", kind: "conversational", runtime: { type: "echo", delay_ms: 0 } },
+      { name: "bench http", kind: "conversational", runtime: { type: "http", url: `${upstream.baseUrl}/reply` } },
+    ];
+    const [echoAgent, httpAgent] = [await own.createAgent(agents[0]), await own.createAgent(agents[1])];
+    const runAgent = await own.createAgent({
+      name: "bench run",
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: {
+        inputs: { rows: { type: "array", required: true } },
+        items: { from: "rows" },
+        steps: [{ id: "double", type: "transform", expression: "$merge([item, {'m': item.n * 2}])" }],
+      },
+    });
+
+    // The bare server, on a database of its own seeded with the same organization, key and agents.
+    const bareDb = await freshTarget("bench-bare");
+    stops.push(bareDb.dispose);
+    const seed = {
+      key: { id: "key_bench", hash: sha256(key), start: key.slice(0, 10), permissions: ["agents:invoke"] },
+      organizationId: own.org.organization_id,
+      projectId: own.org.project_id,
+      agents: [echoAgent, httpAgent].map((id, i) => ({ id, ...agents[i]! })),
+    };
+    const bare = await startProcess({
+      name: "bare",
+      args: ["bench/bare-server.ts"],
+      tsx: true,
+      env: { ...dbEnv(bareDb.target), BARE_SEED: JSON.stringify(seed), LOG_LEVEL: "warn" },
+      probePath: "/health",
+    });
+    stops.push(bare.stop);
+    const empty = await startEmptyNext();
+    stops.push(empty.stop);
+
+    const auth = { authorization: `Bearer ${key}` };
+    const trigger = (base: string, agent: string, prefer?: string) => ({
+      url: `${base}/api/agents/webhook/${agent}`,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", ...(prefer ? { prefer } : {}) },
+      body: MESSAGE_BODY,
+    });
+    const asyncTrigger = (base: string) => trigger(base, echoAgent, "respond-async");
+    const syncTrigger = (base: string) => trigger(base, httpAgent);
+    /** A completed reply from the fake upstream on that server: the message the GET figure polls. */
+    const replyUrl = async (base: string) => {
+      const { url, ...init } = syncTrigger(base);
+      const { session_id, message_id } = await json(await fetch(url, init));
+      return `${base}/api/agents/${httpAgent}/sessions/${session_id}/messages/${message_id}`;
+    };
+    const ownMessage = await replyUrl(own.server.baseUrl);
+    const bareMessage = await replyUrl(bare.baseUrl);
+    const { url: runTrigger, ...runInit } = trigger(own.server.baseUrl, runAgent);
+    const rows10 = JSON.stringify({ rows: Array.from({ length: 10 }, (_, n) => ({ n })) });
+    const { run_id } = await json(await fetch(runTrigger, { ...runInit, body: rows10 }));
+    const runUrl = `${own.server.baseUrl}/api/agents/${runAgent}/runs/${run_id}`;
+    while ((await json(await fetch(runUrl, { headers: auth }))).status !== "completed")
+      await new Promise((r) => setTimeout(r, 100));
+
+    const notes: string[] = [];
+    /** A load on one server, then a wait until that server is idle again (replies still being written). */
+    const measure = async (label: string, pid: number, opts: Target) => {
+      const figure = await load({ ...opts, duration, watch: pid });
+      const busy = await settle(pid);
+      if (busy === undefined) notes.push(`${label}: the server was still busy 180 s after the load`);
+      else if (busy >= 3) notes.push(`${label}: the server stayed busy ${busy.toFixed(1)} s after the load`);
+      return figure;
+    };
+
+    // Warm-up of every server and route (modules, JIT, caches, connections), then idle again.
+    const warm = (opts: Omit<LoadOptions, "duration" | "connections">) =>
+      load({ ...opts, connections: 10, duration: 2 });
+    for (const base of [own.server.baseUrl, bare.baseUrl]) {
+      await warm(asyncTrigger(base));
+      await warm(syncTrigger(base));
+    }
+    await warm({ url: ownMessage, headers: auth });
+    await warm({ url: bareMessage, headers: auth });
+    await warm({ url: runUrl, headers: auth });
+    await warm({ url: `${empty.baseUrl}/api/empty` });
+    for (const pid of [serverPid, bare.pid]) await settle(pid);
+    const idleRss = groupRssMb(serverPid);
+
+    // The figures, each against its baselines; the empty Next route is measured once for both of its uses.
+    const c50 = { connections: 50 };
+    const sync = { connections: 100, timeout: 30 };
+    const emptyNext: Baseline = {
+      name: "empty Next",
+      pid: empty.pid,
+      target: { url: `${empty.baseUrl}/api/empty`, ...c50 },
+    };
+    const bareOn = (target: Target): Baseline => ({ name: "bare", pid: bare.pid, target });
+    const figures: { name: string; ours: Target; baselines: Baseline[] }[] = [
+      {
+        name: "1. async trigger accept",
+        ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
+        baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 })],
+      },
+      {
+        name: "2. GET message",
+        ours: { url: ownMessage, headers: auth, ...c50 },
+        baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext],
+      },
+      { name: "3. GET run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext] },
+      {
+        name: `4. sync trigger, http ${delayMs} ms`,
+        ours: { ...syncTrigger(own.server.baseUrl), ...sync },
+        baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync })],
+      },
+    ];
+    const measured = new Map<Baseline, Figure>();
+    const rows: Row[] = [];
+    for (const f of figures) {
+      const ours = await measure(`${f.name} (ours)`, serverPid, f.ours);
+      for (const b of f.baselines) {
+        if (!measured.has(b)) measured.set(b, await measure(`${f.name} (${b.name})`, b.pid, b.target));
+        rows.push({ figure: f.name, ours, baseline: b.name, base: measured.get(b)! });
+      }
+    }
+
+    console.log(
+      `database: ${own.target.databaseUrl ? "postgres" : "pglite"}; ${duration} s per load; ` +
+        `production server RSS idle (after warm-up) ${idleRss.toFixed(0)} MB`,
+    );
+    printTable(rows);
+    for (const r of rows) {
+      for (const [who, f] of [
+        ["ours", r.ours],
+        [r.baseline, r.base],
+      ] as const) {
+        if (f.non2xx || f.errors)
+          notes.push(`${r.figure} (${who}): statuses ${f.statuses}, ${f.errors} errors (${f.timeouts} timeouts)`);
+      }
+    }
+    for (const note of [...new Set(notes)]) console.log(`- ${note}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error(`cleanup: ${(e as Error).message}`));
+  }
+}

@@ -1,0 +1,267 @@
+// Producing assistant replies. The process that accepted a trigger starts its reply at once, in
+// process (no queue round trip, no poll delay): a reply mostly waits on its upstream, so hundreds
+// run side by side, bounded by REPLY_CONCURRENCY per process and by the agent's optional
+// `runtime.max_concurrency`. Retries of a failing upstream happen here, within the caller's
+// bounded wait, so a reply that ended `error` has ended for good (and a client may retry).
+//
+// Crash safety: the assistant message carries a lease (`lease_until`) that its producer renews
+// while it works; when a process dies, recovery (./recovery.ts) takes over replies whose lease ran
+// out. The final write is a conditional `processing -> completed | error`, so at most one reply is
+// ever stored, however many producers raced.
+import { prisma } from "../db";
+import { env } from "../env";
+import { ApiError } from "../errors";
+import type { Agent } from "../generated/prisma/client";
+import { log } from "../log";
+import {
+  generateReply,
+  isRuntimeError,
+  RuntimeConfig,
+  toApiError,
+  type ReplyInput,
+  type ReplyOutput,
+} from "../runtime";
+import { storeReplyRow } from "./store";
+import { notifyReplyDone } from "./waiters";
+
+/** Earlier messages handed to the runtime as context. */
+const HISTORY_LIMIT = 50;
+/** Attempts of one producer for an upstream failure that may pass, and the pauses between them. */
+const ATTEMPTS = 3;
+const BACKOFF_MS = [250, 1_000];
+
+export interface ReplyTask {
+  /** The assistant message (processing). */
+  messageId: string;
+  sessionId: string;
+  /** When the reply was accepted: processing time runs from here. */
+  acceptedAt: Date;
+  agent: Agent;
+  /** The user's message, its resolved attachments and metadata. */
+  message: string;
+  attachments: unknown[];
+  metadata: Record<string, unknown>;
+  /** Earlier messages; read from the session (those before `historyBefore`) when absent. */
+  history?: ReplyInput["history"];
+  /** The user message's creation time: the history is what came before it. */
+  historyBefore: Date;
+}
+
+export type ReplyOutcome =
+  | {
+      status: "completed";
+      content: string;
+      model: string | null;
+      token_usage: ReplyOutput["token_usage"];
+      cost: number;
+      processingTimeMs: number;
+      completedAt: Date;
+    }
+  | { status: "error"; message: string; completedAt: Date }
+  /** Another producer stored the reply first (recovery raced a slow producer). */
+  | { status: "taken" };
+
+/** A counting semaphore: `acquire` resolves when a slot is free, FIFO. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private limit: number) {}
+  get queued() {
+    return this.waiting.length;
+  }
+  resize(limit: number) {
+    this.limit = limit;
+  }
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    return () => {
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+}
+
+interface ReplyState {
+  gate: Gate;
+  agentGates: Map<string, Gate>;
+  /** Messages this process is producing (queued or running): their leases are renewed. */
+  owned: Set<string>;
+  renewer?: NodeJS.Timeout;
+}
+
+// On globalThis: Next bundles route handlers and the instrumentation-started worker separately.
+const g = globalThis as unknown as { __awsReplies?: ReplyState };
+const state: ReplyState = (g.__awsReplies ??= {
+  gate: new Gate(env().REPLY_CONCURRENCY),
+  agentGates: new Map(),
+  owned: new Set(),
+});
+
+export const leaseMs = () => env().REPLY_LEASE_SECONDS * 1000;
+
+/** Refuses new work once the backlog of replies waiting for a slot passes REPLY_BACKLOG. */
+export function assertReplyCapacity() {
+  if (state.gate.queued >= env().REPLY_BACKLOG) {
+    throw new ApiError("service_unavailable", "The service is at capacity; retry shortly.", {
+      retry_after_seconds: 2,
+    });
+  }
+}
+
+function agentGate(agent: Agent, config: RuntimeConfig): Gate | undefined {
+  const limit = config.max_concurrency;
+  if (!limit) return undefined;
+  let gate = state.agentGates.get(agent.id);
+  if (!gate) state.agentGates.set(agent.id, (gate = new Gate(limit)));
+  gate.resize(limit);
+  return gate;
+}
+
+/** Keeps the leases of every reply this process holds; one UPDATE for all of them. */
+function ensureRenewer() {
+  if (state.renewer) return;
+  state.renewer = setInterval(() => {
+    if (!state.owned.size) return;
+    const ids = [...state.owned];
+    void prisma()
+      .then((db) =>
+        db.message.updateMany({
+          where: { id: { in: ids }, status: "processing" },
+          data: { leaseUntil: new Date(Date.now() + leaseMs()) },
+        }),
+      )
+      .catch((err) => log.warn({ err: { message: (err as Error).message } }, "reply lease renewal failed"));
+  }, leaseMs() / 3);
+  state.renewer.unref?.();
+}
+
+async function readHistory(task: ReplyTask): Promise<ReplyInput["history"]> {
+  if (task.history) return task.history;
+  const db = await prisma();
+  const earlier = await db.message.findMany({
+    where: { sessionId: task.sessionId, status: "completed", createdAt: { lt: task.historyBefore } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: HISTORY_LIMIT,
+    select: { role: true, content: true },
+  });
+  return earlier.reverse().map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Calls the runtime, retrying what may pass, within the attempts and the trigger's wait. */
+async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOutput | { failed: string }> {
+  const budgetEnds = task.acceptedAt.getTime() + env().TRIGGER_WAIT_MS;
+  const history = await readHistory(task);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await generateReply(config, {
+        agentId: task.agent.id,
+        sessionId: task.sessionId,
+        messageId: task.messageId,
+        message: task.message,
+        attachments: task.attachments,
+        metadata: task.metadata,
+        history,
+      });
+    } catch (e) {
+      const retryable = isRuntimeError(e) ? e.retryable : false;
+      const pause = BACKOFF_MS[attempt - 1] ?? 0;
+      log.warn(
+        { message_id: task.messageId, attempt, retryable, err: { message: (e as Error).message } },
+        "reply attempt failed",
+      );
+      if (!retryable || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
+        // The runtime's own words stay in the log; the caller sees a safe summary.
+        return { failed: isRuntimeError(e) ? toApiError(e).message : "The reply could not be produced." };
+      }
+      await sleep(pause);
+    }
+  }
+}
+
+/** Stores the outcome if the message is still processing, with the session's token counters. */
+async function store(task: ReplyTask, result: ReplyOutput | { failed: string }): Promise<ReplyOutcome> {
+  const completedAt = new Date();
+  const processingTimeMs = Math.max(0, completedAt.getTime() - task.acceptedAt.getTime());
+  const ok = !("failed" in result);
+  const stored = await storeReplyRow(
+    ok
+      ? {
+          id: task.messageId,
+          status: "completed",
+          content: result.content,
+          model: result.model,
+          tokens: {
+            prompt: result.token_usage.prompt_tokens,
+            completion: result.token_usage.completion_tokens,
+            total: result.token_usage.total_tokens,
+          },
+          cost: result.cost,
+          processingTimeMs,
+          completedAt,
+          error: null,
+        }
+      : {
+          id: task.messageId,
+          status: "error",
+          content: "",
+          model: null,
+          tokens: null,
+          cost: 0,
+          processingTimeMs,
+          completedAt,
+          error: { code: "message_processing_failed", message: result.failed },
+        },
+  );
+  if (!stored) return { status: "taken" };
+  return ok
+    ? {
+        status: "completed",
+        content: result.content,
+        model: result.model,
+        token_usage: result.token_usage,
+        cost: result.cost,
+        processingTimeMs,
+        completedAt,
+      }
+    : { status: "error", message: result.failed, completedAt };
+}
+
+/**
+ * Produces and stores the reply of `task`, waiting for a slot first. Resolves with what was stored
+ * (or `taken`); rejects only when the outcome could not be stored (the lease then lets recovery
+ * try again).
+ */
+export async function runReply(task: ReplyTask): Promise<ReplyOutcome> {
+  state.owned.add(task.messageId);
+  ensureRenewer();
+  try {
+    const parsed = RuntimeConfig.safeParse(task.agent.runtime);
+    if (!parsed.success) return await store(task, { failed: "The agent's runtime settings are invalid." });
+    const releaseAgent = await agentGate(task.agent, parsed.data)?.acquire();
+    try {
+      const release = await state.gate.acquire();
+      try {
+        return await store(task, await produce(task, parsed.data));
+      } finally {
+        release();
+      }
+    } finally {
+      releaseAgent?.();
+    }
+  } finally {
+    state.owned.delete(task.messageId);
+    notifyReplyDone(task.messageId);
+  }
+}
+
+/** Starts a reply in the background; failures are logged (recovery will retry after the lease). */
+export function startReply(task: ReplyTask): Promise<ReplyOutcome> {
+  const running = runReply(task);
+  running.catch((err) =>
+    log.error({ message_id: task.messageId, err: { message: (err as Error).message } }, "reply could not be stored"),
+  );
+  return running;
+}

@@ -1,0 +1,131 @@
+// The writes of the reply hot path, each one SQL statement: accepting a trigger (session, user
+// message, pending reply, counters) and storing a reply (message and session counters). One
+// statement is atomic by itself and holds a connection for one round trip only; an interactive
+// transaction would hold it across several while the process serves other requests, and under
+// load callers waited for connections (measured: "Unable to start a transaction in the given time").
+import { database } from "../db";
+
+/** timestamp(3) columns hold UTC wall time (as Prisma writes them): send ISO strings, cast in SQL. */
+const at = (d: Date) => d.toISOString();
+
+const MESSAGE_COLUMNS = `id, session_id, agent_id, organization_id, project_id, role, status, content, payload,
+  created_at, completed_at, reply_to_id, lease_until`;
+
+/**
+ * The two messages of a trigger, selected from the session row `s` (none when it does not exist).
+ * Parameters: $1 session, $2 organization, $3 project, $4 agent, $5 time, $6 user message id,
+ * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease.
+ */
+const MESSAGES_FROM_S = `
+INSERT INTO messages (${MESSAGE_COLUMNS})
+  SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL FROM s
+  UNION ALL
+  SELECT $9, s.id, $4, $2, $3, 'assistant', 'processing', '', NULL, $10::timestamp(3), NULL, $6, $11::timestamp(3) FROM s
+RETURNING id`;
+
+/** $12 channel, $13 user_id, $14 environment, $15 metadata. */
+const NEW_SESSION = `
+WITH s AS (
+  INSERT INTO sessions (id, organization_id, project_id, agent_id, status, channel, user_id, environment, metadata,
+                        message_count, created_at, last_message_at)
+  VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3))
+  RETURNING id)
+${MESSAGES_FROM_S}`;
+
+/**
+ * $12 environment. Counters move in the database (never read-modify-write) so that concurrent
+ * triggers on one session stay exact; GREATEST keeps last_message_at monotonic whatever the commit order.
+ */
+const CONTINUED_SESSION = `
+WITH s AS (
+  UPDATE sessions SET message_count = message_count + 2, last_message_at = GREATEST(last_message_at, $5::timestamp(3))
+  WHERE id = $1 AND organization_id = $2 AND agent_id = $4 AND environment = $12::"Environment"
+  RETURNING id)
+${MESSAGES_FROM_S}`;
+
+export interface TriggerRows {
+  sessionId: string;
+  /** A new session, or one of this agent and environment to continue. */
+  newSession: boolean;
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  environment: "production" | "draft";
+  channel: string;
+  userId: string;
+  metadata: Record<string, unknown>;
+  userMessageId: string;
+  content: string;
+  payload: Record<string, unknown>;
+  replyId: string;
+  at: Date;
+  leaseUntil: Date;
+}
+
+/** Stores a trigger; false when the session to continue does not exist (nothing is stored then). */
+export async function insertTrigger(t: TriggerRows): Promise<boolean> {
+  const db = await database();
+  const common = [
+    t.sessionId,
+    t.organizationId,
+    t.projectId,
+    t.agentId,
+    at(t.at),
+    t.userMessageId,
+    t.content,
+    JSON.stringify(t.payload),
+    t.replyId,
+    // One millisecond later, so that a reply always sorts after the message it answers.
+    at(new Date(t.at.getTime() + 1)),
+    at(t.leaseUntil),
+  ];
+  const rows = t.newSession
+    ? await db.sql.query(NEW_SESSION, [...common, t.channel, t.userId, t.environment, JSON.stringify(t.metadata)])
+    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment]);
+  return rows.length === 2;
+}
+
+const STORE_REPLY = `
+WITH m AS (
+  UPDATE messages SET status = $2, content = $3, model = $4, prompt_tokens = $5, completion_tokens = $6,
+    total_tokens = $7, cost = $8, processing_time_ms = $9, completed_at = $10::timestamp(3), error = $11::jsonb,
+    lease_until = NULL
+  WHERE id = $1 AND status = 'processing'
+  RETURNING session_id),
+s AS (
+  UPDATE sessions SET prompt_tokens = prompt_tokens + COALESCE($5, 0), completion_tokens = completion_tokens + COALESCE($6, 0),
+    total_tokens = total_tokens + COALESCE($7, 0), cost = cost + $8
+  WHERE id IN (SELECT session_id FROM m)
+  RETURNING id)
+SELECT (SELECT count(*) FROM m)::int AS stored`;
+
+export interface ReplyRow {
+  id: string;
+  status: "completed" | "error";
+  content: string;
+  model: string | null;
+  tokens: { prompt: number; completion: number; total: number } | null;
+  cost: number;
+  processingTimeMs: number;
+  completedAt: Date;
+  error: { code: "message_processing_failed"; message: string } | null;
+}
+
+/** Stores a reply if its message is still processing (with the session's counters); false otherwise. */
+export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
+  const db = await database();
+  const rows = await db.sql.query<{ stored: number }>(STORE_REPLY, [
+    r.id,
+    r.status,
+    r.content,
+    r.model,
+    r.tokens?.prompt ?? null,
+    r.tokens?.completion ?? null,
+    r.tokens?.total ?? null,
+    r.cost,
+    r.processingTimeMs,
+    at(r.completedAt),
+    r.error ? JSON.stringify(r.error) : null,
+  ]);
+  return Number(rows[0]?.stored ?? 0) === 1;
+}

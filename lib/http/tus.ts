@@ -1,0 +1,195 @@
+// Resumable uploads, tus 1.0 (creation, creation-with-upload, termination, expiration) with
+// @tus/server, at /api/agents/{agent_id}/upload/tus and /api/agents/{agent_id}/upload/tus/{upload_id}.
+// API clients authenticate with an Access Key (agents:invoke); the dashboard's Uppy with the
+// signed-in session (same-origin). An upload belongs to the agent and organization that created it:
+// any other caller gets 404 before tus sees the request. A finished upload is an ordinary fi_ file:
+// the last PATCH and every later HEAD carry `Upload-File-Id`, and GET answers SPEC 4.2's file object.
+import { Metadata, TUS_RESUMABLE } from "@tus/utils";
+import { MemoryLocker, Server } from "@tus/server";
+import type { Lock, Locker, RequestRelease } from "@tus/utils";
+import { agentForRequest, type AgentRow } from "../agents/service";
+import { requirePermission, verifyAccessKey } from "../auth/access-keys";
+import { bearerToken } from "../auth/secrets";
+import { database } from "../db";
+import { advisoryLock, type HeldLock } from "../db/advisory-lock";
+import { env } from "../env";
+import { ApiError, isApiError } from "../errors";
+import { finishUpload, forgetUpload, loadUpload, newUploadId, recordUpload, uploadedFile } from "../files/resumable";
+import type { Upload } from "../generated/prisma/client";
+import { log } from "../log";
+import { tusStore } from "../storage";
+import { currentConsoleUser, requireSameOrigin } from "./console";
+import { wrapRoute, type RouteHandler } from "./handler";
+import { errorBody } from "./respond";
+
+const FILE_ID_HEADER = "Upload-File-Id";
+
+/** What the route established about a request, for tus's hooks (they see the same Request). */
+const contexts = new WeakMap<
+  Request,
+  { organizationId: string; agentId: string; requestId: string; uploadId: string | undefined }
+>();
+
+/** tus hooks answer errors as {status_code, body}; ours keep the service's JSON envelope. */
+function tusError(err: ApiError, requestId: string) {
+  return { status_code: err.status, body: JSON.stringify(errorBody(err, requestId)) };
+}
+
+/**
+ * One PATCH (or HEAD, DELETE) of an upload at a time. In-process, tus's own locker (it also lets a
+ * newer request take over from a stalled one); on PostgreSQL, where several server processes may
+ * serve the same upload, also an advisory lock in the database.
+ */
+class UploadLocker implements Locker {
+  private readonly local = new MemoryLocker();
+  constructor(private readonly connectionString?: string) {}
+  newLock(id: string): Lock {
+    const local = this.local.newLock(id);
+    const url = this.connectionString;
+    let held: HeldLock | undefined;
+    return {
+      lock: async (signal: AbortSignal, requestRelease: RequestRelease) => {
+        await local.lock(signal, requestRelease);
+        if (!url) return;
+        const timeout = AbortSignal.any([signal, AbortSignal.timeout(30_000)]);
+        try {
+          held = await advisoryLock(url, `tus:${id}`, timeout);
+        } catch (err) {
+          await local.unlock();
+          throw err;
+        }
+      },
+      unlock: async () => {
+        await held?.release();
+        held = undefined;
+        await local.unlock();
+      },
+    };
+  }
+}
+
+const g = globalThis as unknown as { __awsTus?: { store: ReturnType<typeof tusStore>; server: Promise<Server> } };
+
+function tus(): Promise<Server> {
+  const store = tusStore();
+  if (g.__awsTus?.store !== store) g.__awsTus = { store, server: createServer(store) };
+  return g.__awsTus.server;
+}
+
+async function createServer(store: ReturnType<typeof tusStore>): Promise<Server> {
+  const db = await database();
+  return new Server({
+    datastore: store,
+    locker: new UploadLocker(db.kind === "postgres" ? db.connectionString : undefined),
+    // Only a marker: upload URLs are made by generateUrl, and ids are the last path segment.
+    path: "/api/agents/upload/tus",
+    maxSize: env().UPLOAD_MAX_BYTES,
+    namingFunction: () => newUploadId(),
+    // The upload the route authorized (from the path), never tus's own reading of the URL: that
+    // takes the last segment of the whole URL, query string included.
+    getFileIdFromRequest: (req) => contexts.get(req as unknown as Request)?.uploadId,
+    // Relative, so that clients resolve it against the address they used.
+    generateUrl: (req, { id }) => `/api/agents/${contexts.get(req as unknown as Request)!.agentId}/upload/tus/${id}`,
+    disableTerminationForFinishedUploads: true,
+    exposedHeaders: [FILE_ID_HEADER],
+    onUploadCreate: async (req, upload) => {
+      const { organizationId, agentId, requestId } = contexts.get(req as unknown as Request)!;
+      try {
+        await recordUpload({
+          uploadId: upload.id,
+          organizationId,
+          agentId,
+          size: upload.size,
+          metadata: upload.metadata,
+        });
+      } catch (e) {
+        if (isApiError(e)) throw tusError(e, requestId);
+        throw e;
+      }
+      return {};
+    },
+    onUploadFinish: async (req, upload) => {
+      const { organizationId, agentId } = contexts.get(req as unknown as Request)!;
+      const fileId = await finishUpload(await loadUpload({ organizationId, agentId, uploadId: upload.id }));
+      return fileId ? { headers: { [FILE_ID_HEADER]: fileId } } : {};
+    },
+    onResponseError: (_req, err) => {
+      if (err instanceof Error) log.error({ err: { name: err.name, message: err.message } }, "tus error");
+      return undefined;
+    },
+  });
+}
+
+/** A finished upload answers HEAD itself: tus would report it gone once its expiry passed. */
+function finishedHead(upload: Upload, fileId: string) {
+  const size = String(upload.sizeBytes);
+  return new Response(null, {
+    status: 200,
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      "Cache-Control": "no-store",
+      "Upload-Offset": size,
+      "Upload-Length": size,
+      "Upload-Metadata": Metadata.stringify({ filename: upload.filename, filetype: upload.contentType }),
+      [FILE_ID_HEADER]: fileId,
+      "Access-Control-Expose-Headers": `Upload-Offset, Upload-Length, Upload-Metadata, ${FILE_ID_HEADER}`,
+    },
+  });
+}
+
+/** tus 1.0: a request without the version this server speaks is refused, naming the versions it does. */
+function versionRequired() {
+  return new Response(`Tus-Resumable: ${TUS_RESUMABLE} required\n`, {
+    status: 412,
+    headers: { "Tus-Resumable": TUS_RESUMABLE, "Tus-Version": TUS_RESUMABLE, "Content-Type": "text/plain" },
+  });
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+async function authenticate(req: Request, rawParams: Record<string, unknown>) {
+  if (req.method === "OPTIONS") return {};
+  const agentId = String(rawParams.agent_id ?? "");
+  let organizationId: string;
+  let principal: string;
+  if (req.headers.get("authorization") !== null) {
+    const key = await verifyAccessKey(bearerToken(req.headers.get("authorization")));
+    requirePermission(key, "agents:invoke");
+    organizationId = key.organizationId;
+    principal = key.keyId;
+  } else {
+    // The dashboard's Uppy: the signed-in session, from the dashboard's own pages only. Without
+    // either credential, 401 (an API client that forgot its key sends no Origin).
+    const user = await currentConsoleUser();
+    if (!user) throw new ApiError("unauthorized", "Missing or invalid Access Key.");
+    if (!SAFE_METHODS.has(req.method)) requireSameOrigin(req);
+    organizationId = user.organizationId;
+    principal = user.userId;
+  }
+  const agent: AgentRow = await agentForRequest(organizationId, agentId);
+  return { principal, organizationId, agent };
+}
+
+export const tusRoute: RouteHandler = (req, ctx) =>
+  wrapRoute(req, ctx, {}, authenticate, async ({ params, requestId, ...c }) => {
+    const rest = (params as { path?: string[] }).path ?? [];
+    if (rest.length > 1) throw new ApiError("not_found", "No such API route.");
+    if (req.method === "OPTIONS") return (await tus()).handleWeb(req);
+    if (req.method !== "GET" && req.headers.get("tus-resumable") !== TUS_RESUMABLE) return versionRequired();
+    const { organizationId, agent } = c as unknown as { organizationId: string; agent: AgentRow };
+    const uploadId = rest[0];
+    const upload = uploadId ? await loadUpload({ organizationId, agentId: agent.id, uploadId }) : undefined;
+    if (req.method === "GET") {
+      if (!upload) throw new ApiError("not_found", "GET needs an upload URL.");
+      return uploadedFile(upload);
+    }
+    if (req.method === "POST" && upload) throw new ApiError("not_found", "Create uploads at .../upload/tus.");
+    if (req.method === "HEAD" && upload) {
+      const fileId = await finishUpload(upload); // also after a crash between the last byte and the record
+      if (fileId) return finishedHead(upload, fileId);
+    }
+    contexts.set(req, { organizationId, agentId: agent.id, requestId, uploadId: upload?.id });
+    const res = await (await tus()).handleWeb(req);
+    if (req.method === "DELETE" && upload && res.status === 204) await forgetUpload(upload.id);
+    return res;
+  });

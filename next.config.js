@@ -14,6 +14,7 @@ const nextConfig = {
     "busboy",
     "jsonata",
     "openai",
+    "undici",
     "@tus/server",
     "@tus/file-store",
     "@tus/utils",

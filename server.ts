@@ -3,6 +3,9 @@
 // REQUEST_TIMEOUT_MS (5 minutes), so slow clients cannot hold connections on other routes.
 // On PostgreSQL it runs WEB_CONCURRENCY processes (default: one per core) on one port with
 // node:cluster, each with its own in-process worker; the embedded database allows one process.
+// Limits on slow and oversized clients (HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, KEEP_ALIVE_TIMEOUT_MS)
+// are set here and described in docs/deploy.md. A method a route does not export gets the error
+// envelope with `Allow` (lib/http/node-server.ts), from the route table the build puts in.
 // `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
 import cluster from "node:cluster";
 import http from "node:http";
@@ -11,6 +14,12 @@ import path from "node:path";
 import next from "next";
 import { authSecret } from "./lib/auth/secret-files";
 import { env } from "./lib/env";
+import { answerRequestTimeout, clientErrorHandler, envelopeMethodNotAllowed } from "./lib/http/node-server";
+import { routeEntries, type RouteFile } from "./lib/http/routes";
+
+/** Every app/**\/route.ts and the methods it exports, put in by the build (scripts/route-table.mjs). */
+declare const __AWS_ROUTE_TABLE__: RouteFile[];
+const routes = routeEntries(__AWS_ROUTE_TABLE__);
 
 const settings = env();
 const {
@@ -18,6 +27,10 @@ const {
   HOST: hostname,
   UPLOAD_TIMEOUT_MS: uploadTimeoutMs,
   REQUEST_TIMEOUT_MS: requestTimeoutMs,
+  HEADERS_TIMEOUT_MS: headersTimeoutMs,
+  MAX_HEADER_BYTES: maxHeaderBytes,
+  KEEP_ALIVE_TIMEOUT_MS: keepAliveTimeoutMs,
+  TRUST_PROXY: trustProxy,
 } = settings;
 try {
   authSecret(settings); // refuse to start without a session key rather than fail at the first sign-in
@@ -85,28 +98,47 @@ async function serve() {
     } as typeof writeHead;
   }
 
-  const server = http.createServer((req, res) => {
-    // The client's address for routes that need it (sign-in lockout); a client cannot set it.
-    req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
-    const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
-    const timer = setTimeout(() => {
-      if (!res.headersSent) {
-        res.writeHead(408, { "content-type": "application/json", connection: "close" });
-        res.end(JSON.stringify({ error: { code: "request_timeout", message: "Request took too long." } }));
+  const server = http.createServer(
+    {
+      // Request line and headers above this are refused with 431 before any route runs.
+      maxHeaderSize: maxHeaderBytes,
+      // How often Node looks for connections past headersTimeout (its default, 30 s, would let a
+      // slow-header client hold a connection up to headersTimeout + 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      // The client's address for routes that need it (sign-in lockout); a client cannot set it.
+      req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
+      // Without a proxy we trust, a client's X-Forwarded-* are not believed: Next then fills them in
+      // from Host and the connection, so Auth.js and lib/http/base-url.ts see the same caller.
+      if (!trustProxy) {
+        delete req.headers["x-forwarded-host"];
+        delete req.headers["x-forwarded-proto"];
+        delete req.headers["x-forwarded-port"];
       }
-      req.socket.destroy();
-    }, limit);
-    res.once("close", () => clearTimeout(timer));
-    declaredLength(res);
-    handle(req, res);
-  });
-  // Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces it.
+      const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
+      const timer = setTimeout(() => {
+        answerRequestTimeout(req, res, limit);
+        req.socket.destroy();
+      }, limit);
+      res.once("close", () => clearTimeout(timer));
+      declaredLength(res);
+      envelopeMethodNotAllowed(req, res, routes);
+      handle(req, res);
+    },
+  );
+  // Node's own whole-request limit (5 min) would cut uploads: the per-request timer above replaces
+  // it (REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS), which also bounds a slow body.
   server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  // A client must send all its headers within HEADERS_TIMEOUT_MS (slowloris): 408, then closed.
+  server.headersTimeout = headersTimeoutMs;
   // Longer than clients and proxies keep idle connections (undici: the server's hint less 1 s; most
   // proxies 60 s), so that the client always closes an idle connection first. The other way round, a
   // request sent just as the server closes the connection fails with "other side closed".
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  // 431, 408 and 400 answered by Node itself (oversized or slow headers, malformed requests), in
+  // the error envelope with an X-Request-Id.
+  server.on("clientError", clientErrorHandler({ maxHeaderBytes, headersTimeoutMs }));
 
   server.listen(port, hostname, () => {
     console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);

@@ -1,5 +1,7 @@
-// Upload throughput and server memory: a large file streamed as multipart through the real server
-// (node dist/server.mjs on a temp data folder), against `cp` of the same file on the same disk.
+// Upload throughput and server memory: a large file streamed through the real server (node
+// dist/server.mjs on a temp data folder) as one multipart POST and as a tus upload (creation, then
+// PATCHes of BENCH_TUS_CHUNK_MB each, default 64; 0 sends the whole file in one PATCH), against `cp`
+// of the same file on the same disk in the same run.
 // Env: BENCH_UPLOAD_MB (default 2048); TEST_DATABASE_URL puts the server's database (not its file
 // storage) on a fresh PostgreSQL database. Needs a production build (npm run build, with the same
 // NEXT_DIST_DIR). The file is real data (a random 8 MiB block repeated), not sparse, so that `cp`
@@ -79,6 +81,78 @@ function uploadFromDisk(url: string, key: string, file: string, size: number): P
   });
 }
 
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: { file: string; start: number; end: number },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    if (!body) return void req.end();
+    const data = createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: MiB });
+    data.on("error", reject);
+    data.pipe(req);
+  });
+}
+
+/** tus 1.0: POST (creation), then PATCHes of `chunk` bytes streamed from disk; returns the fi_ id. */
+async function tusFromDisk(url: string, key: string, file: string, size: number, chunk: number): Promise<string> {
+  const auth = { authorization: `Bearer ${key}`, "tus-resumable": "1.0.0" };
+  const created = await request(url, "POST", {
+    ...auth,
+    "upload-length": String(size),
+    "upload-metadata": `filename ${Buffer.from(path.basename(file)).toString("base64")}`,
+  });
+  if (created.status !== 201) throw new Error(`tus create: ${created.status} ${created.text}`);
+  const location = new URL(String(created.headers.location), url).toString();
+  let offset = 0;
+  let fileId: string | undefined;
+  while (offset < size) {
+    const end = chunk > 0 ? Math.min(size, offset + chunk) : size;
+    const res = await request(
+      location,
+      "PATCH",
+      {
+        ...auth,
+        "upload-offset": String(offset),
+        "content-type": "application/offset+octet-stream",
+        "content-length": String(end - offset),
+      },
+      { file, start: offset, end },
+    );
+    if (res.status !== 204) throw new Error(`tus PATCH at ${offset}: ${res.status} ${res.text}`);
+    offset = Number(res.headers["upload-offset"]);
+    if (offset !== end) throw new Error(`tus PATCH: offset ${offset}, expected ${end}`);
+    fileId = res.headers["upload-file-id"] as string | undefined;
+  }
+  if (!fileId?.startsWith("fi_")) throw new Error("tus: the last PATCH carried no Upload-File-Id");
+  return fileId;
+}
+
+/** Runs `upload` while sampling the server's process-tree RSS; seconds and RSS figures in MiB. */
+async function measured(pid: number, upload: () => Promise<void>) {
+  const before = treeRssKb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRssKb(pid))), 100);
+  const t = performance.now();
+  try {
+    await upload();
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - t) / 1000;
+  peak = Math.max(peak, treeRssKb(pid));
+  return { seconds, beforeMb: before / 1024, peakMb: peak / 1024 };
+}
+
 export default async function bench() {
   const sizeMb = Number(process.env.BENCH_UPLOAD_MB ?? 2048);
   const size = sizeMb * MiB;
@@ -88,7 +162,7 @@ export default async function bench() {
   try {
     makeFile(source, size);
 
-    let t = performance.now();
+    const t = performance.now();
     await promisify(execFile)("cp", [source, path.join(tmp, "copy.bin")]);
     const cpSeconds = (performance.now() - t) / 1000;
     rmSync(path.join(tmp, "copy.bin"));
@@ -102,28 +176,33 @@ export default async function bench() {
     makeFile(warm, MiB);
     await uploadFromDisk(url, key, warm, MiB);
 
+    const tusUrl = `${url}/tus`;
+    const chunkMb = Number(process.env.BENCH_TUS_CHUNK_MB ?? 64);
+    await tusFromDisk(tusUrl, key, warm, MiB, 0);
+
     const pid = own.server.proc.pid!;
-    const rssBefore = treeRssKb(pid);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, treeRssKb(pid))), 100);
-    t = performance.now();
-    const result = await uploadFromDisk(url, key, source, size);
-    const uploadSeconds = (performance.now() - t) / 1000;
-    clearInterval(sampler);
-    rssPeak = Math.max(rssPeak, treeRssKb(pid));
-    if (result.size_bytes !== size) throw new Error(`stored ${result.size_bytes} bytes of ${size}`);
+    const multipart = await measured(pid, async () => {
+      const result = await uploadFromDisk(url, key, source, size);
+      if (result.size_bytes !== size) throw new Error(`stored ${result.size_bytes} bytes of ${size}`);
+    });
+    const resumable = await measured(pid, async () => {
+      await tusFromDisk(tusUrl, key, source, size, chunkMb * MiB);
+    });
 
     const mbps = (s: number) => (sizeMb / s).toFixed(1);
     console.log(`file: ${sizeMb} MiB under ${os.tmpdir()} (server DATA_DIR on the same disk)`);
-    console.log(`cp baseline:  ${cpSeconds.toFixed(2)} s  ${mbps(cpSeconds)} MiB/s`);
-    console.log(`upload:       ${uploadSeconds.toFixed(2)} s  ${mbps(uploadSeconds)} MiB/s`);
-    console.log(
-      `upload / cp:  ${(uploadSeconds / cpSeconds).toFixed(2)}x the time (throughput ${((cpSeconds / uploadSeconds) * 100).toFixed(0)}% of cp)`,
-    );
-    console.log(
-      `server RSS (process tree): ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssPeak / 1024).toFixed(0)} MiB peak, ` +
-        `growth ${((rssPeak - rssBefore) / 1024).toFixed(0)} MiB; VmHWM since start ${(statusKb(pid, "VmHWM") / 1024).toFixed(0)} MiB`,
-    );
+    console.log(`| method | seconds | MiB/s | throughput / cp | RSS before MiB | RSS peak MiB | growth MiB |`);
+    console.log(`|---|---|---|---|---|---|---|`);
+    console.log(`| cp | ${cpSeconds.toFixed(2)} | ${mbps(cpSeconds)} | 1.00 | | | |`);
+    for (const [name, m] of [
+      ["multipart POST", multipart],
+      [`tus, ${chunkMb ? `${chunkMb} MiB PATCHes` : "one PATCH"}`, resumable],
+    ] as const)
+      console.log(
+        `| ${name} | ${m.seconds.toFixed(2)} | ${mbps(m.seconds)} | ${(cpSeconds / m.seconds).toFixed(2)} | ` +
+          `${m.beforeMb.toFixed(0)} | ${m.peakMb.toFixed(0)} | ${(m.peakMb - m.beforeMb).toFixed(0)} |`,
+      );
+    console.log(`server VmHWM since start: ${(statusKb(pid, "VmHWM") / 1024).toFixed(0)} MiB`);
   } finally {
     await own?.dispose();
     rmSync(tmp, { recursive: true, force: true });

@@ -1,9 +1,17 @@
 // Environment, read and validated in one place. Safe defaults give the embedded mode.
+import { isIPv6 } from "node:net";
 import { z } from "zod";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+/** One UPSTREAM_ALLOWLIST entry: `host`, `host:port`, `[ipv6]` or `[ipv6]:port`; undefined when malformed. */
+export function splitUpstreamHost(entry: string): { host: string; port?: string } | undefined {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9._-]+))(?::(\d{1,5}))?$/i.exec(entry.trim());
+  if (!m || (m[1] !== undefined && !isIPv6(m[1])) || Number(m[3] ?? 0) > 65535) return undefined;
+  return { host: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: String(Number(m[3])) } : {}) };
+}
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -18,6 +26,9 @@ const EnvSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   /// Public base URL used in signed links and in the first-start instructions.
   PUBLIC_URL: z.string().url().optional(),
+  /// Behind a reverse proxy that sets them: take the links' host and scheme from X-Forwarded-Host
+  /// and X-Forwarded-Proto. Otherwise clients could set them, so only `Host` is used.
+  TRUST_PROXY: bool.default(false),
   /// Secret for signed download URLs; generated and kept in DATA_DIR when unset.
   SIGNING_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -39,10 +50,38 @@ const EnvSchema = z.object({
     .transform((n) => Math.max(10, n)),
   /// How often the queue looks for expired jobs (those of dead workers).
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(10),
+  /// Attempts of a queue job after its first (a workflow run's engine pass that failed or whose
+  /// process died). The last one ends the run `failed` rather than leaving it to the queue.
+  QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(5),
   /// How often a run's engine checks its run for pause, cancel or a newer engine.
   RUN_WATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(150),
   /// Verified Access Keys are cached this long; revocation reaches every instance within it.
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
+  /// Requests a minute an Access Key may make on the public API, for keys minted without their own
+  /// `rate_limit_per_minute`; 0 disables the default (keys with their own limit keep it). Over it:
+  /// 429 rate_limited with Retry-After. Counted across processes on PostgreSQL.
+  RATE_LIMIT_PER_MINUTE: z.preprocess(
+    (v) => (v === "" ? undefined : v), // set but empty is the default, not 0 (which disables it)
+    z.coerce.number().int().min(0).max(1_000_000).default(600),
+  ),
+  /// Outgoing calls named by an agent's configuration (http runtime, openai base_url, workflow http
+  /// and llm steps) may reach loopback, private (10/8, 172.16/12, 192.168/16), shared (100.64/10)
+  /// and unique-local (fc00::/7) addresses: for a model server on the same machine or network.
+  /// Link-local and cloud metadata addresses stay refused whatever this says (lib/net/upstream-guard.ts).
+  ALLOW_PRIVATE_UPSTREAMS: bool.default(false),
+  /// Comma-separated hosts whose loopback or private addresses are allowed when
+  /// ALLOW_PRIVATE_UPSTREAMS is false: a host name or IP literal as written in the URL, optionally
+  /// with `:port` (that port only); IPv6 in brackets (`[fd12::1]:8000`). No wildcards.
+  UPSTREAM_ALLOWLIST: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((hosts) => hosts.every((h) => splitUpstreamHost(h)), "entries must be host, host:port or [ipv6]:port"),
   /// Replies produced at once by the process that accepted the trigger, at most this many at a time
   /// (replies wait on their upstream: the cap is about memory and upstream load, not CPU).
   REPLY_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(256),
@@ -64,6 +103,19 @@ const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(5 * 60 * 1000),
+  /// A client must have sent all of a request's headers within this (slow-header clients are cut
+  /// with 408; checked every quarter of it).
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /// Largest request line and headers, in bytes (431 above it; Node's default is 16 KiB).
+  MAX_HEADER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(16 * 1024),
+  /// An idle keep-alive connection is closed after this long: longer than clients and proxies keep
+  /// their idle connections, so that they close first.
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
   /// Largest upload accepted, multipart or resumable (tus answers 413 above it; Tus-Max-Size).
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -124,10 +176,17 @@ export function namedSecret(name: string): string | undefined {
   return process.env[name] || undefined;
 }
 
+/** This server's own address as it listens (a wildcard HOST, every interface, becomes localhost). */
+export function listenBaseUrl(): string {
+  const { HOST, PORT } = env();
+  const host = ["", "0.0.0.0", "::", "[::]"].includes(HOST) ? "localhost" : isIPv6(HOST) ? `[${HOST}]` : HOST;
+  return `http://${host}:${PORT}`;
+}
+
 /** Base of links made with no request at hand (jobs): PUBLIC_URL, else this server's own address. */
 export function publicBaseUrl(): string {
-  const e = env();
-  return (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const configured = env().PUBLIC_URL;
+  return configured ? configured.replace(/\/+$/, "") : listenBaseUrl();
 }
 
 /** For tests that change process.env between cases. */

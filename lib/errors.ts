@@ -32,10 +32,12 @@ export const ERROR_STATUS = {
   invalid_state_transition: 409,
   idempotency_conflict: 409,
   last_admin: 409,
+  agent_archived: 409,
   upload_incomplete: 409,
   request_timeout: 408,
   payload_too_large: 413,
   range_not_satisfiable: 416,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
@@ -61,3 +63,15 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/**
+ * The client went away before its request was read (a disconnect mid-body). Nobody is left to
+ * answer: the HTTP layer logs it as a client abort (warn, status 499 as nginx logs it), not as an
+ * error of the service.
+ */
+export class ClientAbortError extends Error {
+  constructor(message = "The client disconnected before the request was complete.") {
+    super(message);
+    this.name = "ClientAbortError";
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FILE_ID_RE, newFileId, newId, randomBase62 } from "./ids";
+import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, newFileId, newId, randomBase62 } from "./ids";
 
 describe("ids", () => {
   it("file ids are fi_ plus exactly 32 lowercase hex characters", () => {
@@ -15,6 +15,16 @@ describe("ids", () => {
       expect(id).toMatch(/^msg_[0-9A-Za-z]{22}$/);
       expect(id > first).toBe(true);
     }
+  });
+
+  it("the shapes that validation messages describe are the shapes of the ids made", () => {
+    for (const prefix of ["proj", "agt", "sess", "run"] as const) {
+      for (let i = 0; i < 50; i++) expect(newId(prefix)).toMatch(idPattern(prefix));
+      expect(`${prefix}_nope`).not.toMatch(idPattern(prefix));
+      expect(idFormat(prefix)).toBe(`${prefix}_ followed by 22 letters and digits`);
+    }
+    expect(FILE_ID_FORMAT).toMatch(/^fi_ followed by 32 lowercase hexadecimal characters/);
+    for (const bad of ["fi_nope", `fi_${"A".repeat(32)}`, `fi_${"0".repeat(31)}`]) expect(bad).not.toMatch(FILE_ID_RE);
   });
 
   it("random base62 uses the whole alphabet without bias toward low characters", () => {

@@ -46,9 +46,18 @@ export type IdPrefix =
   | "upl"
   | "req";
 
+/** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
+const ID_CHARS = 22;
+
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${timePart()}${randomBase62(14)}`;
 }
+
+/** The exact shape of an id made by newId(prefix). */
+export const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[0-9A-Za-z]{${ID_CHARS}}$`);
+
+/** What a well-formed id looks like, for validation messages. */
+export const idFormat = (prefix: IdPrefix) => `${prefix}_ followed by ${ID_CHARS} letters and digits`;
 
 export function newFileId(): string {
   // 12 hex of milliseconds + 20 random hex = 32.
@@ -56,3 +65,4 @@ export function newFileId(): string {
 }
 
 export const FILE_ID_RE = /^fi_[0-9a-f]{32}$/;
+export const FILE_ID_FORMAT = "fi_ followed by 32 lowercase hexadecimal characters (0-9, a-f)";

@@ -2,6 +2,7 @@
 // fields at fault, and the clamped `limit` schema of the list endpoints.
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
+import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./ids";
 
 export function fieldErrors(error: z.ZodError) {
   return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));
@@ -41,3 +42,10 @@ export const queryOffset = z
   .transform(Number)
   .pipe(z.number().int().min(0).max(2_147_483_647))
   .default(0);
+
+/** A file id in a body: the message says what a well-formed one looks like. */
+export const fileIdString = () => z.string().regex(FILE_ID_RE, `must be a file id: ${FILE_ID_FORMAT}`);
+
+/** An id of `prefix` in a body (`noun`: "project", ...), with the same kind of message. */
+export const idString = (prefix: IdPrefix, noun: string) =>
+  z.string().regex(idPattern(prefix), `must be a${/^[aeiou]/.test(noun) ? "n" : ""} ${noun} id: ${idFormat(prefix)}`);

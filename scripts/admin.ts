@@ -20,7 +20,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   create-user  --org ORG --email EMAIL [--password PW] [--role admin|support]
   create-token --email EMAIL [--name NAME]
   create-agent --org ORG --file agent.json
-  mint-key     --org ORG --name NAME [--permissions agents:invoke,...]
+  mint-key     --org ORG --name NAME [--permissions agents:invoke,...] [--rate-limit N]
+               N: requests a minute on the public API (default: RATE_LIMIT_PER_MINUTE)
   revoke-key   --org ORG --key KEY_ID
 
 ORG is an org_ id or an organization name.`;
@@ -48,6 +49,7 @@ async function main(argv: string[]) {
       file: { type: "string" },
       permissions: { type: "string" },
       key: { type: "string" },
+      "rate-limit": { type: "string" },
       json: { type: "boolean", default: false },
     },
     strict: true,
@@ -98,7 +100,14 @@ async function main(argv: string[]) {
             .map((p) => p.trim())
             .filter(Boolean)
         : undefined;
-      const input = parseWith(MintKeyBody, { name: v.name, permissions }, "options");
+      const rateLimit = v["rate-limit"];
+      if (rateLimit !== undefined && !/^\d+$/.test(rateLimit))
+        throw new UsageError("--rate-limit must be a whole number");
+      const input = parseWith(
+        MintKeyBody,
+        { name: v.name, permissions, rate_limit_per_minute: rateLimit === undefined ? undefined : Number(rateLimit) },
+        "options",
+      );
       out = await mintKey({ organizationId: org.id, input, actor: cliActor });
       human = `access key ${out.key_id}: ${out.key}  (shown once)`;
       break;

@@ -1,10 +1,12 @@
 // Before `next build` and `next dev`: generates the Prisma client (no native engine needed for
 // generate; see docs/decisions.md) when the schema changed, and bundles the production server
-// (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`.
+// (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`,
+// with the table of route files and the methods they export (scripts/route-table.mjs) built in.
 import { execFileSync } from "node:child_process";
 import { existsSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { routeTable } from "./route-table.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const schema = path.join(root, "prisma/schema.prisma");
@@ -30,5 +32,6 @@ await build({
   target: "node20",
   packages: "external",
   logLevel: "warning",
+  define: { __AWS_ROUTE_TABLE__: JSON.stringify(await routeTable(root)) },
 });
 renameSync(tmp, out);

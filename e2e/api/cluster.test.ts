@@ -3,6 +3,7 @@
 // SIGTERM stops them all.
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { ECHO_AGENT, SIMPLE_WORKFLOW } from "./helpers";
 import { ownServer, type OwnServer } from "./server";
 
 let own: OwnServer | undefined;
@@ -33,17 +34,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)("WEB_CONCURRENCY=2 on PostgreSQL
       const o = own;
       expect(workerPids(o.server.proc.pid!)).toHaveLength(2);
       const key = await o.mintKey();
-      const echo = await o.createAgent({ name: "echo", kind: "conversational", runtime: { type: "echo" } });
-      const wf = await o.createAgent({
-        name: "wf",
-        kind: "workflow",
-        runtime: { type: "echo" },
-        workflow: {
-          inputs: { rows: { type: "array", required: true } },
-          items: { from: "rows" },
-          steps: [{ id: "t", type: "transform", expression: "item" }],
-        },
-      });
+      const echo = await o.createAgent(ECHO_AGENT);
+      const wf = await o.createAgent(SIMPLE_WORKFLOW);
 
       const replies = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>

@@ -33,6 +33,7 @@ beforeAll(async () => {
     runId: run.body.run_id,
     supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
     freshKey: async () => (await mintKey(orgA)).key_id,
+    freshAgent: async () => (await createAgent(orgA, ECHO_AGENT)).agent_id,
     freshMember: async () => {
       const res = await adminA.call("POST", "/api/console/members", {
         email: `gone-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,

@@ -14,6 +14,8 @@ export interface ConsoleFixtures {
   freshKey(): Promise<string>;
   /** A member added for this call (DELETE removes them). */
   freshMember(): Promise<string>;
+  /** A conversational agent of org A made for this call (DELETE archives it). */
+  freshAgent(): Promise<string>;
 }
 
 export interface ConsoleRoute {
@@ -69,7 +71,7 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     method: "POST",
     pattern: "/api/console/keys",
     path: () => "/api/console/keys",
-    body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"] }),
+    body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"], rate_limit_per_minute: 120 }),
     admin: true,
   },
   {
@@ -98,6 +100,13 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     pattern: "/api/console/agents/[agent_id]",
     path: (f) => `/api/console/agents/${f.conversational}`,
     body: () => ({ name: "matrix echo" }),
+    admin: true,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/agents/[agent_id]",
+    path: async (f) => `/api/console/agents/${await f.freshAgent()}`,
     admin: true,
     otherOrg: "agent_not_found",
   },

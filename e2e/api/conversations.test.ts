@@ -2,6 +2,7 @@
 // synchronous 200, Prefer: respond-async, upstream errors and timeouts, validation before anything
 // is stored, file references, and exact session counters under concurrent triggers.
 import { beforeAll, describe, expect, it } from "vitest";
+import { startFakeUpstream } from "../../lib/runtime/testing";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 let key: string;
@@ -181,6 +182,41 @@ describe("file references", () => {
     const res = await trigger(agentId, { message: "see file", attachments: [{ file_id: fileId }] });
     expect(res.status, res.text).toBe(200);
     expect(res.body.response).toBe("Echo: see file [attachments: report.csv]");
+  });
+
+  it("hands the runtime links signed at each attempt: a retried reply gets later links that work", async () => {
+    const upstream = await startFakeUpstream();
+    try {
+      // Busy for the first 1.1 s of the reply: the reply's own retries reach a later second.
+      let firstAt: number | undefined;
+      upstream.answer(() => {
+        firstAt ??= Date.now();
+        return Date.now() - firstAt < 1_100 ? { status: 503, text: "busy" } : { json: { content: "got it" } };
+      });
+      const agent = (
+        await createAgent(ctx().orgA, {
+          name: "links",
+          kind: "conversational",
+          runtime: { type: "http", url: `${upstream.url}/reply`, timeout_ms: 5_000 },
+        })
+      ).agent_id;
+      const fileId = await upload(agent, "notes.csv");
+      const res = await trigger(agent, { message: "read it", attachments: [{ file_id: fileId }] });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.response).toBe("got it");
+      type Link = { file_id: string; url: string; url_expires_at: string };
+      const links = upstream.requests.map((r) => (r.body as { attachments: Link[] }).attachments[0]!);
+      expect(links.length).toBeGreaterThanOrEqual(2);
+      const [first, last] = [links[0]!, links.at(-1)!];
+      expect(last.file_id).toBe(fileId);
+      expect(Date.parse(last.url_expires_at)).toBeGreaterThan(Date.parse(first.url_expires_at));
+      expect(last.url).not.toBe(first.url);
+      const download = await fetch(last.url);
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe("a,b\n1,2\n");
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("refuses a file uploaded for another agent with 400 file_not_found", async () => {

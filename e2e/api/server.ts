@@ -78,6 +78,14 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * The suites' fake upstreams (customer endpoints, model servers) listen on 127.0.0.1, a loopback
+ * address the upstream guard refuses by default (docs/deploy.md): servers and workers started for
+ * tests allow private upstreams explicitly. A test of the guard itself overrides it
+ * (`ALLOW_PRIVATE_UPSTREAMS: "false"`).
+ */
+export const LOCAL_UPSTREAMS_ENV = { ALLOW_PRIVATE_UPSTREAMS: "true" } as const;
+
 export async function startServer(
   target: DbTarget,
   extraEnv: Record<string, string> = {},
@@ -97,6 +105,11 @@ export async function startServer(
       HOST: "127.0.0.1",
       // One process unless a test asks for more (on PostgreSQL the default is one per core).
       WEB_CONCURRENCY: "1",
+      // Suites and benchmarks send thousands of requests a minute with one key: far above the
+      // production default (600 a minute) but still counted, so that every request goes through the
+      // limiter as in production. rate-limits.test.ts sets its own.
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      ...LOCAL_UPSTREAMS_ENV,
       ...dbEnv(target),
       ...extraEnv,
     },

@@ -2,7 +2,7 @@
 // error table, and, on a server of our own with short timeouts and a storage fault, slow clients,
 // mid-stream failures and disconnects (nothing may be left behind).
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -254,6 +254,15 @@ async function fileRows(target: DbTarget): Promise<string[]> {
   }
 }
 
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(line);
+    return typeof v === "object" && v !== null ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function waitFor(check: () => boolean, what: string, ms = 15_000) {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -342,7 +351,8 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
     expect(filesUnder(filesDir()).filter((f) => !stored.some((id) => f.endsWith(id)))).toEqual([]);
   });
 
-  it("keeps no file record and no partial bytes when the client disconnects mid-upload", async () => {
+  it("keeps no file record and no partial bytes when the client disconnects mid-upload, and logs a client abort", async () => {
+    const logFrom = statSync(own.server.logFile).size;
     const env = multipartEnvelope({ filename: "gone.bin", contentType: "application/octet-stream" });
     const declared = env.length(50 * 1024 * 1024);
     const chunks = [env.head, ...Array.from({ length: 40 }, () => randomBytes(64 * 1024))];
@@ -358,6 +368,40 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
     expect(res.status).toBeUndefined();
     await waitFor(() => filesUnder(path.join(filesDir(), ".tmp")).length === 0, "the partial upload to be removed");
     expect(filesUnder(filesDir()).filter((f) => !stored.some((id) => f.endsWith(id)))).toEqual([]);
+
+    // The log: the request as a client abort (warn, 499), no error line, no 500, nothing unhandled.
+    const uploadPath = `/api/agents/${agentId}/upload`;
+    const newLines = () =>
+      readFileSync(own.server.logFile).subarray(logFrom).toString("utf8").split("\n").filter(Boolean);
+    const parsed = () => newLines().map((l) => ({ text: l, json: parseJson(l) }));
+    await waitFor(
+      () => parsed().some((l) => l.json?.path === uploadPath && l.json?.client_aborted === true),
+      "the client abort in the log",
+    );
+    const lines = parsed();
+    const abort = lines.find((l) => l.json?.client_aborted === true)!.json!;
+    expect(abort).toMatchObject({ level: 40, msg: "request", method: "POST", path: uploadPath, status: 499 });
+    expect(lines.filter((l) => l.json?.path === uploadPath).map((l) => l.json!.status)).toEqual([499]);
+    for (const l of lines) {
+      expect(l.json?.level ?? 0, l.text).toBeLessThan(50);
+      expect(l.text).not.toMatch(/unhandled|"status":500|upload_failed/i);
+    }
+    // Only the log's JSON lines: nothing printed by the framework (a stack, "Error: aborted").
+    expect(lines.filter((l) => !l.json).map((l) => l.text)).toEqual([]);
+  });
+
+  it("stores the next upload normally after a client abort", async () => {
+    const content = randomBytes(100_000);
+    const env = multipartEnvelope({ filename: "after.bin", contentType: "application/octet-stream" });
+    const res = await fetch(uploadUrl(), {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": env.contentType },
+      body: Buffer.concat([env.head, content, env.tail]),
+    });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ size_bytes: content.length, filename: "after.bin" });
+    stored.push(body.file_id);
   });
 
   it("has exactly the successful uploads in the database and on disk", async () => {

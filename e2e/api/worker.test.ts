@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { dbEnv, ownServer, type OwnServer } from "./server";
+import { ECHO_AGENT, SIMPLE_WORKFLOW } from "./helpers";
+import { dbEnv, LOCAL_UPSTREAMS_ENV, ownServer, type OwnServer } from "./server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let own: OwnServer | undefined;
@@ -21,7 +22,7 @@ afterAll(async () => {
 function startWorker(env: Record<string, string>) {
   const proc = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/worker.ts"], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    env: { ...process.env, LOG_LEVEL: "info", ...LOCAL_UPSTREAMS_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -75,22 +76,13 @@ describe("standalone worker", () => {
       own = await ownServer("worker", { RUN_WORKER: "false", REPLY_LEASE_SECONDS: "4" });
       const key = await own.mintKey();
       const gate = await gatedUpstream();
-      const echo = await own.createAgent({ name: "echo", kind: "conversational", runtime: { type: "echo" } });
+      const echo = await own.createAgent(ECHO_AGENT);
       const gated = await own.createAgent({
         name: "gated",
         kind: "conversational",
         runtime: { type: "http", url: gate.url, timeout_ms: 120_000 },
       });
-      const wf = await own.createAgent({
-        name: "wf",
-        kind: "workflow",
-        runtime: { type: "echo" },
-        workflow: {
-          inputs: { rows: { type: "array", required: true } },
-          items: { from: "rows" },
-          steps: [{ id: "t", type: "transform", expression: "item" }],
-        },
-      });
+      const wf = await own.createAgent(SIMPLE_WORKFLOW);
       // Replies are produced by the process that accepted the trigger, worker or not.
       const res = await own.call("POST", `/api/agents/webhook/${echo}`, { auth: key, body: { message: "hello" } });
       expect(res.status).toBe(200);

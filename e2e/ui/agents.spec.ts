@@ -250,3 +250,56 @@ test("start a workflow run from the console with JSON inputs and open it", async
   expect(body.agent_id).toBe(agent.agent_id);
   expect(body.inputs).toMatchObject({ label: "from the console" });
 });
+
+test("an admin archives an agent after confirming: the row shows Archived, triggers are refused, support cannot archive", async ({
+  as,
+}) => {
+  const agent = await management.createAgent(ECHO_AGENT(`archive me ${Date.now()}`));
+  const page = await as("adminA");
+  await page.goto("/agents");
+  const row = page.getByRole("table", { name: "Agents" }).getByRole("row").filter({ hasText: agent.name });
+  await expect(row.getByText("Archived", { exact: true })).toHaveCount(0);
+
+  // Cancel first: nothing happens.
+  await row.getByRole("button", { name: `Archive ${agent.name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Archive ${agent.name}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("stay readable");
+  await expectAccessible(page);
+  await screenshots(page, "agents-archive-confirm");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  const before = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  expect((await before.json()).archived_at).toBeNull();
+
+  await row.getByRole("button", { name: `Archive ${agent.name}` }).click();
+  await dialog.getByRole("button", { name: "Archive agent" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByText("Archived", { exact: true })).toBeVisible();
+  await expect(row.getByRole("button", { name: `Archive ${agent.name}` })).toHaveCount(0);
+  const after = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  expect((await after.json()).archived_at).not.toBeNull();
+
+  // The detail page says so, and the test console is off.
+  await row.getByRole("link", { name: agent.name }).click();
+  await expect(page.getByRole("heading", { name: agent.name })).toBeVisible();
+  await expect(page.getByText("Archived", { exact: true })).toBeVisible();
+  await expect(page.getByText(/takes no new triggers or uploads/)).toBeVisible();
+  await expect(page.getByLabel("Message", { exact: true })).toHaveCount(0);
+
+  const key = await management.mintKey("orgA", "archived agent test");
+  const refused = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: key, body: { message: "hi" } });
+  expect(refused.status).toBe(409);
+  expect(refused.body.error.code).toBe("agent_archived");
+
+  // A support member sees the badge but no Archive button.
+  const other = await management.createAgent(ECHO_AGENT(`not archivable ${Date.now()}`));
+  const support = await as("supportA");
+  await support.goto("/agents");
+  const table = support.getByRole("table", { name: "Agents" });
+  await expect(
+    table.getByRole("row").filter({ hasText: agent.name }).getByText("Archived", { exact: true }),
+  ).toBeVisible();
+  await expect(table.getByRole("row").filter({ hasText: other.name })).toBeVisible();
+  await expect(table.getByRole("button", { name: /^Archive / })).toHaveCount(0);
+});

@@ -8,6 +8,8 @@ test("an admin mints a key, sees it once, uses it, revokes it, and the API refus
   await page.getByRole("button", { name: "Mint key" }).click();
   const dialog = page.getByRole("dialog", { name: "Mint an Access Key" });
   await dialog.getByLabel("Name").fill("browser-minted");
+  await expect(dialog.getByText("Empty: the service default")).toBeVisible();
+  await dialog.getByLabel(/Rate limit/).fill("120");
   await dialog.getByRole("button", { name: "Mint key" }).click();
 
   const shown = page.getByRole("dialog", { name: "Copy your new Access Key" });
@@ -23,9 +25,12 @@ test("an admin mints a key, sees it once, uses it, revokes it, and the API refus
   await page.reload();
   await expect(page.getByRole("table", { name: "Access Keys" })).toContainText(raw.slice(0, 8));
   expect(await page.content()).not.toContain(raw);
+  // The limit chosen in the dialog is the key's, shown in its row and applied by the API.
+  await expect(page.getByRole("row").filter({ hasText: "browser-minted" })).toContainText("120/min");
 
   const ok = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: raw, body: { message: "hi" } });
   expect(ok.status).toBe(200);
+  expect(ok.headers.get("ratelimit-limit")).toBe("120");
 
   const row = page.getByRole("row").filter({ hasText: "browser-minted" });
   await row.getByRole("button", { name: "Revoke browser-minted" }).click();

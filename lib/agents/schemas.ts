@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RuntimeConfig } from "../runtime/schema";
-import { queryOffset } from "../validate";
+import { idString, queryOffset } from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
 
 export const AgentKind = z.enum(["conversational", "workflow"]);
@@ -11,7 +11,7 @@ export const CreateAgentBody = z
   .strictObject({
     name,
     kind: AgentKind,
-    project_id: z.string().startsWith("proj_").optional(),
+    project_id: idString("proj", "project").optional(),
     runtime: RuntimeConfig,
     workflow: WorkflowDefinition.optional(),
   })
@@ -26,13 +26,13 @@ export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
 export const UpdateAgentBody = z.strictObject({
   name: name.optional(),
   kind: AgentKind.optional(),
-  project_id: z.string().startsWith("proj_").optional(),
+  project_id: idString("proj", "project").optional(),
   runtime: RuntimeConfig.optional(),
   workflow: WorkflowDefinition.optional(),
 });
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
-export const AgentIdParam = z.string().regex(/^agt_[0-9A-Za-z]+$/, "must be an agt_ id");
+export const AgentIdParam = idString("agt", "agent");
 
 /** The dashboard's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
 export const AgentListQuery = z.object({
@@ -44,4 +44,12 @@ export const AgentListQuery = z.object({
     .transform((n) => Math.min(n, 100))
     .optional(),
   offset: queryOffset,
+});
+
+/** The management API's agent list: archived agents are listed only with `include_archived=true`. */
+export const ManagementAgentListQuery = z.object({
+  include_archived: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .optional()
+    .transform((v) => v === "true"),
 });

@@ -1,5 +1,5 @@
-// Agents: create, list, get, update (management API and dashboard), and the lookup every public
-// route does for the agent in its path.
+// Agents: create, list, get, update, archive (management API and dashboard), and the lookup every
+// public route does for the agent in its path.
 import { ApiError } from "../errors";
 import { prisma } from "../db";
 import { env } from "../env";
@@ -21,10 +21,21 @@ export function agentRecord(a: Agent) {
     workflow: a.workflow ?? null,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
+    archived_at: a.archivedAt?.toISOString() ?? null,
   };
 }
 
 const notFound = () => new ApiError("agent_not_found", "Agent not found.");
+
+/** An archived agent takes no new triggers or uploads (409 agent_archived); its data stays readable. */
+export function assertNotArchived(agent: Agent) {
+  if (!agent.archivedAt) return;
+  throw new ApiError(
+    "agent_archived",
+    `Agent ${agent.id} is archived: it takes no new triggers or uploads. Its sessions, messages, runs and files stay readable.`,
+    { agent_id: agent.id, archived_at: agent.archivedAt.toISOString() },
+  );
+}
 
 const g = globalThis as unknown as { __awsAgentCache?: Map<string, { agent: Agent; expires: number }> };
 const agentCache = (g.__awsAgentCache ??= new Map());
@@ -90,16 +101,18 @@ export async function createAgent(opts: { organizationId: string; input: CreateA
   return agentRecord(agent);
 }
 
-export async function listAgents(opts: { organizationId: string }) {
+/** The management API's list: archived agents only with `includeArchived`. */
+export async function listAgents(opts: { organizationId: string; includeArchived?: boolean }) {
   const db = await prisma();
   const rows = await db.agent.findMany({
-    where: { organizationId: opts.organizationId },
+    where: { organizationId: opts.organizationId, ...(opts.includeArchived ? {} : { archivedAt: null }) },
     orderBy: { createdAt: "desc" },
   });
   return rows.map(agentRecord);
 }
 
-/** One page of the organization's agents, newest first (every agent when `limit` is absent). */
+/** One page of the organization's agents, archived ones included (the dashboard badges them),
+ *  newest first (every agent when `limit` is absent). */
 export async function listAgentsPage(opts: { organizationId: string; limit?: number; offset: number }) {
   const db = await prisma();
   const rows = await db.agent.findMany({
@@ -149,5 +162,36 @@ export async function updateAgent(opts: {
     targetId: agent.id,
     data: { fields: Object.keys(input) },
   });
+  return agentRecord(agent);
+}
+
+/**
+ * Archives an agent (DELETE): from now on it takes no new triggers or uploads; its sessions,
+ * messages, runs and files stay readable and runs keep their controls. Idempotent: archiving an
+ * archived agent changes nothing and answers the same record; the audit event is written once.
+ */
+export async function archiveAgent(opts: { organizationId: string; agentId: string; actor: Actor }) {
+  const current = await loadAgentForKey(opts.organizationId, opts.agentId);
+  const db = await prisma();
+  const agent = await db.$transaction(async (tx) => {
+    const { count } = await tx.agent.updateMany({
+      where: { id: current.id, archivedAt: null },
+      data: { archivedAt: new Date() },
+    });
+    if (count === 1) {
+      await audit({
+        tx,
+        organizationId: opts.organizationId,
+        actor: opts.actor,
+        action: "agent.archived",
+        targetType: "agent",
+        targetId: current.id,
+        data: { name: current.name, kind: current.kind },
+      });
+    }
+    return tx.agent.findUniqueOrThrow({ where: { id: current.id } });
+  });
+  // This process refuses triggers at once; others within KEY_CACHE_TTL_MS (their cached copy expires).
+  agentCache.delete(`${opts.organizationId}/${current.id}`);
   return agentRecord(agent);
 }

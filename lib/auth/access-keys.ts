@@ -11,6 +11,8 @@ export interface KeyPrincipal {
   organizationId: string;
   name: string;
   permissions: string[];
+  /** The key's own requests-a-minute limit on the public API; null: RATE_LIMIT_PER_MINUTE. */
+  rateLimitPerMinute: number | null;
 }
 
 interface CacheEntry {
@@ -39,8 +41,17 @@ export function clearKeyCache() {
 
 const unauthorized = () => new ApiError("unauthorized", "Missing or invalid Access Key.");
 
+/** A user token where an Access Key belongs: still 401, with the way out. */
+const userTokenHere = () =>
+  new ApiError(
+    "unauthorized",
+    "This is a user token (ut_...): user tokens are for the management API (/api/v1/...) and the dashboard. " +
+      "The public API takes an Access Key: Authorization: Bearer ak_... (mint one under Access Keys).",
+  );
+
 /** Resolves a raw Bearer token to its key, or throws 401 unauthorized. */
 export async function verifyAccessKey(raw: string | null): Promise<KeyPrincipal> {
+  if (raw?.startsWith("ut_")) throw userTokenHere();
   if (!raw || !ACCESS_KEY_RE.test(raw)) throw unauthorized();
   const hash = sha256(raw);
   const now = Date.now();
@@ -50,7 +61,13 @@ export async function verifyAccessKey(raw: string | null): Promise<KeyPrincipal>
     const row = await db.accessKey.findUnique({ where: { keyHash: hash } });
     const principal =
       row && !row.revokedAt && safeEqual(row.keyHash, hash)
-        ? { keyId: row.id, organizationId: row.organizationId, name: row.name, permissions: row.permissions }
+        ? {
+            keyId: row.id,
+            organizationId: row.organizationId,
+            name: row.name,
+            permissions: row.permissions,
+            rateLimitPerMinute: row.rateLimitPerMinute,
+          }
         : null;
     entry = { principal, hash, expires: now + env().KEY_CACHE_TTL_MS };
     if (cache.size >= MAX_CACHE) cache.clear();

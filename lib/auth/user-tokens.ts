@@ -13,6 +13,13 @@ export interface UserPrincipal {
 
 export async function verifyUserToken(raw: string | null): Promise<UserPrincipal> {
   const unauthorized = new ApiError("unauthorized", "Missing or invalid user token.");
+  if (raw?.startsWith("ak_")) {
+    throw new ApiError(
+      "unauthorized",
+      "This is an Access Key (ak_...): Access Keys are for the public API (/api/agents/...). " +
+        "The management API takes a user token: Authorization: Bearer ut_...",
+    );
+  }
   if (!raw || !USER_TOKEN_RE.test(raw)) throw unauthorized;
   const hash = sha256(raw);
   const db = await prisma();

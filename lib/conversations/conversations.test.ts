@@ -3,6 +3,7 @@ import type { Agent, Message } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { resetEnvCache } from "../env";
 import { stopQueue } from "../queue";
+import { signDownload, verifyDownload } from "../files/signing";
 import { startFakeUpstream } from "../runtime/testing";
 import { openTestDatabase } from "../testing/db";
 import { MAX_RECOVERIES, recoverReplies } from "./recovery";
@@ -17,6 +18,8 @@ let projectId: string;
 
 beforeAll(async () => {
   process.env.SIGNING_SECRET ??= "unit-test-signing-secret";
+  // Fake upstreams listen on 127.0.0.1, a loopback address the upstream guard refuses by default.
+  process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
   resetEnvCache();
   db = await openTestDatabase();
   orgId = newId("org");
@@ -239,6 +242,75 @@ describe("recovery", () => {
     // A second sweep takes none of them: the held reply's lease is still good, the others ended.
     const again = await recoverReplies(now);
     for (const id of [orphan.id, held.id, hopeless.id]) expect(again).not.toContain(id);
+  });
+});
+
+describe("file links handed to the runtime", () => {
+  it("are signed again when a reply is recovered: the stored, expired link is never handed on", async () => {
+    const upstream = await startFakeUpstream();
+    try {
+      upstream.answer(() => ({ json: { content: "read" } }));
+      const a = await agent({ type: "http", url: `${upstream.url}/reply`, timeout_ms: 5_000 });
+      const s = await session(a);
+      const fileId = `fi_${"ef".repeat(16)}`;
+      const storageKey = `${orgId}/${a.id}/${fileId}`;
+      await db.prisma.file.create({
+        data: {
+          id: fileId,
+          organizationId: orgId,
+          agentId: a.id,
+          filename: "notes.txt",
+          contentType: "text/plain",
+          sizeBytes: 5,
+          storageKey,
+        },
+      });
+      // As the trigger stored it, long ago: the link in the stored message has expired.
+      const stale = signDownload({
+        storageKey,
+        filename: "notes.txt",
+        contentType: "text/plain",
+        baseUrl: "http://caller.test",
+        ttlSeconds: -60,
+      });
+      const attachment = {
+        file_id: fileId,
+        filename: "notes.txt",
+        content_type: "text/plain",
+        size_bytes: 5,
+        ...stale,
+      };
+      const reply = await pendingReply(a, s.id, "read this");
+      await db.prisma.message.update({
+        where: { id: reply.replyToId! },
+        data: { payload: { message: "read this", attachments: [attachment], metadata: { also: attachment } } },
+      });
+      await db.prisma.message.update({ where: { id: reply.id }, data: { leaseUntil: new Date(Date.now() - 1) } });
+      expect(await recoverReplies()).toContain(reply.id);
+      const deadline = Date.now() + 10_000;
+      while (!upstream.requests.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      type Link = typeof attachment;
+      const sent = upstream.requests[0]!.body as { attachments: Link[]; metadata: { also: Link } };
+      for (const link of [sent.attachments[0]!, sent.metadata.also]) {
+        // Same file, same caller-facing address, a new signature that is good now.
+        expect(link).toMatchObject({ file_id: fileId, filename: "notes.txt", size_bytes: 5 });
+        expect(link.url.startsWith("http://caller.test/api/files/download?token=")).toBe(true);
+        expect(link.url).not.toBe(stale.url);
+        expect(Date.parse(link.url_expires_at)).toBeGreaterThan(Date.now());
+        expect(verifyDownload(new URL(link.url).searchParams.get("token")!).storageKey).toBe(storageKey);
+      }
+      expect(() => verifyDownload(new URL(stale.url).searchParams.get("token")!)).toThrow(
+        expect.objectContaining({ code: "url_expired" }),
+      );
+      let done = await db.prisma.message.findUniqueOrThrow({ where: { id: reply.id } });
+      while (done.status === "processing" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        done = await db.prisma.message.findUniqueOrThrow({ where: { id: reply.id } });
+      }
+      expect(done).toMatchObject({ status: "completed", content: "read" });
+    } finally {
+      await upstream.close();
+    }
   });
 });
 

@@ -9,8 +9,9 @@
 // out. The final write is a conditional `processing -> completed | error`, so at most one reply is
 // ever stored, however many producers raced.
 import { prisma } from "../db";
-import { env } from "../env";
+import { env, publicBaseUrl } from "../env";
 import { ApiError } from "../errors";
+import { refreshFileUrls } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { log } from "../log";
 import {
@@ -150,19 +151,35 @@ async function readHistory(task: ReplyTask): Promise<ReplyInput["history"]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The task's attachments (and files in its metadata) with links signed now: each attempt, and a
+ * recovery long after the trigger, hands the runtime links good for the full 15 minutes. When the
+ * database cannot be read, the links signed before are handed on.
+ */
+async function freshFiles(task: ReplyTask): Promise<{ attachments: unknown[]; metadata: Record<string, unknown> }> {
+  const opts = { organizationId: task.agent.organizationId, agentId: task.agent.id, baseUrl: publicBaseUrl() };
+  try {
+    return await refreshFileUrls({ attachments: task.attachments, metadata: task.metadata }, opts);
+  } catch (e) {
+    log.warn({ message_id: task.messageId, err: { message: (e as Error).message } }, "file links not refreshed");
+    return { attachments: task.attachments, metadata: task.metadata };
+  }
+}
+
 /** Calls the runtime, retrying what may pass, within the attempts and the trigger's wait. */
 async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOutput | { failed: string }> {
   const budgetEnds = task.acceptedAt.getTime() + env().TRIGGER_WAIT_MS;
   const history = await readHistory(task);
   for (let attempt = 1; ; attempt++) {
+    const files = await freshFiles(task);
     try {
       return await generateReply(config, {
         agentId: task.agent.id,
         sessionId: task.sessionId,
         messageId: task.messageId,
         message: task.message,
-        attachments: task.attachments,
-        metadata: task.metadata,
+        attachments: files.attachments,
+        metadata: files.metadata,
         history,
       });
     } catch (e) {

@@ -1,16 +1,14 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
-import { queryLimit, queryOffset } from "../validate";
+import { fileIdString, queryLimit, queryOffset } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
   message: z.string().min(1, "must be a non-empty string"),
   session_id: z.string().min(1).optional(),
   user_id: z.string().max(255).optional(),
-  attachments: z
-    .array(z.strictObject({ file_id: z.string().startsWith("fi_", "must be a file id (fi_...)") }))
-    .optional(),
+  attachments: z.array(z.strictObject({ file_id: fileIdString() })).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type ConversationTriggerBody = z.infer<typeof ConversationTriggerBody>;

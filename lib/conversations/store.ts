@@ -33,12 +33,15 @@ WITH s AS (
 ${MESSAGES_FROM_S}`;
 
 /**
- * $12 environment. Counters move in the database (never read-modify-write) so that concurrent
- * triggers on one session stay exact; GREATEST keeps last_message_at monotonic whatever the commit order.
+ * $12 environment, $13 user_id ('' when none was given). Counters move in the database (never
+ * read-modify-write) so that concurrent triggers on one session stay exact; GREATEST keeps
+ * last_message_at monotonic whatever the commit order. A session without a user_id takes the first
+ * one a later message gives; a session's user_id, once set, is kept.
  */
 const CONTINUED_SESSION = `
 WITH s AS (
-  UPDATE sessions SET message_count = message_count + 2, last_message_at = GREATEST(last_message_at, $5::timestamp(3))
+  UPDATE sessions SET message_count = message_count + 2, last_message_at = GREATEST(last_message_at, $5::timestamp(3)),
+    user_id = CASE WHEN user_id = '' THEN $13::text ELSE user_id END
   WHERE id = $1 AND organization_id = $2 AND agent_id = $4 AND environment = $12::"Environment"
   RETURNING id)
 ${MESSAGES_FROM_S}`;
@@ -81,7 +84,7 @@ export async function insertTrigger(t: TriggerRows): Promise<boolean> {
   ];
   const rows = t.newSession
     ? await db.sql.query(NEW_SESSION, [...common, t.channel, t.userId, t.environment, JSON.stringify(t.metadata)])
-    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment]);
+    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId]);
   return rows.length === 2;
 }
 

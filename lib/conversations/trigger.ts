@@ -2,6 +2,7 @@
 // references, then store the user message, the pending assistant reply and its job in one
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
 // bounded, for the reply. The caller (route or dashboard) picks one and shapes the HTTP answer.
+import { assertNotArchived } from "../agents/service";
 import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
@@ -65,7 +66,8 @@ async function storeTrigger(opts: {
     agent,
     message: body.message,
     attachments: Array.isArray(opts.payload.attachments) ? opts.payload.attachments : [],
-    metadata: body.metadata ?? {},
+    // As stored (file references resolved), as a recovery reads it back.
+    metadata: body.metadata ? (opts.payload.metadata as Record<string, unknown>) : {},
     // A new session has no history: nothing to read.
     ...(newSession ? { history: [] } : {}),
     historyBefore: now,
@@ -75,6 +77,7 @@ async function storeTrigger(opts: {
 /** Validation and file references, before anything is stored: a bad body or reference is a 4xx and leaves no trace. */
 async function prepare(opts: ConversationTrigger) {
   const { agent } = opts;
+  assertNotArchived(agent);
   assertReplyCapacity();
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
   const payload = (await resolveFileRefs(opts.body, {

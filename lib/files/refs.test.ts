@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 import { newFileId, newId } from "../ids";
 import { storage } from "../storage";
 import { openTestDatabase } from "../testing/db";
-import { openFileStream, resolveFileRefs } from "./refs";
+import { openFileStream, refreshFileUrls, resolveFileRefs } from "./refs";
 import { resetSigningKeyCache, verifyDownload } from "./signing";
 import { storageKeyFor } from "./upload";
 
@@ -161,7 +161,39 @@ describe("file references", () => {
     for (const bad of ["fi_", "fi_123", `fi_${"A".repeat(32)}`, `${f1}0`, `fi_${"g".repeat(32)}`]) {
       const e = await refusal(resolveFileRefs({ doc: { file_id: bad } }, opts()));
       expect([e.code, e.details], bad).toEqual(["file_not_found", { file_id: bad, field: "doc" }]);
+      expect(e.message, bad).toContain("is not a file id: a file id is fi_ followed by 32 lowercase hexadecimal");
     }
+  });
+
+  it("signs resolved files again for the address of their old link, and never a file of another agent", async () => {
+    const stale = (id: string, base: string) => ({
+      file_id: id,
+      filename: "old.csv",
+      content_type: "text/csv",
+      size_bytes: 8,
+      url: `${base}/api/files/download?token=expired.sig`,
+      url_expires_at: "2000-01-01T00:00:00.000Z",
+    });
+    const input = {
+      attachments: [stale(f1, "https://caller.example"), stale(siblingFile, BASE), stale(foreignFile, BASE)],
+      meta: { doc: { ...stale(f2, BASE), url: "https://elsewhere.example/f.csv" }, ref: { file_id: f1 } },
+    };
+    const out = await refreshFileUrls(input, { ...owner, baseUrl: BASE });
+    const [mine, sib, alien] = out.attachments;
+    expect(mine!.url.startsWith("https://caller.example/api/files/download?token=")).toBe(true);
+    expect(verifyDownload(new URL(mine!.url).searchParams.get("token")!).storageKey).toBe(
+      storageKeyFor({ ...owner, fileId: f1 }),
+    );
+    expect(Date.parse(mine!.url_expires_at) - Date.now()).toBeGreaterThan(14 * 60 * 1000);
+    expect(mine).toMatchObject({ file_id: f1, filename: "old.csv", size_bytes: 8 });
+    // Files this agent does not own keep their (dead) links: nothing new is signed for them.
+    expect(sib).toEqual(input.attachments[1]);
+    expect(alien).toEqual(input.attachments[2]);
+    // A link that is not ours gets one for the base given; a bare reference is not a resolved file.
+    expect(out.meta.doc.url.startsWith(`${BASE}/api/files/download?token=`)).toBe(true);
+    expect(out.meta.ref).toEqual({ file_id: f1 });
+    // Not changed in place.
+    expect(input.attachments[0]!.url).toBe("https://caller.example/api/files/download?token=expired.sig");
   });
 
   it("opens a stream of the file's bytes for its own agent only", async () => {

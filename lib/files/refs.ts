@@ -4,9 +4,9 @@
 import type { Readable } from "node:stream";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
-import { FILE_ID_RE } from "../ids";
+import { FILE_ID_FORMAT, FILE_ID_RE } from "../ids";
 import { storage } from "../storage";
-import { signDownload } from "./signing";
+import { DOWNLOAD_PATH, signDownload } from "./signing";
 
 export interface ResolvedFile {
   file_id: string;
@@ -66,6 +66,14 @@ const notFound = (ref: Ref) =>
     field: ref.field,
   });
 
+/** A malformed id is refused like an unknown one (same code), with what a file id looks like. */
+const malformedId = (ref: Ref) =>
+  new ApiError(
+    "file_not_found",
+    `File ${ref.fileId} (at ${ref.field}) is not a file id: a file id is ${FILE_ID_FORMAT}.`,
+    { file_id: ref.fileId, field: ref.field },
+  );
+
 /** Replaces every object that consists of exactly the single key file_id with an fi_ value,
  *  anywhere in `value` (nested objects and arrays), by its ResolvedFile. Bare strings are left
  *  alone. Unknown ids and files of another agent or organization -> ApiError("file_not_found",
@@ -78,7 +86,7 @@ export async function resolveFileRefs<T>(
   collect(value, "", refs);
   if (!refs.length) return value;
   const malformed = refs.find((r) => !FILE_ID_RE.test(r.fileId));
-  if (malformed) throw notFound(malformed);
+  if (malformed) throw malformedId(malformed);
 
   const ids = [...new Set(refs.map((r) => r.fileId))];
   const db = await prisma();
@@ -106,6 +114,66 @@ export async function resolveFileRefs<T>(
   return replace(value, resolved) as T;
 }
 
+/** The id of a file resolved earlier (a ResolvedFile as handed out: file_id, url, url_expires_at, ...). */
+function resolvedIn(v: unknown): string | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const id = v.file_id;
+  return typeof id === "string" && FILE_ID_RE.test(id) && typeof v.url === "string" && "url_expires_at" in v
+    ? id
+    : undefined;
+}
+
+function collectResolved(value: unknown, out: Set<string>) {
+  const id = resolvedIn(value);
+  if (id !== undefined) out.add(id);
+  else if (Array.isArray(value)) value.forEach((v) => collectResolved(v, out));
+  else if (isPlainObject(value)) Object.values(value).forEach((v) => collectResolved(v, out));
+}
+
+/** The address a signed link was made for (what precedes the download path), if it is one of ours. */
+function baseOf(url: string): string | undefined {
+  const at = url.indexOf(`${DOWNLOAD_PATH}?`);
+  return at > 0 ? url.slice(0, at) : undefined;
+}
+
+/**
+ * Fresh links for files resolved earlier: every ResolvedFile anywhere in `value` (as stored with a
+ * trigger, and handed to a runtime again at a retry or a recovery) gets a new `url` and
+ * `url_expires_at`, signed now, for the address its old link used (else `baseUrl`). One query, only
+ * when there is a file; a file deleted since keeps its old link. `value` is not changed in place.
+ */
+export async function refreshFileUrls<T>(
+  value: T,
+  opts: { organizationId: string; agentId: string; baseUrl: string },
+): Promise<T> {
+  const ids = new Set<string>();
+  collectResolved(value, ids);
+  if (!ids.size) return value;
+  const db = await prisma();
+  const rows = await db.file.findMany({
+    where: { id: { in: [...ids] }, organizationId: opts.organizationId, agentId: opts.agentId },
+    select: { id: true, storageKey: true, filename: true, contentType: true },
+  });
+  const files = new Map(rows.map((f) => [f.id, f]));
+  const walk = (v: unknown): unknown => {
+    const id = resolvedIn(v);
+    if (id !== undefined) {
+      const f = files.get(id);
+      const old = v as Record<string, unknown>;
+      if (!f) return { ...old };
+      const base = baseOf(old.url as string) ?? opts.baseUrl;
+      return {
+        ...old,
+        ...signDownload({ storageKey: f.storageKey, filename: f.filename, contentType: f.contentType, baseUrl: base }),
+      };
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** For workflow file inputs: the file row and a stream of its bytes (same scoping rules). */
 export async function openFileStream(
   fileId: string,
@@ -115,7 +183,7 @@ export async function openFileStream(
   stream: Readable;
 }> {
   const ref = { fileId, field: "file_id" };
-  if (!FILE_ID_RE.test(fileId)) throw notFound(ref);
+  if (!FILE_ID_RE.test(fileId)) throw malformedId(ref);
   const db = await prisma();
   const row = await db.file.findFirst({
     where: { id: fileId, organizationId: opts.organizationId, agentId: opts.agentId },

@@ -6,7 +6,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { prisma } from "../db";
 import { env } from "../env";
-import { ApiError, isApiError } from "../errors";
+import { ApiError, ClientAbortError, isApiError } from "../errors";
 import { newFileId } from "../ids";
 import { log } from "../log";
 import { storage } from "../storage";
@@ -184,7 +184,7 @@ async function receiveFile(opts: {
     // A write still in flight removes its own temp file; wait for it so nothing is left behind.
     await written?.catch(() => {});
     await storage().remove(key);
-    if (req.signal?.aborted) throw new ApiError("upload_failed", "The client disconnected during the upload.");
+    if (req.signal?.aborted) throw new ClientAbortError("The client disconnected during the upload.");
     // Read (and drop) the rest of the body so that the client, still sending, gets the answer.
     await drain(source, DRAIN_LIMIT_BYTES);
     if (storageError) log.error({ request_id: opts.requestId, err: String(storageError) }, "upload: storage failed");

@@ -1,5 +1,5 @@
 // The one wrapper every route handler goes through:
-// request id -> auth -> params/query (zod) -> size-limited JSON body (zod) -> [Idempotency-Key]
+// request id -> auth [-> Access Key rate limit] -> params/query (zod) -> size-limited JSON body (zod) -> [Idempotency-Key]
 // -> handler -> envelope. Handlers return plain data (200 JSON), a Reply (another status, headers)
 // or a Response; they throw ApiError for errors.
 import type { z } from "zod";
@@ -8,7 +8,7 @@ import { keyActor, userActor, type Actor } from "../audit";
 import { requirePermission, verifyAccessKey, type KeyPrincipal } from "../auth/access-keys";
 import { bearerToken } from "../auth/secrets";
 import { membershipRole, verifyUserToken, type UserPrincipal } from "../auth/user-tokens";
-import { ApiError } from "../errors";
+import { ApiError, ClientAbortError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { log } from "../log";
@@ -16,6 +16,7 @@ import { parseWith } from "../validate";
 import { baseUrl } from "./base-url";
 import { readJson } from "./body";
 import { idempotent } from "./idempotency";
+import { limitAccessKey } from "./rate-limit";
 import { errorResponse, json, Reply } from "./respond";
 
 export { Reply } from "./respond";
@@ -35,7 +36,7 @@ export interface BaseCtx<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Base of the links handed out in answers (PUBLIC_URL, else the request's origin). */
+  /** Base of the links handed out in answers (PUBLIC_URL, else the caller's Host: lib/http/base-url.ts). */
   baseUrl: string;
 }
 
@@ -65,22 +66,35 @@ const toReply = (result: unknown): Reply => {
   return new Reply(result ?? {}, 200);
 };
 
+/** Logged for a request whose client disconnected before it was complete (nginx's convention). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** What authentication learns before it may fail: it holds even when the answer is an error. */
+export interface AnswerExtras {
+  /** Headers of the answer, success or error (RateLimit-* of a verified Access Key). */
+  headers: Headers;
+  /** Logged as the request's principal if authentication fails after identifying the caller. */
+  principal?: string;
+}
+
 /** The pipeline shared by every wrapper; `authenticate` is what differs between them. */
 export async function wrapRoute<P, Q, B, C extends Auth>(
   req: Request,
   ctx: RouteContext,
   spec: Spec<P, Q, B>,
-  authenticate: (req: Request, rawParams: Record<string, unknown>) => Promise<C>,
+  authenticate: (req: Request, rawParams: Record<string, unknown>, extras: AnswerExtras) => Promise<C>,
   handler: (c: C & BaseCtx<P, Q, B>) => Promise<unknown>,
 ): Promise<Response> {
   const requestId = newId("req");
   const started = performance.now();
   const url = new URL(req.url);
   let status = 500;
+  let clientAborted = false;
   let principal: string | undefined;
+  const extras: AnswerExtras = { headers: new Headers() };
   try {
     const rawParams = (await ctx.params) ?? {};
-    const auth = await authenticate(req, rawParams);
+    const auth = await authenticate(req, rawParams, extras);
     principal = auth.principal;
     const params = spec.params ? parseWith(spec.params, rawParams, "path") : (rawParams as P);
     const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : (undefined as Q);
@@ -100,33 +114,41 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
         : result instanceof Reply
           ? json(result.body, result.status, result.headers)
           : json(result ?? {}, 200);
+    extras.headers.forEach((value, name) => res.headers.set(name, value));
     res.headers.set("x-request-id", requestId);
     status = res.status;
     return res;
   } catch (err) {
-    const res = errorResponse(err, requestId);
+    principal ??= extras.principal;
+    if (err instanceof ClientAbortError || req.signal?.aborted) {
+      // The client hung up mid-request: nobody reads an answer, and it is no fault of the service.
+      clientAborted = true;
+      status = CLIENT_CLOSED_REQUEST;
+      return new Response(null, { status, headers: { "x-request-id": requestId } });
+    }
+    const res = errorResponse(err, requestId, extras.headers);
     status = res.status;
     return res;
   } finally {
     // Never the headers: the Authorization header must not reach a log line.
-    log.info(
-      {
-        request_id: requestId,
-        method: req.method,
-        path: url.pathname,
-        status,
-        ms: Math.round(performance.now() - started),
-        principal,
-      },
-      "request",
-    );
+    const line = {
+      request_id: requestId,
+      method: req.method,
+      path: url.pathname,
+      status,
+      ms: Math.round(performance.now() - started),
+      principal,
+    };
+    if (clientAborted) log.warn({ ...line, client_aborted: true }, "request");
+    else log.info(line, "request");
   }
 }
 
 /**
  * Public webhook API: `Authorization: Bearer ak_...` with agents:invoke, and the agent in the path.
  * `agentKind` refuses another kind of agent (before the body is read); `idempotency` names the
- * scope of Idempotency-Key replays (per agent).
+ * scope of Idempotency-Key replays (per agent). Every request of a verified key counts against its
+ * rate limit (lib/http/rate-limit.ts), and every answer to it carries the RateLimit-* headers.
  */
 export function withAccessKey<P = Record<string, string>, Q = undefined, B = undefined>(
   spec: Spec<P, Q, B> & { agentKind?: (agent: AgentRow) => void; idempotency?: string },
@@ -137,8 +159,11 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
       req,
       ctx,
       spec,
-      async (r, rawParams) => {
+      async (r, rawParams, extras) => {
         const key = await verifyAccessKey(bearerToken(r.headers.get("authorization")));
+        extras.principal = key.keyId;
+        // Per key, before anything else is looked up: a key over its limit costs no more work.
+        await limitAccessKey(key, extras.headers);
         requirePermission(key, "agents:invoke");
         const agent = await agentForRequest(key.organizationId, String(rawParams.agent_id ?? ""));
         spec.agentKind?.(agent);

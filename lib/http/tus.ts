@@ -7,7 +7,7 @@
 import { Metadata, TUS_RESUMABLE } from "@tus/utils";
 import { MemoryLocker, Server } from "@tus/server";
 import type { Lock, Locker, RequestRelease } from "@tus/utils";
-import { agentForRequest, type AgentRow } from "../agents/service";
+import { agentForRequest, assertNotArchived, type AgentRow } from "../agents/service";
 import { requirePermission, verifyAccessKey } from "../auth/access-keys";
 import { bearerToken } from "../auth/secrets";
 import { database } from "../db";
@@ -19,7 +19,8 @@ import type { Upload } from "../generated/prisma/client";
 import { log } from "../log";
 import { tusStore } from "../storage";
 import { currentConsoleUser, requireSameOrigin } from "./console";
-import { wrapRoute, type RouteHandler } from "./handler";
+import { wrapRoute, type AnswerExtras, type RouteHandler } from "./handler";
+import { limitAccessKey } from "./rate-limit";
 import { errorBody } from "./respond";
 
 const FILE_ID_HEADER = "Upload-File-Id";
@@ -147,13 +148,17 @@ function versionRequired() {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-async function authenticate(req: Request, rawParams: Record<string, unknown>) {
+async function authenticate(req: Request, rawParams: Record<string, unknown>, extras: AnswerExtras) {
   if (req.method === "OPTIONS") return {};
   const agentId = String(rawParams.agent_id ?? "");
   let organizationId: string;
   let principal: string;
   if (req.headers.get("authorization") !== null) {
     const key = await verifyAccessKey(bearerToken(req.headers.get("authorization")));
+    extras.principal = key.keyId;
+    // The key's rate limit, as on every public route; a PATCH (bytes of an upload already created
+    // and counted) is not counted, so that a client sending small chunks is not cut off mid-file.
+    if (req.method !== "PATCH") await limitAccessKey(key, extras.headers);
     requirePermission(key, "agents:invoke");
     organizationId = key.organizationId;
     principal = key.keyId;
@@ -177,6 +182,8 @@ export const tusRoute: RouteHandler = (req, ctx) =>
     if (req.method === "OPTIONS") return (await tus()).handleWeb(req);
     if (req.method !== "GET" && req.headers.get("tus-resumable") !== TUS_RESUMABLE) return versionRequired();
     const { organizationId, agent } = c as unknown as { organizationId: string; agent: AgentRow };
+    // An archived agent takes no new files: creating or continuing an upload is refused (409).
+    if (req.method === "POST" || req.method === "PATCH") assertNotArchived(agent);
     const uploadId = rest[0];
     const upload = uploadId ? await loadUpload({ organizationId, agentId: agent.id, uploadId }) : undefined;
     if (req.method === "GET") {

@@ -15,6 +15,8 @@ export function keyRecord(k: AccessKey) {
     name: k.name,
     start: k.start,
     permissions: k.permissions,
+    /** The key's own limit of requests a minute; null: the service default (RATE_LIMIT_PER_MINUTE). */
+    rate_limit_per_minute: k.rateLimitPerMinute,
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
     revoked_at: k.revokedAt?.toISOString() ?? null,
@@ -32,6 +34,7 @@ export async function mintKey(opts: { organizationId: string; input: MintKeyBody
       keyHash: secret.hash,
       start: secret.start,
       permissions: [...new Set(opts.input.permissions)],
+      rateLimitPerMinute: opts.input.rate_limit_per_minute ?? null,
       createdByUserId: opts.actor.type === "user" ? opts.actor.id : undefined,
     },
   });
@@ -41,7 +44,10 @@ export async function mintKey(opts: { organizationId: string; input: MintKeyBody
     action: "access_key.created",
     targetType: "access_key",
     targetId: row.id,
-    data: { name: row.name },
+    data: {
+      name: row.name,
+      ...(row.rateLimitPerMinute !== null ? { rate_limit_per_minute: row.rateLimitPerMinute } : {}),
+    },
   });
   return { ...keyRecord(row), key: secret.raw };
 }

@@ -4,20 +4,43 @@
 import { PgBoss, fromPglite, fromPrisma } from "pg-boss";
 import { database } from "../db";
 import { env } from "../env";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 import { JOBS, QUEUE_NAMES, type JobHandler, type JobInput, type QueueName } from "./jobs";
 
 export { QUEUE_NAMES, type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
 
-/** Retries after the first attempt; a handler seeing `retryCount === QUEUE_RETRY_LIMIT` runs the last one. */
-export const QUEUE_RETRY_LIMIT = 5;
+/** Retries after the first attempt (QUEUE_RETRY_LIMIT): a handler seeing `retryCount >= queueRetryLimit()` runs the last. */
+export const queueRetryLimit = () => env().QUEUE_RETRY_LIMIT;
+
+/** pg-boss's schema in the service's database (pg-boss's default name). */
+const QUEUE_SCHEMA = "pgboss";
+
+/**
+ * SQL condition: the queue `name` holds a job that will still run whose data's `field` equals
+ * `value` (a column of the caller's query). In pg-boss 12's terms: `created` (waiting, perhaps
+ * behind others), `retry` (waiting for its retry), or `active` unless it is on its last attempt and
+ * its worker is gone (heartbeat, or expiry, lapsed): pg-boss fails such a job only at its next
+ * monitor pass (every minute), and nothing will run it again. A job that completed, was cancelled,
+ * or failed for good is not live either.
+ */
+export function liveJobExists(name: QueueName, field: string, value: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM ${Prisma.raw(QUEUE_SCHEMA)}.job j
+    WHERE j.name = ${name} AND j.data->>${field} = ${value}
+      AND (j.state IN ('created', 'retry')
+        OR (j.state = 'active' AND (j.retry_count < j.retry_limit OR NOT COALESCE(
+          (j.heartbeat_seconds IS NOT NULL
+            AND COALESCE(j.heartbeat_on, j.started_on) + j.heartbeat_seconds * interval '1 second' < now())
+          OR j.started_on + j.expire_seconds * interval '1 second' < now(), false)))))`;
+}
 
 const g = globalThis as unknown as { __awsBoss?: Promise<PgBoss> };
 
 async function createBoss(): Promise<PgBoss> {
   const db = await database();
   const common = {
+    schema: QUEUE_SCHEMA,
     schedule: false,
     superviseIntervalSeconds: env().QUEUE_SUPERVISE_SECONDS,
   };
@@ -29,15 +52,17 @@ async function createBoss(): Promise<PgBoss> {
   boss.on("warning", (w) => log.warn({ warning: String((w as { message?: string }).message ?? w) }, "queue warning"));
   await boss.start();
   for (const name of QUEUE_NAMES) {
+    const settings = { retryLimit: queueRetryLimit(), heartbeatSeconds: env().QUEUE_HEARTBEAT_SECONDS };
     await boss.createQueue(name, {
-      retryLimit: QUEUE_RETRY_LIMIT,
+      ...settings,
       retryDelay: 1,
       retryBackoff: true,
       retryDelayMax: 60,
       expireInSeconds: 60 * 60,
-      heartbeatSeconds: env().QUEUE_HEARTBEAT_SECONDS,
       notify: db.kind === "postgres",
     });
+    // createQueue leaves an existing queue as it was: the settings of this start apply to new jobs.
+    await boss.updateQueue(name, settings);
   }
   return boss;
 }

@@ -24,11 +24,16 @@ function every(ms: number, what: string, task: () => Promise<unknown>): () => vo
 
 /**
  * Periodic upkeep besides the queues: replies whose producer died are taken over (checked twice a
- * lease), and expired unfinished uploads lose their bytes and records.
+ * lease); runs whose job's last attempt died with its process end `failed` (checked twice a
+ * heartbeat: the job's heartbeat lapses a heartbeat after the death, so the run ends within about two);
+ * expired unfinished uploads lose their bytes and records.
  */
 function startUpkeep(): () => void {
   const stops = [
     every(Math.max(1_000, leaseMs() / 2), "reply recovery", () => recoverReplies()),
+    every((env().QUEUE_HEARTBEAT_SECONDS * 1000) / 2, "orphaned run sweep", async () =>
+      (await import("../workflow/job")).failOrphanedRuns(),
+    ),
     every(env().UPLOAD_CLEANUP_INTERVAL_MS, "upload sweep", () => deleteExpiredUploads()),
   ];
   return () => stops.forEach((stop) => stop());

@@ -25,11 +25,13 @@ export const ResolveBody = z.object({
   modified_data: z.unknown().optional(),
 });
 
-/** POST /api/workflows/{agent_id}/trigger */
-export const WorkflowTriggerBody = z.object({
-  payload: z.record(z.string(), z.unknown()).default({}),
+/** POST /api/workflows/{agent_id}/trigger; other top-level keys are kept so that inputs sent
+ *  without the payload wrapper can be named in the error (lib/workflow/trigger.ts aliasInputs). */
+export const WorkflowTriggerBody = z.looseObject({
+  payload: z.record(z.string(), z.unknown()).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
 });
+export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 
 /** Dashboard: the organization's runs; status is checked by the service (invalid_status). */
 export const OrgRunsQuery = z.object({

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "../env";
 import { generateReply, postJson, RuntimeError, toApiError, type ReplyInput } from "./index";
 import type { RuntimeConfig } from "./schema";
 import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "./testing";
@@ -6,6 +7,9 @@ import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "./testing";
 let upstream: FakeUpstream;
 
 beforeAll(async () => {
+  // The fake upstream listens on 127.0.0.1, a loopback address the upstream guard refuses by default.
+  process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+  resetEnvCache();
   upstream = await startFakeUpstream();
 });
 afterAll(async () => {
@@ -210,5 +214,46 @@ describe("postJson", () => {
   it("fails as a non-retryable error on an unusable URL", async () => {
     for (const url of ["http://", "ftp://127.0.0.1/x"])
       await expect(postJson(url, {}, { timeoutMs: 5_000 })).rejects.toMatchObject({ kind: "error", retryable: false });
+  });
+});
+
+describe("upstream guard (lib/net/upstream-guard.ts)", () => {
+  /** A fake upstream of its own: a new origin, so no connection pooled by earlier tests is reused. */
+  async function withoutPrivateUpstreams(fn: (fresh: FakeUpstream) => Promise<void>) {
+    const fresh = await startFakeUpstream();
+    process.env.ALLOW_PRIVATE_UPSTREAMS = "false";
+    resetEnvCache();
+    try {
+      await fn(fresh);
+    } finally {
+      process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+      resetEnvCache();
+      await fresh.close();
+    }
+  }
+
+  it("refuses a loopback upstream without ALLOW_PRIVATE_UPSTREAMS: final, and the error names the setting", async () => {
+    await withoutPrivateUpstreams(async (fresh) => {
+      const err = (await generateReply(config({ url: `${fresh.url}/reply` }), input()).catch((e) => e)) as RuntimeError;
+      expect(err).toBeInstanceOf(RuntimeError);
+      expect(err).toMatchObject({ kind: "error", retryable: false });
+      const expected =
+        "upstream 127.0.0.1 is a loopback address; set ALLOW_PRIVATE_UPSTREAMS=true or add the host to UPSTREAM_ALLOWLIST";
+      expect(err.message).toBe(expected);
+      // Our own words, so the caller may see them (the message's error, the step's error).
+      expect(toApiError(err)).toMatchObject({ code: "upstream_error", status: 502, message: expected });
+      expect(fresh.requests).toHaveLength(0);
+    });
+  });
+
+  it("refuses an always-forbidden address whatever the setting", async () => {
+    // 0.0.0.0 would reach this machine: a broken guard shows up as a request to the fake upstream.
+    const port = new URL(upstream.url).port;
+    const err = (await postJson(`http://0.0.0.0:${port}/step`, {}, { timeoutMs: 5_000 }).catch(
+      (e) => e,
+    )) as RuntimeError;
+    expect(err).toMatchObject({ kind: "error", retryable: false });
+    expect(err.message).toBe("upstream address 0.0.0.0 is an unspecified address and always refused");
+    expect(upstream.requests).toHaveLength(0);
   });
 });

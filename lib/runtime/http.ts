@@ -1,10 +1,12 @@
 // Plain JSON-over-HTTP upstreams: the customer-hosted `http` runtime and workflow `http` steps.
 import { z } from "zod";
+import { findUpstreamRefusal, guardedFetch } from "../net/upstream-guard";
 import { readStreamCapped } from "../streams";
 import type { HttpRuntime } from "./schema";
 import {
   abortedError,
   deadline,
+  refusedError,
   retryableStatus,
   RuntimeError,
   usage,
@@ -32,7 +34,8 @@ const causeCode = (e: unknown): string | undefined => {
   return typeof cause?.code === "string" ? cause.code : undefined;
 };
 
-/** POST JSON with a timeout; returns the parsed JSON answer. Any failure is a RuntimeError. */
+/** POST JSON with a timeout through the upstream guard (lib/net/upstream-guard.ts); returns the
+ *  parsed JSON answer. Any failure is a RuntimeError; a refused address is a final one. */
 export async function postJson(
   url: string,
   body: unknown,
@@ -47,7 +50,7 @@ export async function postJson(
   headers.set("content-type", "application/json");
   headers.set("accept", "application/json");
   try {
-    const res = await fetch(url, {
+    const res = await guardedFetch(url, {
       method: "POST",
       headers,
       body: JSON.stringify(body),
@@ -68,6 +71,8 @@ export async function postJson(
     if (limit.timedOut()) throw new RuntimeError("timeout", `no answer within ${opts.timeoutMs} ms`, true);
     if (opts.signal?.aborted) throw abortedError();
     if (e instanceof RuntimeError) throw e;
+    const refused = findUpstreamRefusal(e);
+    if (refused) throw refusedError(refused);
     const code = causeCode(e);
     if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
       throw new RuntimeError("timeout", `upstream ${code}`, true);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { complete, generateReply, RuntimeError, type ReplyInput } from "./index";
+import { resetEnvCache } from "../env";
+import { complete, generateReply, RuntimeError, toApiError, type ReplyInput } from "./index";
 import type { RuntimeConfig } from "./schema";
 import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "./testing";
 
@@ -7,6 +8,9 @@ let upstream: FakeUpstream;
 const KEY_ENV = "RUNTIME_TEST_OPENAI_KEY";
 
 beforeAll(async () => {
+  // The fake upstream listens on 127.0.0.1, a loopback address the upstream guard refuses by default.
+  process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+  resetEnvCache();
   upstream = await startFakeUpstream();
   process.env[KEY_ENV] = "sk-test-123";
 });
@@ -198,5 +202,41 @@ describe("openai runtime", () => {
         { role: "user", content: "Summarise: abc" },
       ],
     });
+  });
+});
+
+describe("upstream guard (lib/net/upstream-guard.ts)", () => {
+  it("refuses a loopback base_url without ALLOW_PRIVATE_UPSTREAMS, for replies and llm-step completions", async () => {
+    // A server of its own: a new origin, so no connection pooled by earlier tests is reused.
+    const fresh = await startFakeUpstream();
+    process.env.ALLOW_PRIVATE_UPSTREAMS = "false";
+    resetEnvCache();
+    try {
+      const expected =
+        "upstream 127.0.0.1 is a loopback address; set ALLOW_PRIVATE_UPSTREAMS=true or add the host to UPSTREAM_ALLOWLIST";
+      const local = config({ base_url: `${fresh.url}/v1` });
+      for (const call of [() => generateReply(local, input()), () => complete(local, "Summarise: abc")]) {
+        const err = (await call().catch((e) => e)) as RuntimeError;
+        expect(err).toBeInstanceOf(RuntimeError);
+        expect(err).toMatchObject({ kind: "error", retryable: false, message: expected });
+        expect(toApiError(err).message).toBe(expected);
+      }
+      expect(fresh.requests).toHaveLength(0);
+    } finally {
+      process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+      resetEnvCache();
+      await fresh.close();
+    }
+  });
+
+  it("refuses an always-forbidden base_url whatever the setting", async () => {
+    // [::] would reach this machine: a broken guard shows up as a request to the fake upstream.
+    const port = new URL(upstream.url).port;
+    const err = (await generateReply(config({ base_url: `http://[::]:${port}/v1` }), input()).catch(
+      (e) => e,
+    )) as RuntimeError;
+    expect(err).toMatchObject({ kind: "error", retryable: false });
+    expect(err.message).toBe("upstream address :: is an unspecified address and always refused");
+    expect(upstream.requests).toHaveLength(0);
   });
 });

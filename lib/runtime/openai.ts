@@ -2,10 +2,12 @@
 import OpenAI from "openai";
 import { z } from "zod";
 import { namedSecret } from "../env";
+import { findUpstreamRefusal, guardedFetch } from "../net/upstream-guard";
 import type { OpenAiRuntime } from "./schema";
 import {
   abortedError,
   deadline,
+  refusedError,
   retryableStatus,
   RuntimeError,
   usage,
@@ -55,6 +57,8 @@ function rootCause(e: unknown): string {
 
 function mapError(e: unknown, config: OpenAiConfig, signal?: AbortSignal): RuntimeError {
   if (e instanceof RuntimeError) return e;
+  const refused = findUpstreamRefusal(e);
+  if (refused) return refusedError(refused);
   if (e instanceof OpenAI.APIConnectionTimeoutError)
     return new RuntimeError("timeout", `no answer within ${config.timeout_ms} ms`, true);
   if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) return abortedError();
@@ -78,6 +82,8 @@ async function chat(config: OpenAiConfig, messages: ChatMessage[], signal?: Abor
     timeout: config.timeout_ms,
     // Our job queue owns retries (with backoff and idempotency); the client must not retry on its own.
     maxRetries: 0,
+    // base_url is the agent owner's choice: refuse metadata, link-local and (unless allowed) private addresses.
+    fetch: guardedFetch,
   });
   // The client's own timeout stops at the response headers; this deadline also covers the body.
   const limit = deadline(config.timeout_ms, signal);

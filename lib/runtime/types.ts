@@ -1,6 +1,7 @@
 // Shared types of the agent runtimes (DESIGN.md "Agent runtimes"). Kept apart from index.ts so
 // that the runtime modules can import them without a cycle.
 import { ApiError } from "../errors";
+import type { UpstreamRefusedError } from "../net/upstream-guard";
 
 export interface TokenUsage {
   prompt_tokens: number;
@@ -31,12 +32,14 @@ export interface ReplyOutput {
 
 /** kind "timeout" maps to 502 upstream_timeout, "error" to 502 upstream_error. `retryable` says
  *  whether a retry may help (timeouts, 5xx, 429, connection refused: yes; 4xx other than 408/429,
- *  bad JSON shape: no). `message` is internal (logs), never shown to API callers. */
+ *  bad JSON shape: no). `message` is internal (logs), never shown to API callers; `publicMessage`,
+ *  when set, is our own wording that is safe to show them (e.g. a refused upstream address). */
 export class RuntimeError extends Error {
   constructor(
     readonly kind: "timeout" | "error",
     message: string,
     readonly retryable: boolean,
+    readonly publicMessage?: string,
   ) {
     super(message);
     this.name = "RuntimeError";
@@ -49,7 +52,12 @@ export const isRuntimeError = (e: unknown): e is RuntimeError => e instanceof Ru
 export function toApiError(e: RuntimeError): ApiError {
   return e.kind === "timeout"
     ? new ApiError("upstream_timeout", "The agent runtime timed out")
-    : new ApiError("upstream_error", "The agent runtime returned an error");
+    : new ApiError("upstream_error", e.publicMessage ?? "The agent runtime returned an error");
+}
+
+/** The runtime error for a connection the upstream guard refused: final, and says which setting allows it. */
+export function refusedError(r: UpstreamRefusedError): RuntimeError {
+  return new RuntimeError("error", r.message, false, r.publicMessage);
 }
 
 /** Retry policy by upstream HTTP status: server trouble and throttling may pass, client errors will not. */

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../db";
 import { resetEnvCache } from "../env";
 import { resetSigningKeyCache, verifyDownload } from "../files/signing";
@@ -7,13 +9,18 @@ import { listApprovals, resolveApproval } from "../runs/approvals";
 import { runListItem } from "../runs/record";
 import { controlRun, recordOf } from "../runs/service";
 import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
+import { storage } from "../storage";
 import { openTestDatabase } from "../testing/db";
+import { text } from "node:stream/consumers";
+import { WorkflowDefinition } from "./schema";
 import { drive, startRun, workflowAgent } from "./testing";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let upstream: FakeUpstream;
 beforeAll(async () => {
   process.env.SIGNING_SECRET = "engine-unit-test-signing-secret";
+  // Fake upstreams listen on 127.0.0.1, a loopback address the upstream guard refuses by default.
+  process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
   resetEnvCache();
   resetSigningKeyCache();
   db = await openTestDatabase();
@@ -240,6 +247,124 @@ describe("workflow engine", () => {
       expect(await db.prisma.runItem.count({ where: { runId, status: "completed" } })).toBe(30);
     } finally {
       await barrier.close();
+    }
+  });
+
+  it("runs up to `concurrency` items at once and keeps item order in the output and exact counts", async () => {
+    // Answers nothing until `group` requests are waiting together, then all of them: a run that
+    // processed fewer items at once would never be answered (its steps time out and the items fail).
+    const group = 3;
+    let waiting: { res: http.ServerResponse; n: number }[] = [];
+    let mostAtOnce = 0;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const { item } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { item: { n: number } };
+        waiting.push({ res, n: item.n });
+        mostAtOnce = Math.max(mostAtOnce, waiting.length);
+        if (waiting.length < group) return;
+        for (const w of waiting)
+          w.res.writeHead(200, { "content-type": "application/json" }).end(`{"double":${w.n * 2}}`);
+        waiting = [];
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pair`;
+      const { agent, key } = await workflowAgent({
+        inputs: { rows: { type: "array" } },
+        items: { from: "rows" },
+        concurrency: group,
+        steps: [{ id: "call", type: "http", url, timeout_ms: 60_000, into: "answer" }],
+        output: { filename: "out.jsonl", format: "jsonl" },
+      });
+      const rows = Array.from({ length: 12 }, (_, n) => ({ n }));
+      const runId = await startRun(agent, key, { rows });
+      const done = await drive(runId);
+      expect(done.status).toBe("completed");
+      expect(done.itemsCompleted).toBe(12);
+      expect(done.totalProcessed).toBe(12);
+      expect(done.successful).toBe(12);
+      expect(mostAtOnce).toBe(group);
+      const items = await db.prisma.runItem.findMany({ where: { runId }, orderBy: { index: "asc" } });
+      expect(items.map((i) => (i.result as { answer: { double: number } }).answer.double)).toEqual(
+        rows.map((r) => r.n * 2),
+      );
+      const rec = await recordOf(runId, "http://localhost:3000");
+      const token = new URL(rec.output_files[0]!.url).searchParams.get("token")!;
+      const lines = (await text(storage().read(verifyDownload(token).storageKey))).trim().split("\n");
+      const written = lines.map((l) => JSON.parse(l) as { index: number; result: { n: number; answer: unknown } });
+      expect(written.map((w) => [w.index, w.result.n, w.result.answer])).toEqual(
+        rows.map((r) => [r.n, r.n, { double: r.n * 2 }]),
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("accepts concurrency from 1 to 32 and names the field otherwise", () => {
+    const base = { steps: [{ id: "t", type: "transform", expression: "item" }] };
+    expect(WorkflowDefinition.safeParse({ ...base, concurrency: 32 }).success).toBe(true);
+    for (const bad of [0, 33, 1.5]) {
+      const r = WorkflowDefinition.safeParse({ ...base, concurrency: bad });
+      expect(r.success).toBe(false);
+      expect(r.error!.issues[0]!.path).toEqual(["concurrency"]);
+    }
+  });
+});
+
+describe("file links handed to steps", () => {
+  it("signs a file input's link again during a long pass: a later item never gets the pass's first link", async () => {
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array", required: true }, doc: { type: "file", required: true } },
+      items: { from: "rows" },
+      steps: [{ id: "send", type: "http", url: `${upstream.url}/links` }],
+    });
+    const fileId = `fi_${"cd".repeat(16)}`;
+    await db.prisma.file.create({
+      data: {
+        id: fileId,
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        filename: "doc.txt",
+        contentType: "text/plain",
+        sizeBytes: 3,
+        storageKey: `${agent.organizationId}/${agent.id}/${fileId}`,
+      },
+    });
+    const runId = await startRun(agent, key, { rows: [{ n: 0 }, { n: 1 }, { n: 2 }], doc: { file_id: fileId } });
+    // The clock as the code reads it: item 1's call "lasts" six minutes.
+    const realNow = Date.now.bind(Date);
+    let offset = 0;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => realNow() + offset);
+    upstream.requests.length = 0;
+    upstream.answer((req) => {
+      if ((req.body as { item: { n: number } }).item.n === 1) offset = 6 * 60_000;
+      return { status: 200, json: {} };
+    });
+    try {
+      expect((await drive(runId)).status).toBe("completed");
+      type Link = { file_id: string; url: string; url_expires_at: string };
+      const links = upstream.requests.map((r) => (r.body as { inputs: { doc: Link } }).inputs.doc);
+      expect(links.map((l) => l.file_id)).toEqual([fileId, fileId, fileId]);
+      // Within five minutes of signing, items share the link; after, the next item gets a new one.
+      expect(links[1]).toEqual(links[0]);
+      expect(Date.parse(links[2]!.url_expires_at) - Date.parse(links[1]!.url_expires_at)).toBeGreaterThanOrEqual(
+        6 * 60_000 - 1_000,
+      );
+      const token = new URL(links[2]!.url).searchParams.get("token")!;
+      expect(verifyDownload(token).storageKey).toBe(`${agent.organizationId}/${agent.id}/${fileId}`);
+      // The first link has expired by the time the third item runs; the third is good for 15 minutes.
+      const firstToken = new URL(links[0]!.url).searchParams.get("token")!;
+      expect(() => verifyDownload(firstToken, Date.now() + 10 * 60_000)).toThrow(
+        expect.objectContaining({ code: "url_expired" }),
+      );
+      expect(verifyDownload(token, Date.now() + 10 * 60_000).storageKey).toMatch(/^org_/);
+    } finally {
+      clock.mockRestore();
+      upstream.answer(() => ({ status: 200, json: {} }));
     }
   });
 });

@@ -31,6 +31,8 @@ const MATERIALISE_BATCH = 250;
 const PAGE = 200;
 const FLUSH_ITEMS = 200;
 const FLUSH_MS = 200;
+/** File links handed to steps are signed again once this old: each item gets at least 10 of their 15 minutes. */
+const RESIGN_AFTER_MS = 5 * 60_000;
 
 interface Finished {
   id: string;
@@ -147,6 +149,30 @@ class Pass {
     return this.run.inputs as Record<string, unknown>;
   }
 
+  private signed?: { inputs: Record<string, unknown>; at: number };
+  private signing?: Promise<Record<string, unknown>>;
+
+  /**
+   * The inputs with file references resolved to signed links, signed again once they are
+   * RESIGN_AFTER_MS old: an item of a long pass never gets links signed at the pass's start.
+   */
+  private signedInputs(): Record<string, unknown> | Promise<Record<string, unknown>> {
+    if (this.signed && Date.now() - this.signed.at < RESIGN_AFTER_MS) return this.signed.inputs;
+    const at = Date.now();
+    this.signing ??= resolveFileRefs(this.inputs, {
+      organizationId: this.run.organizationId,
+      agentId: this.run.agentId,
+      baseUrl: this.baseUrl,
+    })
+      .catch(() => this.signed?.inputs ?? this.inputs)
+      .then((inputs) => {
+        this.signed = { inputs, at };
+        this.signing = undefined;
+        return inputs;
+      });
+    return this.signing;
+  }
+
   async execute() {
     if (!this.ready) {
       try {
@@ -162,11 +188,7 @@ class Pass {
     const agent = await db.agent.findUnique({ where: { id: this.run.agentId } });
     const runtime = RuntimeConfig.parse(agent?.runtime ?? { type: "echo" });
     // Fresh signed URLs for file inputs, for steps that hand them on (http, expressions).
-    const inputs = await resolveFileRefs(this.inputs, {
-      organizationId: this.run.organizationId,
-      agentId: this.run.agentId,
-      baseUrl: this.baseUrl,
-    }).catch(() => this.inputs);
+    const inputs = await this.signedInputs();
     const ctx = { runId: this.run.id, inputs, runtime, signal: this.watch.signal };
     const steps = this.definition.steps;
 
@@ -183,32 +205,71 @@ class Pass {
         await this.finish();
         return;
       }
-      for (const item of page) {
-        if (this.watch.state.stop) break;
-        const from = item.stepIndex;
-        const outcome = await runSteps({
-          steps,
-          from,
-          item: from > 0 && item.result !== null ? item.result : item.data,
-          itemIndex: item.index,
-          ctx,
-        });
-        if (!outcome) break; // aborted mid-item: it stays pending
-        this.push({ id: item.id, outcome });
-        if (outcome.status === "failed" && outcome.fatal) {
-          await this.flush();
-          await this.failRun(`Item ${item.index}: ${outcome.error}`);
-          return;
-        }
-        if (
-          hasSideEffects(steps, from) ||
-          this.buffer.length >= FLUSH_ITEMS ||
-          Date.now() - this.bufferedSince >= FLUSH_MS
-        )
-          await this.flush();
-      }
+      const fatal = await this.processPage(page, steps, ctx);
       await this.flush();
+      if (fatal) {
+        await this.failRun(`Item ${fatal.index}: ${fatal.error}`);
+        return;
+      }
     }
+  }
+
+  /**
+   * Runs a page of pending items, up to the definition's `concurrency` at a time (one by default),
+   * launching none after a stop, an abort or a fatal failure; waits for those in flight. Returns
+   * the fatal failure of the lowest index, if any.
+   */
+  private async processPage(
+    page: { id: string; index: number; data: unknown; result: unknown; stepIndex: number }[],
+    steps: WorkflowDefinition["steps"],
+    ctx: Parameters<typeof runSteps>[0]["ctx"],
+  ): Promise<{ index: number; error: string } | undefined> {
+    const limit = this.definition.concurrency ?? 1;
+    const inFlight = new Set<Promise<void>>();
+    let halted = false;
+    let fatal: { index: number; error: string } | undefined;
+    const one = async (item: (typeof page)[number]) => {
+      const from = item.stepIndex;
+      const outcome = await runSteps({
+        steps,
+        from,
+        item: from > 0 && item.result !== null ? item.result : item.data,
+        itemIndex: item.index,
+        ctx: { ...ctx, inputs: await this.signedInputs() },
+      });
+      if (!outcome) {
+        halted = true; // aborted mid-item: it stays pending
+        return;
+      }
+      this.push({ id: item.id, outcome });
+      if (outcome.status === "failed" && outcome.fatal) {
+        halted = true;
+        if (!fatal || item.index < fatal.index) fatal = { index: item.index, error: outcome.error };
+        return;
+      }
+      if (
+        hasSideEffects(steps, from) ||
+        this.buffer.length >= FLUSH_ITEMS ||
+        Date.now() - this.bufferedSince >= FLUSH_MS
+      )
+        await this.flush();
+    };
+    let failure: unknown;
+    for (const item of page) {
+      if (this.watch.state.stop || halted || failure) break;
+      const task: Promise<void> = one(item).then(
+        () => void inFlight.delete(task),
+        (e: unknown) => {
+          inFlight.delete(task);
+          failure ??= e;
+        },
+      );
+      inFlight.add(task);
+      if (inFlight.size >= limit) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+    return fatal;
   }
 
   private push(f: Finished) {

@@ -2,10 +2,10 @@
 // of the declared type, file inputs as file reference objects (SPEC 2.2). Fields the workflow does
 // not declare are kept as they are (callers often send more than an agent reads).
 import { z } from "zod";
-import { FILE_ID_RE } from "../ids";
+import { fileIdString } from "../validate";
 import type { InputDecl, InputType, WorkflowDefinition } from "./schema";
 
-export const FileRef = z.strictObject({ file_id: z.string().regex(FILE_ID_RE, "must be an fi_ file id") });
+export const FileRef = z.strictObject({ file_id: fileIdString() });
 
 const byType: Record<InputType, () => z.ZodType> = {
   string: () => z.string(),

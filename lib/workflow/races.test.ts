@@ -8,6 +8,7 @@
 //   path of RUN_MOVES, and its counters equal its item rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agent } from "../generated/prisma/client";
+import { resetEnvCache } from "../env";
 import { isApiError } from "../errors";
 import { stopQueue } from "../queue";
 import { listApprovals, resolveApproval } from "../runs/approvals";
@@ -21,6 +22,9 @@ import { startRun, workflowAgent } from "./testing";
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let barrier: Barrier;
 beforeAll(async () => {
+  // The barrier upstream listens on 127.0.0.1, a loopback address the upstream guard refuses by default.
+  process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+  resetEnvCache();
   db = await openTestDatabase();
   barrier = await startBarrier();
 });

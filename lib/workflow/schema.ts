@@ -103,6 +103,9 @@ export const Step = z.discriminatedUnion("type", [
 ]);
 export type Step = z.infer<typeof Step>;
 
+/** Upper bound of a definition's `concurrency`. */
+export const MAX_CONCURRENCY = 32;
+
 export const OutputFormat = z.enum(["csv", "jsonl", "json"]);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
@@ -111,6 +114,9 @@ export const WorkflowDefinition = z
     inputs: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), InputDecl).default({}),
     items: z.strictObject({ from: z.string(), format: OutputFormat.optional() }).optional(),
     steps: z.array(Step).min(1).max(100),
+    /** Items of one run processed at once (default 1): for http and llm steps that wait on an
+     *  upstream. The output keeps item order and the counts stay exact either way. */
+    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
     output: z
       .strictObject({
         filename: z

@@ -85,6 +85,8 @@ async function renderPrompt(tpl: string, item: unknown, inputs: Record<string, u
 function describe(step: Step, e: unknown): string {
   const prefix = `Step "${step.id}" (${step.type})`;
   if (isRuntimeError(e)) {
+    // Our own wording (e.g. a refused upstream address and the setting that would allow it).
+    if (e.publicMessage) return `${prefix}: ${e.publicMessage}`;
     return e.kind === "timeout"
       ? `${prefix}: the upstream did not answer in time`
       : `${prefix}: the upstream returned an error`;

@@ -34,7 +34,13 @@ export async function workflowAgent(
   });
   return {
     agent,
-    key: { keyId: newId("key"), organizationId: orgId, name: "unit key", permissions: ["agents:invoke"] },
+    key: {
+      keyId: newId("key"),
+      organizationId: orgId,
+      name: "unit key",
+      permissions: ["agents:invoke"],
+      rateLimitPerMinute: null,
+    },
   };
 }
 

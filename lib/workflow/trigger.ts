@@ -2,11 +2,14 @@
 // are checked (SPEC 4.1: unknown or foreign files are refused before anything is stored), then the
 // run (with a snapshot of the definition) and its job are created in one transaction. Used by
 // POST /api/agents/webhook/{agent_id}, POST /api/workflows/{agent_id}/trigger and the dashboard.
+import { assertNotArchived } from "../agents/service";
 import { audit, type Actor } from "../audit";
+import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { enqueue, transactionWithJobs } from "../queue";
+import type { WorkflowTriggerBody } from "../runs/schemas";
 import { requireWorkflowAgent } from "../runs/service";
 import { parseWith } from "../validate";
 import { inputsSchema } from "./inputs";
@@ -22,6 +25,7 @@ export async function createRun(opts: {
   baseUrl: string;
 }): Promise<{ runId: string }> {
   requireWorkflowAgent(opts.agent);
+  assertNotArchived(opts.agent);
   const definition = WorkflowDefinition.parse(opts.agent.workflow);
   const inputs = parseWith(inputsSchema(definition), opts.inputs, "body") as Record<string, unknown>;
   await resolveFileRefs(inputs, {
@@ -55,4 +59,28 @@ export async function createRun(opts: {
     await enqueue("run", { runId, epoch: 0, baseUrl: opts.baseUrl }, { tx });
   });
   return { runId };
+}
+
+/**
+ * The inputs of POST /api/workflows/{agent_id}/trigger: `payload` merged with `variables`. A body
+ * without `payload` whose top-level keys are input names was meant as the inputs themselves: it is
+ * refused with the wrapper it lacks, rather than started with those inputs missing.
+ */
+export function aliasInputs(agent: Agent, body: WorkflowTriggerBody): Record<string, unknown> {
+  assertNotArchived(agent);
+  if (body.payload === undefined) {
+    const declared = WorkflowDefinition.parse(agent.workflow).inputs;
+    const stray = Object.keys(body).filter((k) => k !== "payload" && k !== "variables" && Object.hasOwn(declared, k));
+    if (stray.length) {
+      const example = `{"payload": {${stray.map((k) => `"${k}": ...`).join(", ")}}}`;
+      const message = `inputs go inside "payload": ${example}`;
+      throw new ApiError("invalid_request", `Invalid body: ${message}`, {
+        fields: [
+          { field: "payload", message },
+          ...stray.map((field) => ({ field, message: 'an input: send it inside "payload"' })),
+        ],
+      });
+    }
+  }
+  return { ...body.payload, ...body.variables };
 }

@@ -1,15 +1,17 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api } from "@/components/console/api";
+import { api, del } from "@/components/console/api";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { buttonClass } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
 import type { Agent } from "./types";
 
 const LIMIT = 25;
@@ -18,9 +20,62 @@ export function KindBadge({ kind }: { kind: Agent["kind"] }) {
   return <Badge tone={kind === "workflow" ? "amber" : "indigo"}>{kind}</Badge>;
 }
 
+export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) {
+  if (!agent.archived_at) return null;
+  return (
+    <span title={`Archived ${formatDate(agent.archived_at)}`}>
+      <Badge>Archived</Badge>
+    </span>
+  );
+}
+
+function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const archive = useMutation({
+    mutationFn: (a: Agent) => del<Agent>(`/agents/${a.agent_id}`),
+    onSuccess: (a) => {
+      toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
+      void qc.invalidateQueries({ queryKey: ["agents"] });
+      void qc.invalidateQueries({ queryKey: ["agent", a.agent_id] });
+      onClose();
+    },
+  });
+  const close = () => {
+    archive.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={Boolean(target)}
+      onClose={close}
+      title={`Archive ${target?.name ?? "agent"}?`}
+      description="New triggers and uploads for this agent are refused from now on. Its sessions, messages, runs and files stay readable, and existing runs can still be controlled. This cannot be undone."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={archive.isPending} onClick={() => target && archive.mutate(target)}>
+            {archive.isPending ? "Archiving…" : "Archive agent"}
+          </Button>
+        </>
+      }
+    >
+      {target && (
+        <p className="text-sm">
+          <Mono>{target.agent_id}</Mono> · {target.kind}
+        </p>
+      )}
+      {archive.error && <ErrorState className="mt-3" error={archive.error} title="The agent was not archived" />}
+    </Dialog>
+  );
+}
+
 export function AgentsView() {
   const admin = useIsAdmin();
   const [offset, setOffset] = useState(0);
+  const [archiving, setArchiving] = useState<Agent | null>(null);
   const agents = useQuery({
     queryKey: ["agents", { offset }],
     queryFn: () => api<{ agents: Agent[]; has_more: boolean }>(`/agents?limit=${LIMIT}&offset=${offset}`),
@@ -61,7 +116,12 @@ export function AgentsView() {
                 <Th>Kind</Th>
                 <Th className="hidden sm:table-cell">Runtime</Th>
                 <Th className="hidden md:table-cell">Agent id</Th>
-                <Th>Updated</Th>
+                <Th className="hidden sm:table-cell">Updated</Th>
+                {admin && (
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                )}
               </Tr>
             </THead>
             <TBody>
@@ -73,7 +133,10 @@ export function AgentsView() {
                     </Link>
                   </Td>
                   <Td>
-                    <KindBadge kind={a.kind} />
+                    <span className="flex flex-wrap gap-1">
+                      <KindBadge kind={a.kind} />
+                      <ArchivedBadge agent={a} />
+                    </span>
                   </Td>
                   <Td className="hidden sm:table-cell">
                     <Mono>{a.runtime.type}</Mono>
@@ -81,11 +144,25 @@ export function AgentsView() {
                   <Td className="hidden md:table-cell">
                     <Mono>{a.agent_id}</Mono>
                   </Td>
-                  <Td className="whitespace-nowrap">
+                  <Td className="hidden whitespace-nowrap sm:table-cell">
                     <time dateTime={a.updated_at} title={formatDate(a.updated_at)}>
                       {relative(a.updated_at)}
                     </time>
                   </Td>
+                  {admin && (
+                    <Td className="text-right">
+                      {!a.archived_at && (
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          onClick={() => setArchiving(a)}
+                          aria-label={`Archive ${a.name}`}
+                        >
+                          Archive
+                        </Button>
+                      )}
+                    </Td>
+                  )}
                 </Tr>
               ))}
             </TBody>
@@ -99,6 +176,7 @@ export function AgentsView() {
           />
         </>
       )}
+      {admin && <ArchiveDialog target={archiving} onClose={() => setArchiving(null)} />}
     </>
   );
 }

@@ -12,6 +12,8 @@ export interface Agent {
   workflow: WorkflowDefinition | null;
   created_at: string;
   updated_at: string;
+  /** Set once the agent is archived: no new triggers or uploads; its data stays readable. */
+  archived_at: string | null;
 }
 
 export interface WorkflowDefinition {

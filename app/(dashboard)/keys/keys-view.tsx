@@ -18,22 +18,37 @@ interface AccessKey {
   name: string;
   start: string;
   permissions: string[];
+  /** The key's own limit; null: the service default. */
+  rate_limit_per_minute: number | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
+function rateLimitText(k: AccessKey, defaultLimit: number) {
+  if (k.rate_limit_per_minute !== null) return `${k.rate_limit_per_minute.toLocaleString("en")}/min`;
+  return defaultLimit > 0 ? `${defaultLimit.toLocaleString("en")}/min (default)` : "none (default)";
 }
 
 const PERMISSIONS = [
   { value: "agents:invoke", label: "agents:invoke: trigger agents, upload files, read and control runs" },
 ];
 
-function MintDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: () => void; defaultLimit?: number }) {
   const qc = useQueryClient();
   const [name, setName] = useState("");
   const [permissions, setPermissions] = useState<string[]>(["agents:invoke"]);
+  const [rateLimit, setRateLimit] = useState("");
   const [minted, setMinted] = useState<(AccessKey & { key: string }) | null>(null);
   const mint = useMutation({
-    mutationFn: () => post<AccessKey & { key: string }>("/keys", { name, permissions }),
+    mutationFn: () =>
+      post<AccessKey & { key: string }>("/keys", {
+        name,
+        permissions,
+        // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
+        ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
+      }),
     onSuccess: (k) => {
       setMinted(k);
       void qc.invalidateQueries({ queryKey: ["keys"] });
@@ -42,6 +57,7 @@ function MintDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const close = () => {
     setMinted(null);
     setName("");
+    setRateLimit("");
     mint.reset();
     onClose();
   };
@@ -109,6 +125,31 @@ function MintDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
               value={name}
               onChange={(e) => setName(e.target.value)}
               autoFocus
+            />
+          )}
+        </Field>
+        <Field
+          label="Rate limit (requests a minute, optional)"
+          error={fieldError.rate_limit_per_minute}
+          hint={
+            defaultLimit === undefined
+              ? "Empty: the service default."
+              : defaultLimit > 0
+                ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
+                : "Empty: the service default, no limit."
+          }
+        >
+          {({ id, describedBy, invalid }) => (
+            <Input
+              id={id}
+              aria-describedby={describedBy}
+              invalid={invalid}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={rateLimit}
+              onChange={(e) => setRateLimit(e.target.value)}
             />
           )}
         </Field>
@@ -180,7 +221,10 @@ export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<AccessKey | null>(null);
-  const keys = useQuery({ queryKey: ["keys"], queryFn: () => api<{ access_keys: AccessKey[] }>("/keys") });
+  const keys = useQuery({
+    queryKey: ["keys"],
+    queryFn: () => api<{ access_keys: AccessKey[]; default_rate_limit_per_minute: number }>("/keys"),
+  });
   return (
     <>
       <PageHeader
@@ -211,6 +255,7 @@ export function KeysView() {
               <Th>Name</Th>
               <Th>Key</Th>
               <Th className="hidden md:table-cell">Permissions</Th>
+              <Th className="hidden lg:table-cell">Rate limit</Th>
               <Th className="hidden sm:table-cell">Created</Th>
               <Th>Last used</Th>
               <Th>Status</Th>
@@ -232,6 +277,9 @@ export function KeysView() {
                   <div className="flex flex-wrap gap-1">
                     {k.permissions.length ? k.permissions.map((p) => <Badge key={p}>{p}</Badge>) : "none"}
                   </div>
+                </Td>
+                <Td className="hidden whitespace-nowrap lg:table-cell">
+                  {rateLimitText(k, keys.data.default_rate_limit_per_minute)}
                 </Td>
                 <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
                 <Td className="whitespace-nowrap">{k.last_used_at ? relative(k.last_used_at) : "never"}</Td>
@@ -255,7 +303,13 @@ export function KeysView() {
           </TBody>
         </Table>
       )}
-      {admin && <MintDialog open={minting} onClose={() => setMinting(false)} />}
+      {admin && (
+        <MintDialog
+          open={minting}
+          onClose={() => setMinting(false)}
+          defaultLimit={keys.data?.default_rate_limit_per_minute}
+        />
+      )}
       {admin && <RevokeDialog target={revoking} onClose={() => setRevoking(null)} />}
     </>
   );

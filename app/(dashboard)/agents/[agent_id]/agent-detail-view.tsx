@@ -9,7 +9,7 @@ import { useIsAdmin } from "@/components/console/me";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
-import { KindBadge } from "../agents-view";
+import { ArchivedBadge, KindBadge } from "../agents-view";
 import { RUNTIME_LABELS, type Agent } from "../types";
 import { TestConsole } from "./test-console";
 
@@ -85,6 +85,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
         description={
           <span className="flex flex-wrap items-center gap-2">
             <KindBadge kind={agent.kind} />
+            <ArchivedBadge agent={agent} />
             <span>
               runtime <Mono>{agent.runtime.type}</Mono>
             </span>
@@ -119,7 +120,14 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
             ]}
           />
         </Card>
-        <TestConsole agent={agent} />
+        {agent.archived_at ? (
+          <p role="note" className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+            This agent was archived {formatDate(agent.archived_at)}: it takes no new triggers or uploads, so the test
+            console is off. Its sessions, runs and files stay readable.
+          </p>
+        ) : (
+          <TestConsole agent={agent} />
+        )}
         {admin ? (
           <section aria-labelledby="settings-heading" className="space-y-3">
             <h2 id="settings-heading" className="text-base font-semibold text-zinc-900">

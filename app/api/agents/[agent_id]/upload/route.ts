@@ -1,8 +1,10 @@
 // Streams the multipart body straight to storage: no proxy/middleware may ever match this path,
 // since Next buffers bodies there (STACK-NOTES).
+import { assertNotArchived } from "@/lib/agents/service";
 import { uploadFile } from "@/lib/files/upload";
 import { withAccessKey } from "@/lib/http/handler";
 
-export const POST = withAccessKey({}, ({ req, key, agent, requestId }) =>
-  uploadFile({ req, organizationId: key.organizationId, agentId: agent.id, requestId }),
-);
+export const POST = withAccessKey({}, async ({ req, key, agent, requestId }) => {
+  assertNotArchived(agent); // an archived agent takes no new files (before any of the body is read)
+  return uploadFile({ req, organizationId: key.organizationId, agentId: agent.id, requestId });
+});

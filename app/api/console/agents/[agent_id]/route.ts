@@ -1,5 +1,5 @@
 import { UpdateAgentBody } from "@/lib/agents/schemas";
-import { getAgent, updateAgent } from "@/lib/agents/service";
+import { archiveAgent, getAgent, updateAgent } from "@/lib/agents/service";
 import { withConsole } from "@/lib/http/console";
 
 export const GET = withConsole({}, ({ organizationId, params }) =>
@@ -8,4 +8,8 @@ export const GET = withConsole({}, ({ organizationId, params }) =>
 
 export const PATCH = withConsole({ body: UpdateAgentBody, admin: true }, ({ organizationId, actor, params, body }) =>
   updateAgent({ organizationId, agentId: String(params.agent_id), input: body, actor }),
+);
+
+export const DELETE = withConsole({ admin: true }, ({ organizationId, actor, params }) =>
+  archiveAgent({ organizationId, agentId: String(params.agent_id), actor }),
 );

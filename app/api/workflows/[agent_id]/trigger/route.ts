@@ -3,8 +3,9 @@ import { withAccessKey } from "@/lib/http/handler";
 import { runTrigger } from "@/lib/http/triggers";
 import { WorkflowTriggerBody } from "@/lib/runs/schemas";
 import { requireWorkflowAgent } from "@/lib/runs/service";
+import { aliasInputs } from "@/lib/workflow/trigger";
 
 export const POST = withAccessKey(
   { agentKind: requireWorkflowAgent, body: WorkflowTriggerBody, idempotency: "workflow-trigger" },
-  (c) => runTrigger(c, { ...c.body.payload, ...c.body.variables }, (runId) => ({ run_id: runId, status: "triggered" })),
+  (c) => runTrigger(c, aliasInputs(c.agent, c.body), (runId) => ({ run_id: runId, status: "triggered" })),
 );

@@ -1,5 +1,6 @@
 import { Reply, withUserToken } from "@/lib/http/handler";
 import { MintKeyBody } from "@/lib/keys/schemas";
+import { defaultRateLimitPerMinute } from "@/lib/keys/rate-limit";
 import { listKeys, mintKey } from "@/lib/keys/service";
 
 export const POST = withUserToken(
@@ -9,4 +10,5 @@ export const POST = withUserToken(
 
 export const GET = withUserToken({}, async ({ organizationId }) => ({
   access_keys: await listKeys({ organizationId }),
+  default_rate_limit_per_minute: defaultRateLimitPerMinute(),
 }));

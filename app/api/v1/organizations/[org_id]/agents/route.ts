@@ -1,4 +1,4 @@
-import { CreateAgentBody } from "@/lib/agents/schemas";
+import { CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
 import { createAgent, listAgents } from "@/lib/agents/service";
 import { Reply, withUserToken } from "@/lib/http/handler";
 
@@ -7,4 +7,6 @@ export const POST = withUserToken(
   async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken({}, async ({ organizationId }) => ({ agents: await listAgents({ organizationId }) }));
+export const GET = withUserToken({ query: ManagementAgentListQuery }, async ({ organizationId, query }) => ({
+  agents: await listAgents({ organizationId, includeArchived: query.include_archived }),
+}));

@@ -1,5 +1,5 @@
 import { UpdateAgentBody } from "@/lib/agents/schemas";
-import { getAgent, updateAgent } from "@/lib/agents/service";
+import { archiveAgent, getAgent, updateAgent } from "@/lib/agents/service";
 import { withUserToken } from "@/lib/http/handler";
 
 export const GET = withUserToken({}, async ({ organizationId, params }) =>
@@ -10,4 +10,9 @@ export const PATCH = withUserToken(
   { body: UpdateAgentBody, admin: true },
   async ({ organizationId, actor, params, body }) =>
     updateAgent({ organizationId, agentId: String(params.agent_id), input: body, actor }),
+);
+
+/** Archives the agent (no new triggers or uploads; its data stays readable). Idempotent. */
+export const DELETE = withUserToken({ admin: true }, async ({ organizationId, actor, params }) =>
+  archiveAgent({ organizationId, agentId: String(params.agent_id), actor }),
 );

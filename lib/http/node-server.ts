@@ -1,0 +1,165 @@
+// Answers the production server (server.ts) writes itself, around Next's handler, in the same
+// error envelope and with an X-Request-Id like every route's: a method a route does not serve
+// (405, with `Allow`), a request that took too long (408), and requests Node refuses before any
+// route sees them (oversized headers 431, headers too slow 408, malformed 400).
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import { ApiError, type ErrorCode } from "../errors";
+import { newId } from "../ids";
+import { log } from "../log";
+import { errorBody } from "./respond";
+import { allowedMethods, matchRoute, type RouteEntry } from "./routes";
+
+function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+  const requestId = newId("req");
+  const err = new ApiError(code, message, details);
+  return { requestId, status: err.status, body: JSON.stringify(errorBody(err, requestId)) };
+}
+
+function logLine(req: http.IncomingMessage, status: number, requestId: string, started: number) {
+  log.info(
+    {
+      request_id: requestId,
+      method: req.method,
+      path: (req.url ?? "").split("?")[0],
+      status,
+      ms: Math.round(performance.now() - started),
+    },
+    "request",
+  );
+}
+
+/** Whether `writeHead`'s arguments carry headers of their own that name a Content-Type (or may). */
+function headersArgNamesType(args: unknown[]): boolean {
+  return args.some(
+    (a) =>
+      Array.isArray(a) ||
+      (typeof a === "object" && a !== null && Object.keys(a).some((k) => k.toLowerCase() === "content-type")),
+  );
+}
+
+const isBare = (chunk: unknown) =>
+  chunk === undefined ||
+  typeof chunk === "function" ||
+  ((typeof chunk === "string" || chunk instanceof Uint8Array) && chunk.length === 0);
+
+/**
+ * Next answers a method that a route file does not export with an empty 405 and no `Allow`.
+ * This turns that answer, and only that one (status 405, no Content-Type, no body), into the
+ * error envelope with `Allow` listing what the route serves, as found in the build's route table.
+ * The headers are set when the status line is written (Next's compression wraps `end` and writes
+ * the headers itself), the body when the response ends without one.
+ */
+export function envelopeMethodNotAllowed(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  table: readonly RouteEntry[],
+) {
+  const started = performance.now();
+  let pending: string | undefined;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    if (status === 405 && !res.headersSent && !res.hasHeader("content-type") && !headersArgNamesType(args.slice(1))) {
+      const route = matchRoute(table, (req.url ?? "/").split("?")[0]!);
+      const allow = route ? allowedMethods(route.methods) : undefined;
+      const e = envelope(
+        "method_not_allowed",
+        allow
+          ? `${req.method} is not allowed here; this route serves ${allow.join(", ")}.`
+          : `${req.method} is not allowed here.`,
+        allow ? { allowed_methods: allow } : undefined,
+      );
+      if (allow) res.setHeader("allow", allow.join(", "));
+      res.setHeader("content-type", "application/json; charset=utf-8");
+      res.setHeader("cache-control", "no-store");
+      res.setHeader("x-request-id", e.requestId);
+      pending = e.body;
+      logLine(req, 405, e.requestId, started);
+    }
+    return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+
+  const write = res.write;
+  res.write = function (this: http.ServerResponse, ...args: unknown[]) {
+    if (!isBare(args[0])) pending = undefined; // the route wrote a body of its own: leave it
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof res.write;
+
+  const end = res.end;
+  res.end = function (this: http.ServerResponse, ...args: unknown[]) {
+    // A bare end() writes the status line on its way: write it first, so that the body can follow.
+    if (!res.headersSent && res.statusCode === 405 && isBare(args[0])) res.writeHead(405);
+    if (pending !== undefined && isBare(args[0])) {
+      const body = pending;
+      pending = undefined;
+      const done = args.find((a) => typeof a === "function") as (() => void) | undefined;
+      return end.call(this, body, "utf8", done); // HEAD gets the headers only: Node drops the body
+    }
+    return (end as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.end;
+}
+
+/** The answer to a request cut by the per-request time limit (REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS). */
+export function answerRequestTimeout(req: http.IncomingMessage, res: http.ServerResponse, limitMs: number) {
+  if (res.headersSent) return;
+  const e = envelope("request_timeout", `The request took longer than the server's limit (${limitMs} ms).`);
+  res.writeHead(e.status, {
+    "content-type": "application/json; charset=utf-8",
+    "x-request-id": e.requestId,
+    "content-length": Buffer.byteLength(e.body),
+    connection: "close",
+  });
+  res.end(e.body);
+  log.warn(
+    { request_id: e.requestId, method: req.method, path: (req.url ?? "").split("?")[0], status: 408 },
+    "request",
+  );
+}
+
+/** Errors of Node's HTTP parser and connection checks, as Node's own default maps them. */
+function clientErrorAnswer(code: string | undefined, limits: { maxHeaderBytes: number; headersTimeoutMs: number }) {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return envelope("headers_too_large", `The request's headers exceed ${limits.maxHeaderBytes} bytes.`, {
+        limit_bytes: limits.maxHeaderBytes,
+      });
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return envelope("payload_too_large", "The request's chunk extensions are too large.");
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return envelope("request_timeout", `The request's headers did not arrive within ${limits.headersTimeoutMs} ms.`);
+    default:
+      return envelope("invalid_request", "Malformed HTTP request.");
+  }
+}
+
+/**
+ * The server's `clientError` listener: what Node would answer (431, 408, 400), in the envelope.
+ * As in Node's default, nothing is written once a response has begun on the connection, and the
+ * connection is closed.
+ */
+export function clientErrorHandler(limits: { maxHeaderBytes: number; headersTimeoutMs: number }) {
+  return (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (err.code !== "ECONNRESET" && socket.writable && (!inFlight || !inFlight.headersSent)) {
+      const e = clientErrorAnswer(err.code, limits);
+      socket.write(
+        `HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status] ?? "Error"}\r\n` +
+          "Content-Type: application/json; charset=utf-8\r\n" +
+          `Content-Length: ${Buffer.byteLength(e.body)}\r\n` +
+          `X-Request-Id: ${e.requestId}\r\n` +
+          "Connection: close\r\n\r\n" +
+          e.body,
+      );
+      log.warn({ request_id: e.requestId, status: e.status, reason: err.code ?? err.message }, "refused request");
+    }
+    socket.destroy();
+  };
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  413: "Payload Too Large",
+  431: "Request Header Fields Too Large",
+};

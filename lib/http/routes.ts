@@ -1,0 +1,93 @@
+// The table of route handlers (app/**/route.ts and the HTTP methods each exports), made at build
+// time by scripts/route-table.mjs, and what the production server derives from it: which route a
+// path reaches (Next's precedence) and the `Allow` header of a 405.
+
+/** The methods a route handler can export (Next's HTTP_METHODS). */
+export const ROUTE_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** One row of the build's table: a route file (`app/.../route.ts`) and the methods it exports. */
+export interface RouteFile {
+  file: string;
+  methods: string[];
+}
+
+export interface RouteEntry {
+  /** The URL pattern as the folders spell it: `/api/agents/[agent_id]/runs`, `/api/[...path]`. */
+  pattern: string;
+  /** The methods the file exports, sorted. */
+  methods: string[];
+}
+
+/** `app/api/(group)/x/[id]/route.ts` (relative to the project) -> `/api/x/[id]`. */
+export function routePattern(file: string): string {
+  const segments = file.split(/[\\/]/);
+  if (segments[0] !== "app" || segments.at(-1) !== "route.ts") throw new Error(`not a route file: ${file}`);
+  const kept = segments.slice(1, -1).filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith("@"));
+  return `/${kept.join("/")}`;
+}
+
+export const routeEntries = (files: readonly RouteFile[]): RouteEntry[] =>
+  files.map((f) => ({ pattern: routePattern(f.file), methods: f.methods }));
+
+/**
+ * What Next serves on a route exporting `exported`: those, HEAD when GET is there (Next runs GET
+ * for it), and OPTIONS (Next answers it with the same list). Sorted, as Next's own `Allow`.
+ */
+export function allowedMethods(exported: readonly string[]): string[] {
+  const served = new Set(exported.filter((m) => (ROUTE_METHODS as readonly string[]).includes(m)));
+  if (served.has("GET")) served.add("HEAD");
+  served.add("OPTIONS");
+  return [...served].sort();
+}
+
+/** Rank of a segment in Next's order: static before `[x]` before `[...x]` before `[[...x]]`. */
+function rank(segment: string): number {
+  if (segment.startsWith("[[...")) return 3;
+  if (segment.startsWith("[...")) return 2;
+  if (segment.startsWith("[")) return 1;
+  return 0;
+}
+
+function matches(pattern: string[], path: string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const seg = pattern[i]!;
+    const r = rank(seg);
+    if (r === 3) return i === pattern.length - 1;
+    if (r === 2) return i === pattern.length - 1 && path.length > i;
+    if (i >= path.length) return false;
+    if (r === 0 && seg !== path[i]) return false;
+  }
+  return pattern.length === path.length;
+}
+
+const split = (p: string) => p.split("/").filter(Boolean);
+
+/**
+ * The route a pathname reaches, with Next's precedence: of the patterns that match, the one that
+ * is more specific at the first segment where they differ (static, then dynamic, then catch-all).
+ */
+export function matchRoute(table: readonly RouteEntry[], pathname: string): RouteEntry | undefined {
+  let segments: string[];
+  try {
+    segments = split(pathname).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined; // a malformed escape reaches no route
+  }
+  let best: { entry: RouteEntry; ranks: number[] } | undefined;
+  for (const entry of table) {
+    const pattern = split(entry.pattern);
+    if (!matches(pattern, segments)) continue;
+    const ranks = pattern.map(rank);
+    if (!best || moreSpecific(ranks, best.ranks)) best = { entry, ranks };
+  }
+  return best?.entry;
+}
+
+function moreSpecific(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? -1;
+    const y = b[i] ?? -1;
+    if (x !== y) return x < y;
+  }
+  return false;
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "agents" ADD COLUMN     "archived_at" TIMESTAMP(3);

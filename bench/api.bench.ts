@@ -9,10 +9,8 @@
 // with TEST_DATABASE_URL), the bare server on a fresh database of its own, the empty Next app and
 // the fake upstream (bench/fake-upstream.ts), each in its own process; autocannon runs here.
 // Env: BENCH_DURATION (s per load, default 10), BENCH_UPSTREAM_DELAY_MS (default 500),
-// BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only),
-// BENCH_CPU_PROF (a folder: the production server writes V8 CPU profiles there when it stops).
+// BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only).
 // Needs a production build (npm run build, with the same NEXT_DIST_DIR).
-import path from "node:path";
 import { dbEnv, freshTarget, ownServer } from "../e2e/api/server";
 import { sha256 } from "../lib/auth/secrets";
 import { startEmptyNext } from "./empty-next";
@@ -92,11 +90,9 @@ export default async function bench() {
     stops.push(upstream.stop);
 
     // The production server and what the requests need on it.
-    const profileDir = process.env.BENCH_CPU_PROF;
     const own = await ownServer("bench-api", {
       LOG_LEVEL: "warn",
       WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1",
-      ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` } : {}),
     });
     stops.push(own.dispose);
     const serverPid = own.server.proc.pid!;

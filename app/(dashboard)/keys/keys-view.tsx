@@ -257,7 +257,7 @@ export function KeysView() {
               <Th className="hidden md:table-cell">Permissions</Th>
               <Th className="hidden lg:table-cell">Rate limit</Th>
               <Th className="hidden sm:table-cell">Created</Th>
-              <Th>Last used</Th>
+              <Th className="hidden sm:table-cell">Last used</Th>
               <Th>Status</Th>
               {admin && (
                 <Th>
@@ -282,7 +282,9 @@ export function KeysView() {
                   {rateLimitText(k, keys.data.default_rate_limit_per_minute)}
                 </Td>
                 <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
-                <Td className="whitespace-nowrap">{k.last_used_at ? relative(k.last_used_at) : "never"}</Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">
+                  {k.last_used_at ? relative(k.last_used_at) : "never"}
+                </Td>
                 <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
                 {admin && (
                   <Td className="text-right">

@@ -8,14 +8,24 @@
 // envelope with `Allow` (lib/http/node-server.ts), from the route table the build puts in.
 // `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
 import cluster from "node:cluster";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import next from "next";
 import { authSecret } from "./lib/auth/secret-files";
-import { env } from "./lib/env";
-import { answerRequestTimeout, clientErrorHandler, envelopeMethodNotAllowed } from "./lib/http/node-server";
-import { routeEntries, type RouteFile } from "./lib/http/routes";
+import { env, listenBaseUrl } from "./lib/env";
+import {
+  answerRequestTimeout,
+  clientErrorHandler,
+  envelopeMethodNotAllowed,
+  refuseUnroutable,
+  sanitizeForwardedHost,
+} from "./lib/http/node-server";
+import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
+import { markShuttingDown } from "./lib/lifecycle";
+import { metrics, observeRequest, serveClusterMetrics } from "./lib/metrics";
+import { offerRawBody, RAW_BODY_HEADER } from "./lib/streams";
 
 /** Every app/**\/route.ts and the methods it exports, put in by the build (scripts/route-table.mjs). */
 declare const __AWS_ROUTE_TABLE__: RouteFile[];
@@ -31,6 +41,7 @@ const {
   MAX_HEADER_BYTES: maxHeaderBytes,
   KEEP_ALIVE_TIMEOUT_MS: keepAliveTimeoutMs,
   TRUST_PROXY: trustProxy,
+  SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
 } = settings;
 try {
   authSecret(settings); // refuse to start without a session key rather than fail at the first sign-in
@@ -40,6 +51,8 @@ try {
 }
 /** Uploads, multipart and resumable (tus), get UPLOAD_TIMEOUT_MS. */
 const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload(\/tus(\/[^/?]+)?)?\/?(\?|$)/];
+/** The multipart upload reads Node's own request stream (lib/streams.ts, offerRawBody). */
+const MULTIPART_UPLOAD = /^\/api\/agents\/[^/]+\/upload\/?(\?|$)/;
 /** The project root: this file runs from dist/. */
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -59,6 +72,8 @@ if (processes > 1 && cluster.isPrimary) {
 async function supervise(count: number) {
   console.log(`Agent Webhook Service: starting ${count} server processes`);
   let stopping = false;
+  // A scrape of /api/metrics reaches one process: it asks here for the sum of all (lib/metrics).
+  serveClusterMetrics();
   for (let i = 0; i < count; i++) cluster.fork();
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
@@ -72,14 +87,24 @@ async function supervise(count: number) {
     const done = () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0);
     cluster.on("exit", done);
     done();
-    setTimeout(() => process.exit(0), 15_000).unref();
+    // The processes bound their own graceful shutdown (SHUTDOWN_TIMEOUT_MS); this bounds a stuck one.
+    setTimeout(() => process.exit(0), shutdownTimeoutMs + 10_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
 async function serve() {
+  const listenHost = new URL(listenBaseUrl()).host;
   const app = next({ dev: false, hostname, port, dir: root });
+  // The metrics exist before the first request, and a cluster process answers the primary's
+  // collection requests from the start.
+  metrics();
+  const routeOf = routeMatcher(routes);
+  /** The request metrics' `route` label: a route pattern, or one of two fixed values (bounded). */
+  const routeLabel = (url: string) => routeOf(url) ?? (url.startsWith("/_next/") ? "/_next/*" : "other");
+  /** Set on SIGTERM: answers from then on close their connection. */
+  let stopping = false;
   const handle = app.getRequestHandler();
   await app.prepare();
 
@@ -94,6 +119,8 @@ async function serve() {
         res.removeHeader("x-aws-content-length");
         if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
       }
+      // Shutting down: the client must not send another request on this connection.
+      if (stopping) res.setHeader("connection", "close");
       return writeHead.apply(this, args);
     } as typeof writeHead;
   }
@@ -107,6 +134,10 @@ async function serve() {
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeoutMs / 4))),
     },
     (req, res) => {
+      // Request metrics: duration by method, route pattern and status (499: the client left first).
+      const started = performance.now();
+      const route = routeLabel(req.url ?? "/");
+      res.once("close", () => observeRequest(req.method, route, res.writableFinished ? res.statusCode : 499, started));
       // The client's address for routes that need it (sign-in lockout); a client cannot set it.
       req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
       // Without a proxy we trust, a client's X-Forwarded-* are not believed: Next then fills them in
@@ -115,6 +146,15 @@ async function serve() {
         delete req.headers["x-forwarded-host"];
         delete req.headers["x-forwarded-proto"];
         delete req.headers["x-forwarded-port"];
+      }
+      sanitizeForwardedHost(req, listenHost);
+      // A method or a path Next cannot take (it would answer a bare 500): the envelope instead.
+      if (refuseUnroutable(req, res, routes)) return;
+      delete req.headers[RAW_BODY_HEADER];
+      if (req.method === "POST" && MULTIPART_UPLOAD.test(req.url ?? "")) {
+        const id = randomUUID();
+        req.headers[RAW_BODY_HEADER] = id;
+        res.once("close", offerRawBody(id, req));
       }
       const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
       const timer = setTimeout(() => {
@@ -144,15 +184,31 @@ async function serve() {
     console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
   });
 
-  let stopping = false;
+  /**
+   * Graceful shutdown, bounded by SHUTDOWN_TIMEOUT_MS (docs/deploy.md): no new connections and
+   * /api/ready answers 503; requests in flight finish (their connections close after the answer,
+   * idle ones at once) while the worker takes no more jobs and replies being produced here finish
+   * (lib/boot.ts); then running jobs get what is left of the bound, the database closes, exit 0.
+   */
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
+    markShuttingDown();
     console.log(`${signal}: shutting down`);
-    server.close();
-    server.closeIdleConnections?.();
-    const stop = (globalThis as { __awsShutdown?: () => Promise<void> }).__awsShutdown;
-    await Promise.race([stop ? stop() : Promise.resolve(), new Promise((r) => setTimeout(r, 10_000))]);
+    const deadline = performance.now() + shutdownTimeoutMs;
+    const left = () => Math.max(0, deadline - performance.now());
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    const life = globalThis as {
+      __awsDrain?: (ms: number) => Promise<void>;
+      __awsShutdown?: (ms?: number) => Promise<void>;
+    };
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // A connection whose answer has just gone out is idle: closed within 100 ms.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    await Promise.race([Promise.all([closed, life.__awsDrain?.(left())]), sleep(left())]);
+    clearInterval(idle);
+    await Promise.race([life.__awsShutdown?.(left()), sleep(left() + 2_000)]);
     process.exit(0);
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -33,6 +33,21 @@ export default defineConfig({
           env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
         },
       },
+      {
+        extends: true,
+        test: {
+          // Crash, restart, fuzz and race suites. `npm test` runs their bounded CI size;
+          // `npm run test:reliability` runs the full size (RELIABILITY=full, see e2e/reliability/scale.ts).
+          name: "reliability",
+          include: ["e2e/reliability/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["e2e/api/global-setup.ts"],
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
+        },
+      },
     ],
   },
 });

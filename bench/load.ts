@@ -65,7 +65,7 @@ export function groupRssMb(pgid: number): number {
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) used so far by a process group. */
-function groupCpuSeconds(pgid: number): number {
+export function groupCpuSeconds(pgid: number): number {
   let ticks = 0;
   for (const pid of groupPids(pgid)) {
     try {

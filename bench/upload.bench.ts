@@ -1,7 +1,8 @@
 // Upload throughput and server memory: a large file streamed through the real server (node
 // dist/server.mjs on a temp data folder) as one multipart POST and as a tus upload (creation, then
 // PATCHes of BENCH_TUS_CHUNK_MB each, default 64; 0 sends the whole file in one PATCH), against `cp`
-// of the same file on the same disk in the same run.
+// of the same file on the same disk in the same run, and against the floor of any Node server: plain
+// node:http writing the same request body to a file (bench/bare-upload.mjs).
 // Env: BENCH_UPLOAD_MB (default 2048); TEST_DATABASE_URL puts the server's database (not its file
 // storage) on a fresh PostgreSQL database. Needs a production build (npm run build, with the same
 // NEXT_DIST_DIR). The file is real data (a random 8 MiB block repeated), not sparse, so that `cp`
@@ -15,6 +16,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { ownServer, type OwnServer } from "../e2e/api/server";
 import { multipartEnvelope } from "../lib/files/multipart-body";
+import { startProcess, type BenchProcess } from "./processes";
 
 const MiB = 1024 * 1024;
 
@@ -53,7 +55,7 @@ function processTree(pid: number): number[] {
 const treeRssKb = (pid: number) => processTree(pid).reduce((n, p) => n + statusKb(p, "VmRSS"), 0);
 
 /** Streams the file from disk as the one part of a multipart body; nothing is buffered. */
-function uploadFromDisk(url: string, key: string, file: string, size: number): Promise<any> {
+function uploadFromDisk(url: string, key: string, file: string, size: number): Promise<{ size_bytes: number }> {
   const env = multipartEnvelope({ filename: path.basename(file), contentType: "application/octet-stream" });
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
@@ -159,6 +161,7 @@ export default async function bench() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-upload-"));
   const source = path.join(tmp, "source.bin");
   let own: OwnServer | undefined;
+  let bare: BenchProcess | undefined;
   try {
     makeFile(source, size);
 
@@ -180,6 +183,19 @@ export default async function bench() {
     const chunkMb = Number(process.env.BENCH_TUS_CHUNK_MB ?? 64);
     await tusFromDisk(tusUrl, key, warm, MiB, 0);
 
+    bare = await startProcess({
+      name: "bare-upload",
+      args: ["bench/bare-upload.mjs"],
+      env: { BARE_UPLOAD_DIR: tmp },
+      probePath: "/",
+    });
+    const bareUrl = `${bare.baseUrl}/upload`;
+    await uploadFromDisk(bareUrl, key, warm, MiB);
+    const floor = await measured(bare.pid, async () => {
+      const result = await uploadFromDisk(bareUrl, key, source, size);
+      if (result.size_bytes < size) throw new Error(`bare server stored ${result.size_bytes} bytes of ${size}`);
+    });
+
     const pid = own.server.proc.pid!;
     const multipart = await measured(pid, async () => {
       const result = await uploadFromDisk(url, key, source, size);
@@ -191,19 +207,24 @@ export default async function bench() {
 
     const mbps = (s: number) => (sizeMb / s).toFixed(1);
     console.log(`file: ${sizeMb} MiB under ${os.tmpdir()} (server DATA_DIR on the same disk)`);
-    console.log(`| method | seconds | MiB/s | throughput / cp | RSS before MiB | RSS peak MiB | growth MiB |`);
-    console.log(`|---|---|---|---|---|---|---|`);
-    console.log(`| cp | ${cpSeconds.toFixed(2)} | ${mbps(cpSeconds)} | 1.00 | | | |`);
+    console.log(
+      `| method | seconds | MiB/s | throughput / cp | throughput / bare node:http | RSS before MiB | RSS peak MiB | growth MiB |`,
+    );
+    console.log(`|---|---|---|---|---|---|---|---|`);
+    console.log(`| cp | ${cpSeconds.toFixed(2)} | ${mbps(cpSeconds)} | 1.00 | | | | |`);
     for (const [name, m] of [
+      ["bare node:http body to file", floor],
       ["multipart POST", multipart],
       [`tus, ${chunkMb ? `${chunkMb} MiB PATCHes` : "one PATCH"}`, resumable],
     ] as const)
       console.log(
         `| ${name} | ${m.seconds.toFixed(2)} | ${mbps(m.seconds)} | ${(cpSeconds / m.seconds).toFixed(2)} | ` +
+          `${(floor.seconds / m.seconds).toFixed(2)} | ` +
           `${m.beforeMb.toFixed(0)} | ${m.peakMb.toFixed(0)} | ${(m.peakMb - m.beforeMb).toFixed(0)} |`,
       );
     console.log(`server VmHWM since start: ${(statusKb(pid, "VmHWM") / 1024).toFixed(0)} MiB`);
   } finally {
+    await bare?.stop();
     await own?.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -32,6 +32,29 @@ const EnvSchema = z.object({
   /// Secret for signed download URLs; generated and kept in DATA_DIR when unset.
   SIGNING_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /// When set (16+ characters), GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`;
+  /// unset, the metrics are open (keep the path private at the proxy then).
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /// OpenTelemetry traces are exported over OTLP/HTTP to this base URL (the SDK appends
+  /// /v1/traces) when it is set; unset, no tracing code is loaded. The SDK reads its other OTEL_*
+  /// variables itself (docs/deploy.md, Tracing).
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /// Encoding of the exported traces (gRPC is not supported).
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["http/protobuf", "http/json"]).default("http/protobuf"),
+  ),
+  /// Bound of a graceful shutdown (SIGTERM, SIGINT): requests in flight, replies being produced and
+  /// running jobs get this long to finish before the process exits.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /// Run the job worker inside the server process (the embedded default). Set false when
   /// separate `npm run worker` processes do the work.
   RUN_WORKER: bool.default(true),
@@ -40,8 +63,8 @@ const EnvSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /// Connections of the PostgreSQL pool of each process.
   DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
-  /// Seconds without a heartbeat after which the job of a dead worker is retried (pg-boss refuses
-  /// fewer than 10: lower values are raised to 10).
+  /// Seconds without a heartbeat after which the job of a dead worker is retried (at least 10:
+  /// lower values are raised to 10).
   QUEUE_HEARTBEAT_SECONDS: z.coerce
     .number()
     .int()

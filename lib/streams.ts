@@ -23,3 +23,30 @@ export async function readStreamCapped(
   }
   return Buffer.concat(chunks, size);
 }
+
+/**
+ * The raw request body of a multipart upload, handed over by the production server (server.ts)
+ * under a random id in this header, so that the upload reads Node's own stream: Next gives route
+ * handlers a web stream wrapped around it, and converting each chunk to a web stream and back cost
+ * half the upload's throughput (bench/upload.bench.ts; docs/benchmarks.md). A client cannot set the
+ * header: the server replaces it on every request, and an unknown id finds nothing.
+ */
+export const RAW_BODY_HEADER = "x-aws-raw-body";
+
+const g = globalThis as unknown as { __awsRawBodies?: Map<string, NodeJS.ReadableStream> };
+const rawBodies = (g.__awsRawBodies ??= new Map());
+
+/** server.ts: makes `body` available to the route under `id` until `done` (the response closed). */
+export function offerRawBody(id: string, body: NodeJS.ReadableStream): () => void {
+  rawBodies.set(id, body);
+  return () => rawBodies.delete(id);
+}
+
+/** The route: the request's own Node stream when the server offered it (once), else undefined. */
+export function takeRawBody(headers: Headers): NodeJS.ReadableStream | undefined {
+  const id = headers.get(RAW_BODY_HEADER);
+  if (!id) return undefined;
+  const body = rawBodies.get(id);
+  rawBodies.delete(id);
+  return body;
+}

@@ -49,3 +49,65 @@ export const fileIdString = () => z.string().regex(FILE_ID_RE, `must be a file i
 /** An id of `prefix` in a body (`noun`: "project", ...), with the same kind of message. */
 export const idString = (prefix: IdPrefix, noun: string) =>
   z.string().regex(idPattern(prefix), `must be a${/^[aeiou]/.test(noun) ? "n" : ""} ${noun} id: ${idFormat(prefix)}`);
+
+/** An id in a response: documented by its prefix (`sess` -> `sess_...`); the rest is opaque. */
+export const responseId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id: ${prefix}_...`);
+
+/** A timestamp in a response: ISO 8601 in UTC, as Date#toISOString writes it. */
+export const responseTimestamp = () => z.iso.datetime();
+
+/** JSON bodies nest at most this deep: recursive walks (file references) and jsonb have limits. */
+export const MAX_JSON_DEPTH = 100;
+
+// An unpaired UTF-16 surrogate: no UTF-8 encodes it, so PostgreSQL text and jsonb refuse it.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function textProblem(s: string): string | undefined {
+  if (s.includes("\u0000")) return "must not contain the NUL character (\\u0000)";
+  if (LONE_SURROGATE.test(s)) return "must not contain an unpaired UTF-16 surrogate (\\ud800-\\udfff)";
+  return undefined;
+}
+
+/**
+ * The first part of a request value that cannot be stored: a string or key with NUL (PostgreSQL
+ * text and jsonb cannot hold U+0000) or an unpaired surrogate, or nesting deeper than `maxDepth`.
+ * Iterative, so a hostile depth cannot overflow the stack here. `prefix` names the root's field.
+ */
+export function unstorable(
+  value: unknown,
+  maxDepth = MAX_JSON_DEPTH,
+  prefix = "",
+): { field: string; message: string } | undefined {
+  const stack: [unknown, string, number][] = [[value, prefix, 0]];
+  const join = (parent: string, key: string | number) => (parent ? `${parent}.${key}` : String(key));
+  while (stack.length) {
+    const [v, field, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      const problem = textProblem(v);
+      if (problem) return { field: field || "(root)", message: problem };
+    } else if (typeof v === "object" && v !== null) {
+      if (depth >= maxDepth) return { field: field || "(root)", message: `is nested deeper than ${maxDepth} levels` };
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(field, i), depth + 1]);
+      } else {
+        for (const [k, x] of Object.entries(v)) {
+          const problem = textProblem(k);
+          if (problem) return { field: join(field, k), message: `name ${problem}` };
+          stack.push([x, join(field, k), depth + 1]);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Refuses a request value `unstorable` finds fault with: 400 invalid_request naming the field. */
+export function assertStorable(value: unknown, where: string, maxDepth = MAX_JSON_DEPTH) {
+  const problem = unstorable(value, maxDepth);
+  if (problem) {
+    throw new ApiError("invalid_request", `Invalid ${where}: ${problem.field}: ${problem.message}`, {
+      fields: [problem],
+    });
+  }
+}

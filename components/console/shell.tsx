@@ -20,6 +20,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/keys", label: "Access Keys" },
   { href: "/members", label: "Members", admin: true },
   { href: "/audit", label: "Audit log", admin: true },
+  { href: "/docs/api", label: "API reference" },
 ];
 
 const isActive = (pathname: string, href: string) =>

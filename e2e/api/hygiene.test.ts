@@ -1,5 +1,6 @@
-// HTTP hygiene of the production server: links use the host the caller used (X-Forwarded-* only
-// with TRUST_PROXY=true), and slow or oversized clients are cut by the documented limits.
+// HTTP hygiene of the production server: links use the host the caller used, and the sign-in
+// lockout the caller's address (X-Forwarded-* only with TRUST_PROXY=true), and slow or oversized
+// clients are cut by the documented limits.
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -179,5 +180,37 @@ describe("slow and oversized clients", () => {
     expect(bodyOf(slow.got).error.code).toBe("request_timeout");
     // The same server still serves a client that sends its headers at once.
     expect((await fetch(`${own.server.baseUrl}/api/health`)).status).toBe(200);
+  });
+});
+
+describe("the dashboard sign-in lockout keys on X-Forwarded-For only with TRUST_PROXY=true", () => {
+  const attempt = (base: string, email: string, forwardedFor: string) =>
+    fetch(`${base}/api/console/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base, "x-forwarded-for": forwardedFor },
+      body: JSON.stringify({ email, password: "not the password" }),
+    }).then((r) => r.status);
+  /** Five failures: the fifth locks the email and address pair (429). */
+  const failFive = async (base: string, email: string, forwardedFor: (n: number) => string) => {
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n++) statuses.push(await attempt(base, email, forwardedFor(n)));
+    return statuses;
+  };
+
+  it("with TRUST_PROXY=true: the address the proxy appended, whatever the client put before it", async () => {
+    const base = own.server.baseUrl;
+    const email = "lockout-proxied@example.com";
+    // A client rotating its own X-Forwarded-For entry stays one client: the proxy's entry is last.
+    expect(await failFive(base, email, (n) => `198.51.100.${n + 1}, 203.0.113.7`)).toEqual([401, 401, 401, 401, 429]);
+    expect(await attempt(base, email, "203.0.113.7")).toBe(429);
+    // Another client behind the same proxy is not locked out.
+    expect(await attempt(base, email, "203.0.113.8")).toBe(401);
+  });
+
+  it("without TRUST_PROXY: the connection's address; X-Forwarded-For changes nothing", async () => {
+    const base = ctx().baseUrl;
+    const email = "lockout-direct@example.com";
+    expect(await failFive(base, email, (n) => `203.0.113.${n + 1}`)).toEqual([401, 401, 401, 401, 429]);
+    expect(await attempt(base, email, "203.0.113.99")).toBe(429);
   });
 });

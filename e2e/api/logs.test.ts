@@ -38,3 +38,28 @@ describe("logs", () => {
     expect(log).not.toMatch(/\b(ak|ut)_[0-9A-Za-z]{43}\b/);
   });
 });
+
+describe("request log lines", () => {
+  it("carry the request id the answer's X-Request-Id names, with method, path and status", async () => {
+    const { logFile } = ctx();
+    const ok = await call("GET", "/api/health?from=logs-test");
+    const missing = await call("GET", "/api/no-such-route-for-logs");
+    const ids = [ok, missing].map((r) => r.headers.get("x-request-id")!);
+    expect(ids.every((id) => /^req_/.test(id))).toBe(true);
+    const lineOf = (id: string) =>
+      readFileSync(logFile, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === "request" && l.request_id === id);
+    const deadline = Date.now() + 10_000;
+    while (ids.some((id) => !lineOf(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(lineOf(ids[0]!)).toMatchObject({ request_id: ids[0], method: "GET", path: "/api/health", status: 200 });
+    expect(lineOf(ids[1]!)).toMatchObject({
+      request_id: ids[1],
+      method: "GET",
+      path: "/api/no-such-route-for-logs",
+      status: 404,
+    });
+  });
+});

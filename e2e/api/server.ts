@@ -90,12 +90,14 @@ export async function startServer(
   target: DbTarget,
   extraEnv: Record<string, string> = {},
   port?: number,
+  /** Options for node itself, e.g. `--cpu-prof` (bench/profile.ts). */
+  nodeArgs: string[] = [],
 ): Promise<RunningServer> {
   port ??= await freePort();
   const logDir = mkdtempSync(path.join(os.tmpdir(), "aws-log-"));
   const logFile = path.join(logDir, "server.log");
   const out = createWriteStream(logFile);
-  const proc = spawn(process.execPath, ["dist/server.mjs"], {
+  const proc = spawn(process.execPath, [...nodeArgs, "dist/server.mjs"], {
     cwd: root,
     env: {
       ...process.env,
@@ -130,7 +132,10 @@ export async function startServer(
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy; see ${logFile}`);
+    if (Date.now() > deadline) {
+      process.kill(-proc.pid!, "SIGKILL"); // nobody else holds it: do not leave it running
+      throw new Error(`server did not become healthy; see ${logFile}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -176,7 +181,11 @@ export interface OwnServer {
  * A server of its own (for tests that kill it, or need other settings than the shared one) on a
  * fresh database with one organization bootstrapped by the admin CLI.
  */
-export async function ownServer(label: string, env: Record<string, string> = {}): Promise<OwnServer> {
+export async function ownServer(
+  label: string,
+  env: Record<string, string> = {},
+  opts: { nodeArgs?: string[] } = {},
+): Promise<OwnServer> {
   const { target, tmp, dispose } = await freshTarget(label);
   const org = (await admin(target, [
     "bootstrap",
@@ -189,7 +198,7 @@ export async function ownServer(label: string, env: Record<string, string> = {})
   ])) as OwnServer["org"];
   const baseEnv = { SEED_DEMO: "false", ...env };
   const own: OwnServer = {
-    server: await startServer(target, baseEnv),
+    server: await startServer(target, baseEnv, undefined, opts.nodeArgs),
     target,
     tmp,
     org,
@@ -224,7 +233,7 @@ export async function ownServer(label: string, env: Record<string, string> = {})
     },
     async restart(signal = "SIGKILL", extraEnv = {}) {
       await own.server.stop(signal);
-      own.server = await startServer(target, { ...baseEnv, ...extraEnv }, own.server.port);
+      own.server = await startServer(target, { ...baseEnv, ...extraEnv }, own.server.port, opts.nodeArgs);
     },
     async dispose() {
       await own.server.stop("SIGKILL");

@@ -1,7 +1,9 @@
 // Guarded upstream calls (docs/deploy.md "Outgoing calls"): a server started without
-// ALLOW_PRIVATE_UPSTREAMS refuses an agent's metadata and loopback upstreams. The trigger answers
-// as for any upstream error (502 upstream_error), and the message ends `error` with our wording,
-// which names the setting; UPSTREAM_ALLOWLIST lets a listed local host through.
+// ALLOW_PRIVATE_UPSTREAMS refuses an agent's metadata and loopback upstreams (by address, by a
+// name that resolves to loopback, in decimal or IPv4-mapped form, and as a redirect target). The
+// trigger answers as for any upstream error (502 upstream_error), and the message ends `error` with
+// our wording, which names the setting; UPSTREAM_ALLOWLIST lets a listed local host through.
+// lib/net/ssrf-classes.test.ts has every address class, table-driven.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +22,13 @@ beforeAll(async () => {
   upstream = http.createServer((req, res) => {
     upstreamRequests++;
     req.resume();
-    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"content":"local reply"}'));
+    // `/redirect?to=URL`: a 302 to URL (an allowed upstream that bounces the call elsewhere).
+    const to = new URL(req.url ?? "/", "http://x").searchParams.get("to");
+    req.on("end", () =>
+      to
+        ? res.writeHead(302, { location: to }).end()
+        : res.writeHead(200, { "content-type": "application/json" }).end('{"content":"local reply"}'),
+    );
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/reply`;
@@ -73,6 +81,24 @@ describe("guarded upstream calls", () => {
     expect(upstreamRequests).toBe(0);
   });
 
+  it.each([
+    [
+      "a host name that resolves to it (localhost)",
+      "localhost",
+      /^upstream host localhost resolves to a loopback address; /,
+    ],
+    ["its decimal form (2130706433)", "2130706433", /^upstream 127\.0\.0\.1 is a loopback address; /],
+    ["its IPv4-mapped IPv6 form", "[::ffff:127.0.0.1]", /is an IPv4-mapped loopback address; /],
+  ])("refuses the loopback upstream by %s without the setting", async (_label, host, message) => {
+    const before = upstreamRequests;
+    const agentId = await httpAgent(`loopback ${host}`, upstreamUrl.replace("127.0.0.1", host));
+    const stored = await failedMessage(agentId, await trigger(agentId));
+    expect(stored.error.message).toMatch(message);
+    // The caller's wording never says what a host name resolved to.
+    if (host === "localhost") expect(stored.error.message).not.toContain("127.0.0.1");
+    expect(upstreamRequests).toBe(before);
+  });
+
   it("lets a host listed in UPSTREAM_ALLOWLIST through, and still refuses the metadata address", async () => {
     const port = new URL(upstreamUrl).port;
     await own.restart("SIGTERM", { UPSTREAM_ALLOWLIST: `127.0.0.1:${port},169.254.169.254` });
@@ -85,5 +111,20 @@ describe("guarded upstream calls", () => {
     const metadata = await httpAgent("metadata listed", "http://169.254.169.254/");
     const stored = await failedMessage(metadata, await trigger(metadata));
     expect(stored.error.message).toContain("always refused");
+  });
+
+  it("refuses a redirect from an allowed upstream to 169.254.169.254 (allowlisted above: still refused)", async () => {
+    // The server runs with UPSTREAM_ALLOWLIST=127.0.0.1:<port>,169.254.169.254 since the test above.
+    const before = upstreamRequests;
+    const to = "http://169.254.169.254/latest/meta-data/iam/security-credentials/";
+    const agentId = await httpAgent(
+      "redirects",
+      `${upstreamUrl.replace("/reply", "/redirect")}?to=${encodeURIComponent(to)}`,
+    );
+    const stored = await failedMessage(agentId, await trigger(agentId));
+    expect(stored.error.message).toBe(
+      "upstream address 169.254.169.254 is a cloud metadata address and always refused",
+    );
+    expect(upstreamRequests).toBe(before + 1); // the allowed upstream, and nothing after it
   });
 });

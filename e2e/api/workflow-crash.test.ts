@@ -18,7 +18,7 @@ describe("kill and restart in the middle of a run", () => {
     { timeout: 400_000 },
     async () => {
       own = await ownServer("wf-crash", {
-        // pg-boss refuses heartbeats under 10 s: a killed worker's job is retried after that.
+        // The shortest heartbeat (10 s): a killed worker's job is retried after that.
         QUEUE_HEARTBEAT_SECONDS: "10",
         QUEUE_SUPERVISE_SECONDS: "1",
       });

@@ -60,7 +60,7 @@ describe("a run whose last attempt died with its process", () => {
       const gate = await gatedUpstream();
       own = await ownServer("wf-orphan", {
         QUEUE_RETRY_LIMIT: "0",
-        // pg-boss refuses heartbeats under 10 s: the killed job is failed for good after that.
+        // The shortest heartbeat (10 s): the killed job is failed for good after that.
         QUEUE_HEARTBEAT_SECONDS: "10",
         QUEUE_SUPERVISE_SECONDS: "1",
       });

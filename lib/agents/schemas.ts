@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RuntimeConfig } from "../runtime/schema";
-import { idString, queryOffset } from "../validate";
+import { idString, queryOffset, responseId, responseTimestamp } from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
 
 export const AgentKind = z.enum(["conversational", "workflow"]);
@@ -53,3 +53,22 @@ export const ManagementAgentListQuery = z.object({
     .optional()
     .transform((v) => v === "true"),
 });
+
+// Response shapes of the management API's agents (docs/api.md), for the OpenAPI document.
+
+export const AgentRecord = z.strictObject({
+  agent_id: responseId("agt"),
+  organization_id: responseId("org"),
+  project_id: responseId("proj"),
+  name: z.string(),
+  kind: AgentKind,
+  runtime: RuntimeConfig,
+  workflow: WorkflowDefinition.nullable().meta({ description: "null for conversational agents." }),
+  created_at: responseTimestamp(),
+  updated_at: responseTimestamp(),
+  archived_at: responseTimestamp()
+    .nullable()
+    .meta({ description: "Set once the agent is archived: it takes no new triggers or uploads." }),
+});
+
+export const AgentList = z.strictObject({ agents: z.array(AgentRecord) });

@@ -9,6 +9,7 @@ import { openTestDatabase } from "../testing/db";
 import { MAX_RECOVERIES, recoverReplies } from "./recovery";
 import { runReply, type ReplyTask } from "./replies";
 import { ListMessagesQuery, ListSessionsQuery } from "./schemas";
+import { findVisibleMessage } from "./store";
 import { getMessage, getSession, listMessages, listSessions } from "./sessions";
 import { acceptMessage } from "./trigger";
 
@@ -130,6 +131,42 @@ const task = (a: Agent, reply: Message, message = "hello there"): ReplyTask => (
   attachments: [],
   metadata: {},
   historyBefore: new Date(reply.createdAt.getTime() - 1),
+});
+
+describe("the polling read (raw SQL)", () => {
+  it("reads every field exactly as Prisma does, for a processing, a completed and an error reply", async () => {
+    const a = await agent();
+    const s = await session(a);
+    const viaPrisma = (id: string) => db.prisma.message.findUniqueOrThrow({ where: { id } });
+    const viaSql = (id: string) =>
+      findVisibleMessage({ messageId: id, sessionId: s.id, agentId: a.id, organizationId: orgId });
+    const processing = await pendingReply(a, s.id, "still working");
+    expect(await viaSql(processing.id)).toEqual(await viaPrisma(processing.id));
+    await runReply(task(a, processing, "still working"));
+    expect(await viaSql(processing.id)).toEqual(await viaPrisma(processing.id));
+    const failed = await db.prisma.message.update({
+      where: { id: (await pendingReply(a, s.id, "x")).id },
+      data: {
+        status: "error",
+        error: { code: "message_processing_failed", message: "boom" },
+        cost: 0.125,
+        completedAt: new Date("2026-01-02T03:04:05.678Z"),
+        leaseUntil: new Date("2026-01-02T03:04:06.789Z"),
+      },
+    });
+    expect(await viaSql(failed.id)).toEqual(failed);
+    expect((await viaSql(failed.id))?.completedAt?.toISOString()).toBe("2026-01-02T03:04:05.678Z");
+    // Another agent's view, another session, or a draft session: nothing.
+    const other = await agent();
+    expect(
+      await findVisibleMessage({ messageId: failed.id, sessionId: s.id, agentId: other.id, organizationId: orgId }),
+    ).toBeUndefined();
+    const draft = await session(a, { environment: "draft" });
+    const hidden = await pendingReply(a, draft.id, "draft");
+    expect(
+      await findVisibleMessage({ messageId: hidden.id, sessionId: draft.id, agentId: a.id, organizationId: orgId }),
+    ).toBeUndefined();
+  });
 });
 
 describe("replies", () => {

@@ -46,6 +46,8 @@ export interface ReplyTask {
   history?: ReplyInput["history"];
   /** The user message's creation time: the history is what came before it. */
   historyBefore: Date;
+  /** A streaming caller (SSE): the reply's text as the runtime produces it (./stream.ts). */
+  onDelta?: (content: string) => void;
 }
 
 export type ReplyOutcome =
@@ -170,6 +172,14 @@ async function freshFiles(task: ReplyTask): Promise<{ attachments: unknown[]; me
 async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOutput | { failed: string }> {
   const budgetEnds = task.acceptedAt.getTime() + env().TRIGGER_WAIT_MS;
   const history = await readHistory(task);
+  // Once text has reached a streaming caller, another attempt would send it again: no retry then.
+  let streamed = false;
+  const onDelta = task.onDelta
+    ? (content: string) => {
+        streamed = true;
+        task.onDelta!(content);
+      }
+    : undefined;
   for (let attempt = 1; ; attempt++) {
     const files = await freshFiles(task);
     try {
@@ -181,6 +191,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
         attachments: files.attachments,
         metadata: files.metadata,
         history,
+        onDelta,
       });
     } catch (e) {
       const retryable = isRuntimeError(e) ? e.retryable : false;
@@ -189,7 +200,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
         { message_id: task.messageId, attempt, retryable, err: { message: (e as Error).message } },
         "reply attempt failed",
       );
-      if (!retryable || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
+      if (!retryable || streamed || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
         // The runtime's own words stay in the log; the caller sees a safe summary.
         return { failed: isRuntimeError(e) ? toApiError(e).message : "The reply could not be produced." };
       }
@@ -272,6 +283,15 @@ export async function runReply(task: ReplyTask): Promise<ReplyOutcome> {
     state.owned.delete(task.messageId);
     notifyReplyDone(task.messageId);
   }
+}
+
+/**
+ * Resolves once this process is producing no reply (graceful shutdown), or after `timeoutMs`: a
+ * reply still running then is taken over by another process once its lease runs out.
+ */
+export async function repliesSettled(timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (state.owned.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Starts a reply in the background; failures are logged (recovery will retry after the lease). */

@@ -1,7 +1,7 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
-import { fileIdString, queryLimit, queryOffset } from "../validate";
+import { fileIdString, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -51,4 +51,93 @@ export const OrgSessionsQuery = z.object({
 export const OrgMessagesQuery = z.object({
   limit: queryLimit(100, MessageLimits.cap),
   offset: queryOffset,
+});
+
+// Response shapes (SPEC 2.3, 2.4; DESIGN "Conversational agents"): the records of records.ts and the
+// trigger's answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
+// answers against it.
+
+export const TokenUsage = z.strictObject({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+});
+
+export const SessionListItem = z.strictObject({
+  session_id: responseId("sess"),
+  agent_id: responseId("agt"),
+  status: z.string().meta({ description: "For example `active` or `closed`." }),
+  channel: z.string().meta({ description: "For example `webhook`." }),
+  user_id: z.string().meta({ description: "The caller's end user (empty when none was given)." }),
+  created_at: responseTimestamp(),
+  last_message_at: responseTimestamp(),
+  message_count: z.number().int(),
+  total_tokens: z.number().int(),
+});
+
+export const SessionRecord = SessionListItem.omit({ total_tokens: true }).extend({
+  organization_id: responseId("org"),
+  project_id: responseId("proj"),
+  token_usage: TokenUsage,
+  cost: z.number(),
+  metadata: z.record(z.string(), z.unknown()).meta({ description: "Custom metadata attached by the agent." }),
+});
+
+export const SessionList = z.strictObject({ sessions: z.array(SessionListItem), limit: z.number().int() });
+
+export const MessageStatus = z.enum(["processing", "completed", "error"]);
+
+export const MessageListItem = z.strictObject({
+  message_id: responseId("msg"),
+  role: z.enum(["user", "assistant"]),
+  status: MessageStatus,
+  content: z.string(),
+  created_at: responseTimestamp(),
+  model: z.string().nullable().meta({ description: "null for user messages." }),
+  token_usage: TokenUsage.nullable().meta({ description: "null for user messages and replies still processing." }),
+});
+
+export const MessageError = z.looseObject({ code: z.literal("message_processing_failed"), message: z.string() });
+
+export const MessageRecord = MessageListItem.extend({
+  session_id: responseId("sess"),
+  agent_id: responseId("agt"),
+  organization_id: responseId("org"),
+  project_id: responseId("proj"),
+  cost: z.number(),
+  processing_time_ms: z.number().int(),
+  error: MessageError.nullable(),
+});
+
+export const MessageList = z.strictObject({
+  messages: z.array(MessageListItem),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+const triggerIds = {
+  success: z.literal(true),
+  session_id: responseId("sess"),
+  message_id: responseId("msg").meta({ description: "The assistant message (the reply): poll it by this id." }),
+  agent_id: responseId("agt"),
+  organization_id: responseId("org"),
+  project_id: responseId("proj"),
+};
+
+/** The synchronous trigger's answer (200): the reply. */
+export const ConversationReply = z.strictObject({
+  ...triggerIds,
+  status: z.literal("completed"),
+  response: z.string().meta({ description: "The reply text." }),
+  files: z.array(z.unknown()),
+  token_usage: TokenUsage,
+  processing_time: z.number().meta({ description: "Seconds." }),
+  timestamp: responseTimestamp(),
+});
+
+/** `Prefer: respond-async` (202): accepted; poll the message. */
+export const ConversationAccepted = z.strictObject({
+  ...triggerIds,
+  status: z.literal("processing"),
+  timestamp: responseTimestamp(),
 });

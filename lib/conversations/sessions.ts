@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { messageListItem, messageRecord, sessionListItem, sessionRecord } from "./records";
 import type { ListMessagesQuery, ListSessionsQuery } from "./schemas";
+import { findVisibleMessage } from "./store";
 import { waitForReply } from "./waiters";
 
 /** Session routes exist for conversational agents only; checked before any lookup. */
@@ -74,15 +75,13 @@ export async function listMessages(opts: {
  */
 export async function getMessage(opts: { agent: Agent; sessionId: string; messageId: string; waitMs?: number }) {
   assertConversational(opts.agent);
-  const db = await prisma();
   // One query on the polling path: the message, within a visible session of this agent.
   const find = () =>
-    db.message.findFirst({
-      where: {
-        id: opts.messageId,
-        sessionId: opts.sessionId,
-        session: { agentId: opts.agent.id, organizationId: opts.agent.organizationId, environment: "production" },
-      },
+    findVisibleMessage({
+      messageId: opts.messageId,
+      sessionId: opts.sessionId,
+      agentId: opts.agent.id,
+      organizationId: opts.agent.organizationId,
     });
   let message = await find();
   if (!message) {

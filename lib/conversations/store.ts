@@ -4,6 +4,7 @@
 // transaction would hold it across several while the process serves other requests, and under
 // load callers waited for connections (measured: "Unable to start a transaction in the given time").
 import { database } from "../db";
+import type { Message } from "../generated/prisma/client";
 
 /** timestamp(3) columns hold UTC wall time (as Prisma writes them): send ISO strings, cast in SQL. */
 const at = (d: Date) => d.toISOString();
@@ -131,4 +132,39 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
     r.error ? JSON.stringify(r.error) : null,
   ]);
   return Number(rows[0]?.stored ?? 0) === 1;
+}
+
+/**
+ * The polling path's read (GET message), one statement: the message, within a visible session of
+ * the agent. Raw SQL because it is the most frequent request of the API: Prisma's query building
+ * costs several times the round trip's CPU (bench/profile.ts; docs/benchmarks.md). timestamp(3)
+ * columns hold UTC wall time: `AT TIME ZONE 'UTC'` reads them as instants whatever the client's zone.
+ */
+const VISIBLE_MESSAGE = `
+SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organization_id AS "organizationId",
+  m.project_id AS "projectId", m.role, m.status, m.content, m.payload, m.model,
+  m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
+  m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
+  m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries,
+  m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
+FROM messages m JOIN sessions s ON s.id = m.session_id
+WHERE m.id = $1 AND m.session_id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
+
+/** The message `messageId` of a production session of the agent, or undefined. */
+export async function findVisibleMessage(opts: {
+  messageId: string;
+  sessionId: string;
+  agentId: string;
+  organizationId: string;
+}): Promise<Message | undefined> {
+  const db = await database();
+  const rows = await db.sql.query<Message>(VISIBLE_MESSAGE, [
+    opts.messageId,
+    opts.sessionId,
+    opts.agentId,
+    opts.organizationId,
+  ]);
+  const m = rows[0];
+  // float8 and int4 arrive as numbers from both drivers; guard the one that a driver may send as text.
+  return m && { ...m, cost: Number(m.cost) };
 }

@@ -120,10 +120,26 @@ export async function converse(opts: ConversationTrigger & { waitMs?: number }) 
 }
 
 async function converseWithOutcome(opts: ConversationTrigger & { waitMs?: number }) {
-  const { agent } = opts;
-  const task = await storeTrigger({ agent, ...(await prepare(opts)) });
-  const reply = startReply(task);
-  const waitMs = Math.min(env().TRIGGER_WAIT_MS, opts.waitMs ?? Infinity);
+  const { task, reply } = await startConversation(opts);
+  return awaitReply(task, reply, opts.waitMs);
+}
+
+/**
+ * Validates and stores the trigger (a 4xx leaves no trace), then starts its reply; `onDelta`, when
+ * given, receives the reply's text as the runtime produces it (./stream.ts).
+ */
+export async function startConversation(opts: ConversationTrigger, onDelta?: (content: string) => void) {
+  const task = await storeTrigger({ agent: opts.agent, ...(await prepare(opts)) });
+  return { task, reply: startReply(onDelta ? { ...task, onDelta } : task) };
+}
+
+/**
+ * Waits (bounded) for a started reply and answers what the sync trigger answers: the reply object,
+ * or the ApiError (upstream_timeout: still processing; upstream_error: ended in error).
+ */
+export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, waitMsPreferred?: number) {
+  const { agent } = task;
+  const waitMs = Math.min(env().TRIGGER_WAIT_MS, waitMsPreferred ?? Infinity);
   let stopTimer = () => {};
   const timedOut = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), waitMs);

@@ -9,6 +9,7 @@ import type { Upload } from "../generated/prisma/client";
 import { newFileId, newId } from "../ids";
 import { log } from "../log";
 import { TUS_PREFIX, tusStore } from "../storage";
+import { unstorable } from "../validate";
 
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 const MAX_FILENAME_LENGTH = 255;
@@ -40,6 +41,15 @@ export async function recordUpload(opts: {
     throw new ApiError("invalid_request", "Upload-Length is required: the size of the file must be known at creation.");
   }
   if (opts.size === 0) throw new ApiError("empty_file", "The file is empty.");
+  // A NUL in a metadata value cannot be stored (PostgreSQL text): refused, not a 500.
+  for (const name of ["filename", "filetype"]) {
+    const problem = unstorable(opts.metadata?.[name] ?? "");
+    if (problem) {
+      throw new ApiError("invalid_request", `Invalid Upload-Metadata: ${name} ${problem.message}.`, {
+        fields: [{ field: `Upload-Metadata.${name}`, message: problem.message }],
+      });
+    }
+  }
   if (opts.size > env().UPLOAD_MAX_BYTES) {
     throw new ApiError("payload_too_large", `The file exceeds ${env().UPLOAD_MAX_BYTES} bytes.`, {
       limit_bytes: env().UPLOAD_MAX_BYTES,
@@ -117,6 +127,16 @@ export async function uploadedFile(upload: Upload) {
 async function removeStored(uploadId: string) {
   const store = tusStore();
   await store.remove(uploadId).catch(() => store.configstore.delete(uploadId).catch(() => undefined));
+}
+
+/**
+ * A creation that failed after the upload was recorded (storage refused its bytes or state): the
+ * client got no upload URL, so nobody can continue it. Its record and whatever was stored go.
+ */
+export async function discardUpload(uploadId: string) {
+  const db = await prisma();
+  const gone = await db.upload.deleteMany({ where: { id: uploadId, fileId: null } });
+  if (gone.count === 1) await removeStored(uploadId);
 }
 
 /** After a successful termination (DELETE): the upload is gone, its URL answers 404. */

@@ -9,7 +9,10 @@ import { env } from "../env";
 import { ApiError, ClientAbortError, isApiError } from "../errors";
 import { newFileId } from "../ids";
 import { log } from "../log";
+import { trackUpload } from "../metrics";
 import { storage } from "../storage";
+import { takeRawBody } from "../streams";
+import { unstorable } from "../validate";
 
 export interface UploadedFile {
   file_id: string;
@@ -46,7 +49,7 @@ export async function uploadFile(opts: {
 }): Promise<UploadedFile> {
   const fileId = newFileId();
   const key = storageKeyFor({ organizationId: opts.organizationId, agentId: opts.agentId, fileId });
-  const received = await receiveFile({ req: opts.req, key, requestId: opts.requestId });
+  const received = await trackUpload("multipart", () => receiveFile({ req: opts.req, key, requestId: opts.requestId }));
   try {
     const db = await prisma();
     await db.file.create({
@@ -103,7 +106,9 @@ async function receiveFile(opts: {
     throw new ApiError("unsupported_media_type", "Content-Type must be multipart/form-data with a boundary.");
   }
 
-  const source = Readable.fromWeb(req.body as NodeWebReadableStream<Uint8Array>);
+  const source =
+    (takeRawBody(req.headers) as Readable | undefined) ??
+    Readable.fromWeb(req.body as NodeWebReadableStream<Uint8Array>);
   // Aborting stops parsing and any write in flight: the client went away, a second file part
   // arrived, or storage failed. `failure` is the answer for the last two.
   const stop = new AbortController();
@@ -142,6 +147,17 @@ async function receiveFile(opts: {
       stream.resume();
       return;
     }
+    // A NUL in the part's filename or type cannot be stored (PostgreSQL text): refused, not a 500.
+    const problem = unstorable(info.filename ?? "") ?? unstorable(info.mimeType ?? "");
+    if (problem) {
+      stream.resume();
+      fail(
+        new ApiError("invalid_request", `Invalid file part: its filename or type ${problem.message}.`, {
+          fields: [{ field: "file", message: `filename or type ${problem.message}` }],
+        }),
+      );
+      return;
+    }
     part = {
       filename: decodeFormFilename(info.filename || "file").slice(0, MAX_FILENAME_LENGTH),
       contentType: info.mimeType || DEFAULT_CONTENT_TYPE,
@@ -167,11 +183,14 @@ async function receiveFile(opts: {
   try {
     await new Promise<void>((resolve, reject) => {
       parser.once("finish", resolve);
-      parser.once("error", (err) => {
-        if (!stop.signal.aborted) parserError = err;
+      // `on`, not `once`: busboy reports a malformed part header with an 'error' and keeps going,
+      // and its destroy() below reports the end state as a second 'error'. With no listener left,
+      // that one was thrown uncaught and could leave the request unanswered (found by the fuzz).
+      parser.on("error", (err) => {
+        if (!stop.signal.aborted) parserError ??= err;
         reject(err);
       });
-      source.once("error", reject);
+      source.on("error", reject);
       stop.signal.addEventListener("abort", () => reject(stop.signal.reason), { once: true });
       source.pipe(parser);
     });

@@ -3,13 +3,17 @@
 // OIDC_CLIENT_SECRET are set (matched by email to an existing member; no self sign-up). Sessions
 // are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https), carrying the user's session
 // epoch so that "sign out everywhere" can end them all.
+import type { NextRequest } from "next/server";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { authSecret } from "../auth/secret-files";
 import { normaliseEmail, verifyCredentials } from "../auth/sign-in";
 import { prisma } from "../db";
 import { env } from "../env";
+import { ApiError } from "../errors";
+import { newId } from "../ids";
 import { log } from "../log";
+import { errorResponse } from "./respond";
 
 /** A dashboard session lasts 12 hours from sign-in. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -86,3 +90,37 @@ function config(): NextAuthConfig {
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(async () => config());
+
+/** Auth.js's own test of a callback URL (@auth/core assertConfig): http(s), absolute or a path. */
+function validCallbackUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, value.startsWith("/") ? "http://localhost" : undefined).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const CALLBACK_COOKIES = ["authjs.callback-url", "__Secure-authjs.callback-url"];
+
+/**
+ * Auth.js's endpoints (app/api/auth/[...nextauth]). Auth.js answers a `callbackUrl` query parameter,
+ * or callback-url cookie, that is not an http(s) URL with a 500 ("server configuration"): refused
+ * here first, 400 in the error envelope.
+ */
+export function authJsRoute(handler: (req: NextRequest) => Promise<Response>) {
+  return (req: NextRequest): Promise<Response> => {
+    const query = req.nextUrl.searchParams.get("callbackUrl");
+    const cookie = CALLBACK_COOKIES.map((name) => req.cookies.get(name)?.value).find(Boolean);
+    for (const [field, value] of [
+      ["callbackUrl", query],
+      ["callback-url cookie", cookie],
+    ] as const) {
+      if (value && !validCallbackUrl(value)) {
+        const message = "must be an http(s) URL or a path";
+        const err = new ApiError("invalid_request", `Invalid ${field}: ${message}.`, { fields: [{ field, message }] });
+        return Promise.resolve(errorResponse(err, newId("req")));
+      }
+    }
+    return handler(req);
+  };
+}

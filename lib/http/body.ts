@@ -2,6 +2,7 @@
 // refused without reading past it.
 import { ApiError } from "../errors";
 import { readStreamCapped } from "../streams";
+import { assertStorable } from "../validate";
 
 export const JSON_BODY_LIMIT = 1024 * 1024; // SPEC 8: 1 MiB
 
@@ -21,7 +22,10 @@ export function isJsonContentType(value: string | null): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
-/** Reads a JSON body (any JSON value) within the limit. */
+/**
+ * Reads a JSON body (any JSON value) within the limit. A value the database cannot hold (NUL, an
+ * unpaired surrogate) or nested past MAX_JSON_DEPTH is refused here, with the field named.
+ */
 export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
   if (!isJsonContentType(req.headers.get("content-type"))) {
     throw new ApiError("unsupported_media_type", "Content-Type must be application/json.");
@@ -29,9 +33,12 @@ export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<u
   const bytes = await readBodyLimited(req, limit);
   const text = new TextDecoder().decode(bytes);
   if (!text.trim()) throw new ApiError("invalid_json", "Request body is empty; a JSON object is expected.");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new ApiError("invalid_json", `Request body is not valid JSON: ${(e as Error).message}`);
   }
+  assertStorable(value, "body");
+  return value;
 }

@@ -53,10 +53,8 @@ export async function currentConsoleUser(): Promise<ConsoleUser | null> {
   };
 }
 
-/** The client's address as the production server saw it (a header it sets; clients cannot). */
-export function clientIp(req: Request): string {
-  return req.headers.get("x-aws-client-ip") || "unknown";
-}
+/** The client's address (the connection's peer, or with TRUST_PROXY=true what the proxy saw): ./client-ip.ts. */
+export { clientIp } from "./client-ip";
 
 /**
  * Browsers send Origin with every state-changing fetch; a request from another site (or a form

@@ -12,12 +12,13 @@ import { ApiError, ClientAbortError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { log } from "../log";
-import { parseWith } from "../validate";
+import { assertStorable, parseWith } from "../validate";
 import { baseUrl } from "./base-url";
 import { readJson } from "./body";
 import { idempotent } from "./idempotency";
 import { limitAccessKey } from "./rate-limit";
 import { errorResponse, json, Reply } from "./respond";
+import { EventStreamReply } from "./sse";
 
 export { Reply } from "./respond";
 
@@ -94,10 +95,14 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
   const extras: AnswerExtras = { headers: new Headers() };
   try {
     const rawParams = (await ctx.params) ?? {};
+    const rawQuery = Object.fromEntries(url.searchParams);
+    // A NUL or unpaired surrogate in the path or query cannot reach a database lookup.
+    assertStorable(rawParams, "path");
+    assertStorable(rawQuery, "query");
     const auth = await authenticate(req, rawParams, extras);
     principal = auth.principal;
     const params = spec.params ? parseWith(spec.params, rawParams, "path") : (rawParams as P);
-    const query = spec.query ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query") : (undefined as Q);
+    const query = spec.query ? parseWith(spec.query, rawQuery, "query") : (undefined as Q);
     const raw = spec.body ? await readJson(req) : undefined;
     const body = spec.body ? parseWith(spec.body, raw, "body") : (undefined as B);
     const call = () => handler({ ...auth, req, requestId, params, query, body, baseUrl: baseUrl(req) });
@@ -111,9 +116,11 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
     const res =
       result instanceof Response
         ? result
-        : result instanceof Reply
-          ? json(result.body, result.status, result.headers)
-          : json(result ?? {}, 200);
+        : result instanceof EventStreamReply
+          ? result.response(req, requestId)
+          : result instanceof Reply
+            ? json(result.body, result.status, result.headers)
+            : json(result ?? {}, 200);
     extras.headers.forEach((value, name) => res.headers.set(name, value));
     res.headers.set("x-request-id", requestId);
     status = res.status;

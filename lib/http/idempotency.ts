@@ -11,6 +11,7 @@ import {
   type StoredResponse,
 } from "../idempotency";
 import { errorResponse, Reply } from "./respond";
+import { EventStreamReply } from "./sse";
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 const REPLAYED = { "idempotent-replayed": "true" };
@@ -59,18 +60,38 @@ export async function idempotent(
   try {
     reply = await run();
   } catch (e) {
-    if (isCommittedError(e)) {
-      const stored: StoredResponse = {
-        body: null,
-        headers: {},
-        error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
-      };
-      await storeIdempotentResult(claimed.id, e.status, stored);
-    } else {
-      await releaseIdempotencyKey(claimed.id).catch(() => {});
-    }
+    await keepFailure(claimed.id, e);
     throw e;
   }
-  await storeIdempotentResult(claimed.id, reply.status, { body: reply.body, headers: keptHeaders(reply.headers) });
+  if (reply instanceof EventStreamReply) {
+    // A streamed answer (lib/http/sse.ts) is kept as its non-streamed equivalent once that is known,
+    // whether or not the client is still there; until then a repeat is in flight (409).
+    const id = claimed.id;
+    if (!reply.outcome) await releaseIdempotencyKey(id);
+    else
+      reply.kept = reply.outcome
+        .then((final) => (final instanceof Reply ? keepReply(id, final) : keepFailure(id, final)))
+        .catch((e: unknown) => keepFailure(id, e))
+        .catch(() => {});
+    return reply;
+  }
+  await keepReply(claimed.id, reply);
   return reply;
+}
+
+const keepReply = (id: string, reply: Reply) =>
+  storeIdempotentResult(id, reply.status, { body: reply.body, headers: keptHeaders(reply.headers) });
+
+/** A committed error is kept like a success; any other failure releases the key. */
+async function keepFailure(id: string, e: unknown) {
+  if (isCommittedError(e)) {
+    const stored: StoredResponse = {
+      body: null,
+      headers: {},
+      error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    };
+    await storeIdempotentResult(id, e.status, stored);
+  } else {
+    await releaseIdempotencyKey(id).catch(() => {});
+  }
 }

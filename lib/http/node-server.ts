@@ -1,14 +1,16 @@
 // Answers the production server (server.ts) writes itself, around Next's handler, in the same
 // error envelope and with an X-Request-Id like every route's: a method a route does not serve
-// (405, with `Allow`), a request that took too long (408), and requests Node refuses before any
-// route sees them (oversized headers 431, headers too slow 408, malformed 400).
+// (405, with `Allow`), a method or path Next cannot take at all (405, 400), a request that took too
+// long (408), and requests Node refuses before any route sees them (oversized headers 431, headers
+// too slow 408, malformed 400).
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, type ErrorCode } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
 import { errorBody } from "./respond";
-import { allowedMethods, matchRoute, type RouteEntry } from "./routes";
+import { validHost } from "./base-url";
+import { allowedMethods, matchRoute, ROUTE_METHODS, type RouteEntry } from "./routes";
 
 function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>) {
   const requestId = newId("req");
@@ -100,6 +102,80 @@ export function envelopeMethodNotAllowed(
   } as typeof res.end;
 }
 
+/** Writes an envelope answer of the server's own (HEAD gets the headers only: Node drops the body). */
+function answer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  e: ReturnType<typeof envelope>,
+  headers: Record<string, string> = {},
+) {
+  const started = performance.now();
+  res.writeHead(e.status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "x-request-id": e.requestId,
+    "content-length": Buffer.byteLength(e.body),
+  });
+  res.end(e.body);
+  logLine(req, e.status, e.requestId, started);
+}
+
+const NEXT_METHODS: ReadonlySet<string> = new Set(ROUTE_METHODS);
+
+/** Whether every percent-escape of the path decodes, as UTF-8 (Next decodes it and throws otherwise). */
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Requests Next cannot take, answered before it sees them (it would answer a bare 500 or 400): a
+ * method it does not know (TRACE, PROPFIND, ...: 405 with the route's `Allow`), and a path whose
+ * percent-escapes are not UTF-8 (`%zz`, `%ff`, `%ed%a0%80`: 400). True when it answered.
+ */
+export function refuseUnroutable(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  table: readonly RouteEntry[],
+): boolean {
+  const pathname = (req.url ?? "/").split("?")[0]!;
+  if (!NEXT_METHODS.has(req.method ?? "")) {
+    const route = matchRoute(table, pathname);
+    const allow = route ? allowedMethods(route.methods) : undefined;
+    const e = envelope(
+      "method_not_allowed",
+      allow
+        ? `${req.method} is not allowed here; this route serves ${allow.join(", ")}.`
+        : `${req.method} is not allowed here.`,
+      allow ? { allowed_methods: allow } : undefined,
+    );
+    answer(req, res, e, allow ? { allow: allow.join(", ") } : {});
+    return true;
+  }
+  if (!decodablePath(pathname)) {
+    answer(req, res, envelope("invalid_request", "The request path has a percent-escape that is not valid UTF-8."));
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Next hands the host a request names (X-Forwarded-Host, filled in from Host) to Auth.js, which
+ * builds URLs from it and throws on one that is not a `host[:port]` ("a:b:c", empty). Such a host
+ * is replaced by the listen address, the same fallback as links (lib/http/base-url.ts).
+ */
+export function sanitizeForwardedHost(req: http.IncomingMessage, listenHost: string) {
+  const forwarded = req.headers["x-forwarded-host"];
+  const named = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() ?? req.headers.host;
+  if (named === undefined || validHost(named)) return;
+  req.headers["x-forwarded-host"] = listenHost;
+}
+
 /** The answer to a request cut by the per-request time limit (REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS). */
 export function answerRequestTimeout(req: http.IncomingMessage, res: http.ServerResponse, limitMs: number) {
   if (res.headersSent) return;
@@ -143,13 +219,15 @@ export function clientErrorHandler(limits: { maxHeaderBytes: number; headersTime
     const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
     if (err.code !== "ECONNRESET" && socket.writable && (!inFlight || !inFlight.headersSent)) {
       const e = clientErrorAnswer(err.code, limits);
+      // An answer to HEAD has no body: a client reading one would take the body for garbage.
+      const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
       socket.write(
         `HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status] ?? "Error"}\r\n` +
           "Content-Type: application/json; charset=utf-8\r\n" +
           `Content-Length: ${Buffer.byteLength(e.body)}\r\n` +
           `X-Request-Id: ${e.requestId}\r\n` +
           "Connection: close\r\n\r\n" +
-          e.body,
+          (head ? "" : e.body),
       );
       log.warn({ request_id: e.requestId, status: e.status, reason: err.code ?? err.message }, "refused request");
     }

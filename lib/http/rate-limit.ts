@@ -4,6 +4,7 @@
 import type { KeyPrincipal } from "../auth/access-keys";
 import { ApiError } from "../errors";
 import { consumeKeyRate, type RateDecision } from "../keys/rate-limit";
+import { countRateLimited } from "../metrics";
 
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return {
@@ -30,5 +31,8 @@ export async function limitAccessKey(key: KeyPrincipal, headers: Headers): Promi
   const decision = await consumeKeyRate(key);
   if (!decision) return;
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.set(name, value);
-  if (!decision.allowed) throw rateLimitedError(decision);
+  if (!decision.allowed) {
+    countRateLimited("access_key");
+    throw rateLimitedError(decision);
+  }
 }

@@ -1,4 +1,5 @@
 // Response helpers and the error envelope.
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { ApiError, isApiError } from "../errors";
 import { log } from "../log";
 
@@ -34,14 +35,22 @@ export function errorBody(err: ApiError, requestId: string) {
   };
 }
 
-export function errorResponse(err: unknown, requestId: string, headers?: HeadersInit): Response {
-  let apiErr: ApiError;
-  if (isApiError(err)) {
-    apiErr = err;
-  } else {
-    log.error({ request_id: requestId, err: serializeError(err) }, "unhandled error");
-    apiErr = new ApiError("internal_error", "Internal error.");
+/** What a caller is told of `err`: an ApiError as is; anything else is logged and summarised. */
+export function apiErrorOf(err: unknown, requestId: string): ApiError {
+  if (isApiError(err)) return err;
+  if (isDatabaseUnavailable(err)) {
+    // Down or restarting: not a fault of the service's code, and one a client should retry after a pause.
+    log.warn({ request_id: requestId, err: { message: (err as Error).message } }, "database unavailable");
+    return new ApiError("service_unavailable", "The database is not available; retry shortly.", {
+      retry_after_seconds: 2,
+    });
   }
+  log.error({ request_id: requestId, err: serializeError(err) }, "unhandled error");
+  return new ApiError("internal_error", "Internal error.");
+}
+
+export function errorResponse(err: unknown, requestId: string, headers?: HeadersInit): Response {
+  const apiErr = apiErrorOf(err, requestId);
   const h = new Headers(headers);
   h.set("x-request-id", requestId);
   // 429 rate_limited and 503 service_unavailable say when to come back.

@@ -1,5 +1,8 @@
+import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedMethods, matchRoute, routeEntries, routePattern } from "./routes";
+import { routeTable } from "../../scripts/route-table.mjs";
+import { allowedMethods, matchRoute, routeEntries, routeMatcher, routePattern } from "./routes";
 
 const table = routeEntries([
   { file: "app/api/[...path]/route.ts", methods: ["DELETE", "GET", "PATCH", "POST", "PUT"] },
@@ -56,5 +59,60 @@ describe("allowedMethods", () => {
     expect(allowedMethods(["POST"])).toEqual(["OPTIONS", "POST"]);
     expect(allowedMethods(["PATCH", "GET", "DELETE"])).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH"]);
     expect(allowedMethods(["GET", "HEAD", "OPTIONS", "dynamic"])).toEqual(["GET", "HEAD", "OPTIONS"]);
+  });
+});
+
+describe("routeMatcher", () => {
+  const fast = routeMatcher(table);
+
+  it("agrees with matchRoute, query strings and repeated slashes included", () => {
+    const paths = [
+      "/",
+      "/api",
+      "/api/",
+      "/api/health",
+      "/api/health/",
+      "/api/health?x=1",
+      "/api//health",
+      "/api/healthz",
+      "/api/agents/webhook/agt_1",
+      "/api/agents/webhook",
+      "/api/agents/agt_1/runs",
+      "/api/agents/agt_1/runs?status=failed&limit=5",
+      "/api/agents/agt_1/runs/run_1",
+      "/api/agents/agt_1/runs/run_1/pause",
+      "/api/agents/agt_1/runs/run_1/nope",
+      "/api/agents/agt_1/upload",
+      "/api/agents/agt_1/upload/tus",
+      "/api/agents/agt_1/upload/tus/",
+      "/api/agents/agt_1/upload/tus/abc",
+      "/api/agents/agt_1/upload/tus/abc/def",
+      "/api/nothing/at/all",
+      "/things",
+      "/things/more",
+      "/elsewhere",
+      "/api/%68ealth",
+      "/api/%E0%A4%A",
+      "/api/health?next=%2Fx",
+    ];
+    for (const p of paths) expect(fast(p), p).toBe(matchRoute(table, p.split("?")[0]!)?.pattern);
+  });
+
+  it("agrees with matchRoute on the project's own routes, for paths made of their segments", async () => {
+    const real = routeEntries(await routeTable(path.resolve(import.meta.dirname, "../..")));
+    const match = routeMatcher(real);
+    const words = [...new Set(real.flatMap((r) => r.pattern.split("/")).filter(Boolean))].map((w) =>
+      w.startsWith("[") ? "x_1" : w,
+    );
+    const segment = fc.oneof(fc.constantFrom(...words, "", "%61", "nope"), fc.stringMatching(/^[a-z0-9_.-]{1,6}$/));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), fc.boolean(), (segments, query) => {
+        const p = `/${segments.join("/")}${query ? "?a=1/b" : ""}`;
+        expect(match(p), p).toBe(matchRoute(real, p.split("?")[0]!)?.pattern);
+      }),
+      { seed: 20260712, numRuns: 3000 },
+    );
+    for (const r of real)
+      expect(match(r.pattern.replace(/\[\[?(\.\.\.)?[a-z_]+\]\]?/g, "x")), r.pattern).toBe(r.pattern);
   });
 });

@@ -3,6 +3,7 @@
 // is checked; the fifth failure within 15 minutes starts the lockout.
 import { auditSignIn, clearFailures, endAllSessions, lockedForSeconds, recordFailure } from "../auth/sign-in";
 import { ApiError } from "../errors";
+import { countRateLimited } from "../metrics";
 import { signIn, signOut } from "./auth";
 
 const minutes = (seconds: number) => {
@@ -10,10 +11,12 @@ const minutes = (seconds: number) => {
   return `${m} minute${m === 1 ? "" : "s"}`;
 };
 
-const lockedOut = (seconds: number) =>
-  new ApiError("rate_limited", `Too many failed sign-ins. Try again in ${minutes(seconds)}.`, {
+const lockedOut = (seconds: number) => {
+  countRateLimited("sign_in");
+  return new ApiError("rate_limited", `Too many failed sign-ins. Try again in ${minutes(seconds)}.`, {
     retry_after_seconds: seconds,
   });
+};
 
 const isCredentialsSignin = (e: unknown) => (e as { type?: string } | null)?.type === "CredentialsSignin";
 

@@ -1,17 +1,33 @@
 // The HTTP answers of the trigger routes: the services return plain data, these choose the status
 // and headers (200 or 202, Preference-Applied, Location).
 import type { AgentRow } from "../agents/service";
+import { converseStream } from "../conversations/stream";
 import { acceptMessage, converse } from "../conversations/trigger";
+import { isApiError } from "../errors";
 import { createRun } from "../workflow/trigger";
 import type { KeyCtx } from "./handler";
 import { parsePrefer } from "./prefer";
 import { Reply } from "./respond";
+import { EventStreamReply, wantsEventStream } from "./sse";
 
 type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
 
-/** A conversational trigger: sync by default (200 with the reply), `Prefer: respond-async` gives 202. */
+/**
+ * A conversational trigger: sync by default (200 with the reply), `Prefer: respond-async` gives 202,
+ * `Accept: text/event-stream` streams the reply (it wins over respond-async; `wait=N` still bounds it).
+ */
 export async function conversationTrigger({ req, agent, body, baseUrl }: TriggerCtx): Promise<Reply> {
   const prefer = parsePrefer(req.headers.get("prefer"));
+  if (wantsEventStream(req)) {
+    const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
+    const stream = await converseStream({ agent, body, baseUrl, waitMs });
+    return new EventStreamReply(
+      stream.events,
+      stream.outcome.then((final) => (isApiError(final) ? final : new Reply(final))),
+      // Where the reply can be followed again (e.g. after a disconnect), as for respond-async.
+      { location: messagePath(agent, stream.sessionId, stream.messageId) },
+    );
+  }
   if (prefer.respondAsync) {
     const accepted = await acceptMessage({ agent, body, baseUrl });
     return new Reply(accepted, 202, {

@@ -14,9 +14,18 @@ import { database } from "../db";
 import { advisoryLock, type HeldLock } from "../db/advisory-lock";
 import { env } from "../env";
 import { ApiError, isApiError } from "../errors";
-import { finishUpload, forgetUpload, loadUpload, newUploadId, recordUpload, uploadedFile } from "../files/resumable";
+import {
+  discardUpload,
+  finishUpload,
+  forgetUpload,
+  loadUpload,
+  newUploadId,
+  recordUpload,
+  uploadedFile,
+} from "../files/resumable";
 import type { Upload } from "../generated/prisma/client";
 import { log } from "../log";
+import { trackUpload } from "../metrics";
 import { tusStore } from "../storage";
 import { currentConsoleUser, requireSameOrigin } from "./console";
 import { wrapRoute, type AnswerExtras, type RouteHandler } from "./handler";
@@ -26,14 +35,28 @@ import { errorBody } from "./respond";
 const FILE_ID_HEADER = "Upload-File-Id";
 
 /** What the route established about a request, for tus's hooks (they see the same Request). */
-const contexts = new WeakMap<
-  Request,
-  { organizationId: string; agentId: string; requestId: string; uploadId: string | undefined }
->();
+interface TusContext {
+  organizationId: string;
+  agentId: string;
+  requestId: string;
+  uploadId: string | undefined;
+  /** The upload a POST recorded (onUploadCreate), so that a creation that failed after it is undone. */
+  created?: string;
+}
+const contexts = new WeakMap<Request, TusContext>();
 
 /** tus hooks answer errors as {status_code, body}; ours keep the service's JSON envelope. */
 function tusError(err: ApiError, requestId: string) {
   return { status_code: err.status, body: JSON.stringify(errorBody(err, requestId)) };
+}
+
+/** tus writes a hook's error body as text/plain: ours is the JSON envelope, and says so. */
+async function withEnvelopeType(res: Response): Promise<Response> {
+  if (res.status < 400 || !res.headers.get("content-type")?.startsWith("text/plain")) return res;
+  const text = await res.text();
+  const headers = new Headers(res.headers);
+  if (text.startsWith('{"error":')) headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(text, { status: res.status, headers });
 }
 
 /**
@@ -94,8 +117,10 @@ async function createServer(store: ReturnType<typeof tusStore>): Promise<Server>
     disableTerminationForFinishedUploads: true,
     exposedHeaders: [FILE_ID_HEADER],
     onUploadCreate: async (req, upload) => {
-      const { organizationId, agentId, requestId } = contexts.get(req as unknown as Request)!;
+      const context = contexts.get(req as unknown as Request)!;
+      const { organizationId, agentId, requestId } = context;
       try {
+        context.created = upload.id;
         await recordUpload({
           uploadId: upload.id,
           organizationId,
@@ -195,8 +220,16 @@ export const tusRoute: RouteHandler = (req, ctx) =>
       const fileId = await finishUpload(upload); // also after a crash between the last byte and the record
       if (fileId) return finishedHead(upload, fileId);
     }
-    contexts.set(req, { organizationId, agentId: agent.id, requestId, uploadId: upload?.id });
-    const res = await (await tus()).handleWeb(req);
+    const context: TusContext = { organizationId, agentId: agent.id, requestId, uploadId: upload?.id };
+    contexts.set(req, context);
+    // POST (creation, perhaps with a first chunk) and PATCH carry bytes: uploads in flight (lib/metrics).
+    const server = await tus();
+    const carriesBytes = req.method === "PATCH" || req.method === "POST";
+    const res = await withEnvelopeType(
+      carriesBytes ? await trackUpload("tus", () => server.handleWeb(req)) : await server.handleWeb(req),
+    );
     if (req.method === "DELETE" && upload && res.status === 204) await forgetUpload(upload.id);
+    // Storage failed after the upload was recorded: without a Location nobody can continue it.
+    if (req.method === "POST" && res.status >= 500 && context.created) await discardUpload(context.created);
     return res;
   });

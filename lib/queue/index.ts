@@ -1,84 +1,144 @@
 // The durable job queue: pg-boss on the same database as everything else (PGlite's instance in the
 // embedded mode, PostgreSQL at scale). Jobs are enqueued in the same transaction as the rows they
 // act on, so a committed trigger always has its job and a rolled-back one never does.
-import { PgBoss, fromPglite, fromPrisma } from "pg-boss";
-import { database } from "../db";
+//
+// pg-boss 10 (its newest release that supports Node 20) installs and migrates its tables, inserts
+// and fetches jobs (FOR UPDATE SKIP LOCKED) and supervises them: every QUEUE_SUPERVISE_SECONDS it
+// retries, or fails for good, an active job whose heartbeat lapsed, and it archives old jobs. The
+// workers are this module's: one loop per concurrency slot, a heartbeat and an AbortSignal per
+// attempt, settling checked against the attempt's claim (lib/queue/table.ts), retries with capped
+// exponential backoff, and wake-ups: in process at once, across processes by LISTEN/NOTIFY on
+// PostgreSQL (lib/queue/listener.ts).
+import PgBoss from "pg-boss";
+import { database, type Database } from "../db";
 import { env } from "../env";
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
+import { pgliteDb, prismaDb, type QueueDb } from "./adapters";
 import { JOBS, QUEUE_NAMES, type JobHandler, type JobInput, type QueueName } from "./jobs";
+import { listenForJobs, NOTIFY_SQL, type Listener } from "./listener";
+import {
+  beat,
+  capRetryDelays,
+  completeClaim,
+  ensureLiveJobIndex,
+  failClaim,
+  QUEUE_SCHEMA,
+  resendCarriedOverJobs,
+  setAsideNewerSchema,
+  type Claim,
+} from "./table";
 
 export { QUEUE_NAMES, type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
+export { liveJobExists, QUEUE_SCHEMA } from "./table";
 
 /** Retries after the first attempt (QUEUE_RETRY_LIMIT): a handler seeing `retryCount >= queueRetryLimit()` runs the last. */
 export const queueRetryLimit = () => env().QUEUE_RETRY_LIMIT;
 
-/** pg-boss's schema in the service's database (pg-boss's default name). */
-const QUEUE_SCHEMA = "pgboss";
+/** Longest an attempt may run: then its signal aborts and its job fails (and is retried if it may). */
+const MAX_ATTEMPT_SECONDS = 60 * 60;
+/** Poll delay of an idle worker, and while the PostgreSQL listener delivers wake-ups. */
+const POLL_MS = 500;
+const LISTENING_POLL_MS = 5_000;
 
-/**
- * SQL condition: the queue `name` holds a job that will still run whose data's `field` equals
- * `value` (a column of the caller's query). In pg-boss 12's terms: `created` (waiting, perhaps
- * behind others), `retry` (waiting for its retry), or `active` unless it is on its last attempt and
- * its worker is gone (heartbeat, or expiry, lapsed): pg-boss fails such a job only at its next
- * monitor pass (every minute), and nothing will run it again. A job that completed, was cancelled,
- * or failed for good is not live either.
- */
-export function liveJobExists(name: QueueName, field: string, value: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`EXISTS (
-    SELECT 1 FROM ${Prisma.raw(QUEUE_SCHEMA)}.job j
-    WHERE j.name = ${name} AND j.data->>${field} = ${value}
-      AND (j.state IN ('created', 'retry')
-        OR (j.state = 'active' AND (j.retry_count < j.retry_limit OR NOT COALESCE(
-          (j.heartbeat_seconds IS NOT NULL
-            AND COALESCE(j.heartbeat_on, j.started_on) + j.heartbeat_seconds * interval '1 second' < now())
-          OR j.started_on + j.expire_seconds * interval '1 second' < now(), false)))))`;
+interface Attempt {
+  claim: Claim;
+  abort: AbortController;
+  settled: boolean;
+  heartbeat?: NodeJS.Timeout;
 }
 
-const g = globalThis as unknown as { __awsBoss?: Promise<PgBoss> };
+interface Slot {
+  stopping: boolean;
+  attempt?: Attempt;
+  wake(): void;
+  done: Promise<void>;
+}
 
-async function createBoss(): Promise<PgBoss> {
+interface QueueState {
+  boss: PgBoss;
+  db: QueueDb;
+  database: Database;
+  /** The slots taking jobs, per queue (the ones woken). */
+  slots: Map<string, Slot[]>;
+  /** Every slot whose loop has not ended: stopped ones may still be running a job. */
+  live: Set<Slot>;
+  turn: number;
+  listener?: Listener;
+  upkeep?: NodeJS.Timeout;
+}
+
+const g = globalThis as unknown as { __awsQueue?: Promise<QueueState> };
+
+async function start(): Promise<QueueState> {
   const db = await database();
-  const common = {
+  const setAside = await setAsideNewerSchema(db.prisma);
+  if (setAside) log.warn(setAside, "queue: a newer pg-boss schema was set aside; its waiting jobs are enqueued again");
+  const boss = new PgBoss({
     schema: QUEUE_SCHEMA,
     schedule: false,
-    superviseIntervalSeconds: env().QUEUE_SUPERVISE_SECONDS,
-  };
-  const boss =
-    db.kind === "pglite"
-      ? new PgBoss({ ...common, db: fromPglite(db.pglite!), backend: "pglite" })
-      : new PgBoss({ ...common, connectionString: db.connectionString!, max: 4, useListenNotify: true });
+    maintenanceIntervalSeconds: env().QUEUE_SUPERVISE_SECONDS,
+    ...(db.kind === "pglite" ? { db: pgliteDb(db.pglite!) } : { connectionString: db.connectionString!, max: 4 }),
+  });
   boss.on("error", (err) => log.error({ err: { message: err.message } }, "queue error"));
-  boss.on("warning", (w) => log.warn({ warning: String((w as { message?: string }).message ?? w) }, "queue warning"));
   await boss.start();
+  // A job's expiry is its heartbeat (lib/queue/table.ts). createQueue leaves an existing queue as
+  // it was: the settings of this start apply to new jobs.
+  const settings = {
+    retryLimit: queueRetryLimit(),
+    retryDelay: 1,
+    retryBackoff: true,
+    expireInSeconds: env().QUEUE_HEARTBEAT_SECONDS,
+  };
   for (const name of QUEUE_NAMES) {
-    const settings = { retryLimit: queueRetryLimit(), heartbeatSeconds: env().QUEUE_HEARTBEAT_SECONDS };
-    await boss.createQueue(name, {
-      ...settings,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 60,
-      expireInSeconds: 60 * 60,
-      notify: db.kind === "postgres",
-    });
-    // createQueue leaves an existing queue as it was: the settings of this start apply to new jobs.
-    await boss.updateQueue(name, settings);
+    await boss.createQueue(name, { name, ...settings });
+    await boss.updateQueue(name, { name, ...settings });
   }
-  return boss;
+  await ensureLiveJobIndex(boss.getDb() as QueueDb);
+  const resent = await resendCarriedOverJobs(db.prisma, QUEUE_NAMES, (txDb, name, data) =>
+    boss.send(name, data, { db: txDb }),
+  );
+  if (resent) log.warn({ jobs: resent }, "queue: jobs of the set-aside schema enqueued again");
+  return { boss, db: boss.getDb() as QueueDb, database: db, slots: new Map(), live: new Set(), turn: 0 };
 }
 
-export function queue(): Promise<PgBoss> {
-  g.__awsBoss ??= createBoss().catch((e) => {
-    g.__awsBoss = undefined;
+function state(): Promise<QueueState> {
+  g.__awsQueue ??= start().catch((e) => {
+    g.__awsQueue = undefined;
     throw e;
   });
-  return g.__awsBoss;
+  return g.__awsQueue;
 }
 
-export async function stopQueue() {
-  const boss = g.__awsBoss;
-  g.__awsBoss = undefined;
-  if (boss) await (await boss).stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+/** The started pg-boss instance (sending and reading jobs directly: tests, tooling). */
+export async function queue(): Promise<PgBoss> {
+  return (await state()).boss;
+}
+
+/**
+ * Stops the queue: no more fetches; jobs running in this process get up to `timeoutMs` to finish (at
+ * least 1 s), then their jobs are failed (to be retried) and their handlers' signals aborted.
+ */
+export async function stopQueue(timeoutMs = 5_000) {
+  const pending = g.__awsQueue;
+  g.__awsQueue = undefined;
+  const s = await pending?.catch(() => undefined);
+  if (!s) return;
+  s.slots.clear();
+  const slots = [...s.live];
+  for (const slot of slots) stopSlot(slot);
+  const finished = await Promise.race([
+    Promise.all(slots.map((slot) => slot.done)).then(() => true),
+    sleep(Math.max(1_000, timeoutMs)).then(() => false),
+  ]);
+  if (!finished) {
+    for (const slot of slots) {
+      if (slot.attempt) await giveUp(s, slot.attempt, new Error("the worker stopped while the job was running"));
+    }
+  }
+  clearInterval(s.upkeep);
+  await s.listener?.close();
+  await s.boss.stop({ graceful: false }).catch(() => {});
 }
 
 /**
@@ -87,7 +147,7 @@ export async function stopQueue() {
  * would wait on the transaction that waits on it.
  */
 export async function transactionWithJobs<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  await queue();
+  await state();
   const db = await database();
   return db.prisma.$transaction(fn);
 }
@@ -95,80 +155,198 @@ export async function transactionWithJobs<T>(fn: (tx: Prisma.TransactionClient) 
 /**
  * Enqueues a job; with `tx` the job commits or rolls back with the caller's Prisma transaction
  * (open it with `transactionWithJobs`). Local workers are woken at once instead of waiting for
- * their next poll.
+ * their next poll; on PostgreSQL the other processes' workers are notified when it commits.
  */
 export async function enqueue<N extends QueueName>(
   name: N,
   data: JobInput<N>,
   opts: { tx?: Prisma.TransactionClient; singletonKey?: string } = {},
 ) {
-  const boss = await queue();
-  const id = await boss.send(name, JOBS[name].parse(data) as object, {
-    ...(opts.tx ? { db: fromPrisma(opts.tx as never) } : {}),
+  const s = await state();
+  const db = opts.tx ? prismaDb(opts.tx) : s.db;
+  const id = await s.boss.send(name, JOBS[name].parse(data) as object, {
+    db,
     ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
   });
+  if (s.database.kind === "postgres") await db.executeSql(NOTIFY_SQL, [name]);
   wakeLocalWorkers(name);
   return id;
 }
 
-const localWorkers = new Map<string, string[]>();
-
-let wakeTurn = 0;
-
 /** Wakes one local worker of the queue (round robin): one new job needs one fetch, and a busy
  *  worker fetches again as soon as its job ends. */
 export function wakeLocalWorkers(name: string) {
-  const ids = localWorkers.get(name) ?? [];
-  if (!ids.length) return;
-  const id = ids[wakeTurn++ % ids.length]!;
-  void queue().then((boss) => boss.notifyWorker(id));
+  void g.__awsQueue?.then((s) => wakeOne(s, name)).catch(() => {});
+}
+
+function wakeOne(s: QueueState, name: string) {
+  const slots = s.slots.get(name) ?? [];
+  if (slots.length) slots[s.turn++ % slots.length]!.wake();
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref?.();
+  });
+
+const errorOutput = (err: unknown) =>
+  err instanceof Error ? { name: err.name, message: err.message } : { name: "Error", message: String(err) };
+
+/** Fails the attempt's job once (retried if attempts remain), then aborts the handler's signal. */
+async function giveUp(s: QueueState, attempt: Attempt, reason: Error) {
+  if (attempt.settled) return;
+  attempt.settled = true;
+  clearInterval(attempt.heartbeat);
+  await failClaim(s.db, attempt.claim, errorOutput(reason)).catch((err) =>
+    log.warn({ queue: attempt.claim.name, job_id: attempt.claim.id, err: errorOutput(err) }, "job fail failed"),
+  );
+  attempt.abort.abort(reason);
+}
+
+async function runAttempt<N extends QueueName>(
+  s: QueueState,
+  slot: Slot,
+  name: N,
+  handler: JobHandler<N>,
+  job: PgBoss.JobWithMetadata<unknown>,
+) {
+  const attempt: Attempt = {
+    claim: { name, id: job.id, retryCount: job.retryCount },
+    abort: new AbortController(),
+    settled: false,
+  };
+  slot.attempt = attempt;
+  const settle = async (what: string, op: () => Promise<unknown>) => {
+    if (attempt.settled) return;
+    attempt.settled = true;
+    await op().catch((err) => log.warn({ queue: name, job_id: job.id, err: errorOutput(err) }, `job ${what} failed`));
+  };
+  // Beats every half heartbeat; a beat that finds the claim gone aborts the handler (its result can
+  // no longer land), one that fails says nothing about the claim.
+  const heartbeat = (attempt.heartbeat = setInterval(
+    () => {
+      beat(s.db, attempt.claim).then(
+        (held) => {
+          if (!held && !attempt.settled) attempt.abort.abort(new Error("the job is no longer held by this worker"));
+        },
+        (err) => log.warn({ queue: name, job_id: job.id, err: errorOutput(err) }, "job heartbeat failed"),
+      );
+    },
+    Math.max(1, Number(job.expireInSeconds)) * 500,
+  ));
+  heartbeat.unref?.();
+  const deadline = setTimeout(
+    () => void giveUp(s, attempt, new Error(`the job ran longer than ${MAX_ATTEMPT_SECONDS} s`)),
+    MAX_ATTEMPT_SECONDS * 1000,
+  );
+  deadline.unref?.();
+  try {
+    const data = JOBS[name].safeParse(job.data);
+    if (!data.success) {
+      log.error({ queue: name, job_id: job.id }, "job with invalid data dropped");
+      await settle("completion", () => completeClaim(s.db, attempt.claim));
+      return;
+    }
+    try {
+      await handler(data.data as Parameters<JobHandler<N>>[0], {
+        id: job.id,
+        retryCount: job.retryCount,
+        signal: attempt.abort.signal,
+      });
+    } catch (err) {
+      await settle("failure", () => failClaim(s.db, attempt.claim, errorOutput(err)));
+      return;
+    }
+    await settle("completion", () => completeClaim(s.db, attempt.claim));
+  } finally {
+    clearInterval(heartbeat);
+    clearTimeout(deadline);
+    slot.attempt = undefined;
+  }
+}
+
+function startSlot<N extends QueueName>(s: QueueState, name: N, handler: JobHandler<N>): Slot {
+  let woken = false;
+  let resume: (() => void) | undefined;
+  const slot: Slot = {
+    stopping: false,
+    wake() {
+      woken = true;
+      resume?.();
+    },
+    done: Promise.resolve(),
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => resume?.(), ms);
+      resume = () => {
+        resume = undefined;
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  slot.done = (async () => {
+    while (!slot.stopping) {
+      woken = false;
+      let job: PgBoss.JobWithMetadata<unknown> | undefined;
+      try {
+        [job] = await s.boss.fetch<unknown>(name, { batchSize: 1, includeMetadata: true });
+      } catch (err) {
+        log.warn({ queue: name, err: errorOutput(err) }, "job fetch failed");
+      }
+      // After a job the worker fetches again at once: a backlog drains without poll delays.
+      if (job) await runAttempt(s, slot, name, handler, job);
+      else if (!slot.stopping && !woken) await idle(s.listener?.listening ? LISTENING_POLL_MS : POLL_MS);
+    }
+  })().finally(() => s.live.delete(slot));
+  s.live.add(slot);
+  return slot;
+}
+
+/** The slot fetches no more jobs; one it is running goes on (`stopQueue` bounds it). */
+function stopSlot(slot: Slot) {
+  slot.stopping = true;
+  slot.wake();
+}
+
+/** Once per process with workers: the retry-delay cap, and on PostgreSQL the listener. */
+function startUpkeep(s: QueueState) {
+  if (s.upkeep) return;
+  s.upkeep = setInterval(() => {
+    for (const name of s.slots.keys()) {
+      capRetryDelays(s.db, name).catch((err) => log.warn({ queue: name, err: errorOutput(err) }, "retry cap failed"));
+    }
+  }, env().QUEUE_SUPERVISE_SECONDS * 1000);
+  s.upkeep.unref?.();
+  if (s.database.kind === "postgres") {
+    s.listener = listenForJobs(
+      s.database.connectionString!,
+      (name) => wakeOne(s, name),
+      () => [...s.slots.values()].flat().forEach((slot) => slot.wake()),
+    );
+  }
 }
 
 /**
- * Registers a handler for a queue in this process. Returns a function that stops it.
- * One pg-boss worker per slot (not one with localConcurrency) so that each can be woken by id, and
- * each wakes itself after a job: with batchSize 1, pg-boss otherwise waits its full poll delay
- * (5 s with LISTEN/NOTIFY) before the next fetch, and a backlog drains `concurrency` jobs per delay
- * (measured: the last replies of a 50-caller burst waited 5, 10, 15 s on PostgreSQL).
+ * Registers a handler for a queue in this process: `concurrency` slots, each fetching one job at a
+ * time. Returns a function that stops them taking jobs; jobs they are running go on until they end
+ * or `stopQueue` ends them.
  */
 export async function work<N extends QueueName>(
   name: N,
   handler: JobHandler<N>,
   concurrency = 4,
 ): Promise<() => Promise<void>> {
-  const boss = await queue();
-  const ids: string[] = [];
-  for (let i = 0; i < concurrency; i++) {
-    const self = { id: "" };
-    self.id = await boss.work(
-      name,
-      { localConcurrency: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 },
-      async ([job]) => {
-        if (!job) return;
-        try {
-          const data = JOBS[name].safeParse(job.data);
-          if (!data.success) {
-            log.error({ queue: name, job_id: job.id }, "job with invalid data dropped");
-            return;
-          }
-          await handler(data.data as Parameters<JobHandler<N>>[0], {
-            id: job.id,
-            retryCount: (job as { retryCount?: number }).retryCount ?? 0,
-            signal: job.signal,
-          });
-        } finally {
-          boss.notifyWorker(self.id);
-        }
-      },
-    );
-    ids.push(self.id);
-  }
-  localWorkers.set(name, [...(localWorkers.get(name) ?? []), ...ids]);
+  const s = await state();
+  const slots = Array.from({ length: concurrency }, () => startSlot(s, name, handler));
+  s.slots.set(name, [...(s.slots.get(name) ?? []), ...slots]);
+  startUpkeep(s);
   return async () => {
-    localWorkers.set(
+    s.slots.set(
       name,
-      (localWorkers.get(name) ?? []).filter((w) => !ids.includes(w)),
+      (s.slots.get(name) ?? []).filter((slot) => !slots.includes(slot)),
     );
-    for (const id of ids) await boss.offWork(name, { id } as never).catch(() => {});
+    slots.forEach(stopSlot);
   };
 }

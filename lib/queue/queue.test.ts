@@ -1,15 +1,72 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "../env";
 import { openTestDatabase } from "../testing/db";
-import { enqueue, queue, stopQueue, transactionWithJobs, work } from "./index";
+import { enqueue, queue, stopQueue, transactionWithJobs, work, type JobInfo } from "./index";
+import type { QueueDb } from "./adapters";
+import { listenForJobs } from "./listener";
+import {
+  beat,
+  capRetryDelays,
+  completeClaim,
+  failClaim,
+  PG_BOSS_SCHEMA_VERSION,
+  RETRY_DELAY_MAX_SECONDS,
+  type Claim,
+} from "./table";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
+const heartbeatBefore = process.env.QUEUE_HEARTBEAT_SECONDS;
 beforeAll(async () => {
+  // The shortest heartbeat (10 s): a worker beats every 5 s.
+  process.env.QUEUE_HEARTBEAT_SECONDS = "10";
+  resetEnvCache();
   db = await openTestDatabase();
 });
 afterAll(async () => {
   await stopQueue();
   await db.dispose();
+  if (heartbeatBefore === undefined) delete process.env.QUEUE_HEARTBEAT_SECONDS;
+  else process.env.QUEUE_HEARTBEAT_SECONDS = heartbeatBefore;
+  resetEnvCache();
 });
+
+const until = async (done: () => boolean | Promise<boolean>, ms = 20_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error("condition not reached");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+const jobRow = async (id: string) =>
+  (
+    await db.sql.query<{ state: string; retry_count: number; wait_s: number }>(
+      `SELECT state::text AS state, retry_count, extract(epoch FROM start_after - now())::float8 AS wait_s
+       FROM pgboss.job WHERE id = $1`,
+      [id],
+    )
+  )[0]!;
+
+/** The queue's own connection (the pool pg-boss opened, or the PGlite instance). */
+const qdb = async () => (await queue()).getDb() as QueueDb;
+
+/** Claims the job `id` as a worker would (the queue's workers are stopped between tests). */
+async function claim(id: string): Promise<Claim> {
+  await db.sql.query(`UPDATE pgboss.job SET start_after = now() - interval '1 second' WHERE id = $1`, [id]);
+  const boss = await queue();
+  const [job] = await boss.fetch<unknown>("run", { includeMetadata: true });
+  expect(job?.id).toBe(id);
+  return { name: "run", id, retryCount: job!.retryCount };
+}
+
+/** Moves the claimed attempt's last heartbeat `seconds` before its expiry (negative: after it). */
+const ageHeartbeat = (id: string, seconds: number) =>
+  db.sql.query(`UPDATE pgboss.job SET started_on = now() - expire_in + $2 * interval '1 second' WHERE id = $1`, [
+    id,
+    seconds,
+  ]);
 
 const jobsWith = async (messageId: string) =>
   Number(
@@ -65,4 +122,157 @@ describe("queue", () => {
     expect(handled).toEqual([{ runId: "run_good", epoch: 0 }]);
     expect(await state()).toBe("completed");
   });
+});
+
+describe("queue attempts", () => {
+  it("uses the schema of the installed pg-boss, with an index of the live jobs on every queue's partition", async () => {
+    const installed = JSON.parse(readFileSync(path.resolve("node_modules/pg-boss/version.json"), "utf8"));
+    expect(installed.schema).toBe(PG_BOSS_SCHEMA_VERSION);
+    await queue();
+    const indexed = await db.sql.query<{ tablename: string }>(
+      `SELECT tablename FROM pg_indexes WHERE schemaname = 'pgboss' AND indexdef LIKE '%(name, state)%'`,
+    );
+    const partitions = await db.sql.query<{ partition: string }>(
+      `SELECT partition_name AS partition FROM pgboss.queue`,
+    );
+    expect(partitions.length).toBeGreaterThan(0);
+    expect(indexed.map((i) => i.tablename).sort()).toEqual(["job", ...partitions.map((p) => p.partition)].sort());
+  });
+
+  it("keeps a beating attempt; retries one whose heartbeat lapsed, and its old claim then settles nothing", async () => {
+    const boss = await queue();
+    const id = (await boss.send("run", { runId: "run_beat" }))!;
+    const first = await claim(id);
+    expect(first.retryCount).toBe(0);
+    await ageHeartbeat(id, 1);
+    expect(await beat(await qdb(), first)).toBe(true);
+    await boss.maintain();
+    expect((await jobRow(id)).state).toBe("active");
+
+    await ageHeartbeat(id, -1);
+    await boss.maintain();
+    expect((await jobRow(id)).state).toBe("retry");
+    expect(await beat(await qdb(), first)).toBe(false);
+    expect(await completeClaim(await qdb(), first)).toBe(false);
+    expect(await failClaim(await qdb(), first, { name: "Error", message: "late" })).toBeNull();
+
+    const second = await claim(id);
+    expect(second.retryCount).toBe(1);
+    expect(await completeClaim(await qdb(), first)).toBe(false);
+    expect(await completeClaim(await qdb(), second)).toBe(true);
+    expect((await jobRow(id)).state).toBe("completed");
+  });
+
+  it("waits at most the cap before a retry, and fails the job for good after its last attempt", async () => {
+    const boss = await queue();
+    const id = (await boss.send("run", { runId: "run_backoff" }))!;
+    await claim(id);
+    // The ninth retry: pg-boss's backoff alone would wait 512-1024 s.
+    await db.sql.query(`UPDATE pgboss.job SET retry_count = 9, retry_limit = 10 WHERE id = $1`, [id]);
+    expect(await failClaim(await qdb(), { name: "run", id, retryCount: 9 }, { name: "Error", message: "boom" })).toBe(
+      "retry",
+    );
+    const waiting = await jobRow(id);
+    expect(waiting.state).toBe("retry");
+    expect(waiting.wait_s).toBeLessThanOrEqual(RETRY_DELAY_MAX_SECONDS);
+    expect(waiting.wait_s).toBeGreaterThan(RETRY_DELAY_MAX_SECONDS / 2);
+
+    const last = await claim(id);
+    expect(last.retryCount).toBe(10);
+    expect(await failClaim(await qdb(), last, { name: "Error", message: "boom" })).toBe("failed");
+    expect((await jobRow(id)).state).toBe("failed");
+    const [output] = await db.sql.query<{ output: unknown }>(`SELECT output FROM pgboss.job WHERE id = $1`, [id]);
+    expect(output!.output).toEqual({ name: "Error", message: "boom" });
+  });
+
+  it("brings a supervisor's long retry delay back within the cap", async () => {
+    const boss = await queue();
+    const id = (await boss.send("run", { runId: "run_cap" }))!;
+    await db.sql.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() + interval '1 hour' WHERE id = $1`, [
+      id,
+    ]);
+    await capRetryDelays(await qdb(), "run");
+    expect((await jobRow(id)).wait_s).toBeLessThanOrEqual(RETRY_DELAY_MAX_SECONDS);
+    await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+  });
+
+  it("hands the handler its retry count and a signal; the heartbeat aborts an attempt whose job was taken", async () => {
+    const started: JobInfo[] = [];
+    const stop = await work("run", async (_data, job) => {
+      started.push(job);
+      await new Promise((resolve) => job.signal.addEventListener("abort", resolve));
+    });
+    const id = (await enqueue("run", { runId: "run_taken" }))!;
+    await until(() => started.length === 1);
+    expect(started[0]).toMatchObject({ id, retryCount: 0 });
+    // The supervisor takes the job (as if this worker had stalled past its heartbeat): the next beat,
+    // within 5 s, finds the claim gone.
+    await ageHeartbeat(id, -1);
+    await (await queue()).maintain();
+    await until(() => started[0]!.signal.aborted);
+    await stop();
+    await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+  });
+
+  it("lets a stopped worker's job run on; stopping the queue fails it, to be retried, and aborts its handler", async () => {
+    const started: JobInfo[] = [];
+    let release = () => {};
+    const stop = await work("run", async (_data, job) => {
+      started.push(job);
+      await new Promise<void>((resolve) => {
+        job.signal.addEventListener("abort", () => resolve());
+        release = resolve;
+      });
+    });
+    const first = (await enqueue("run", { runId: "run_paused" }))!;
+    await until(() => started.length === 1);
+    await stop();
+    // Stopped taking jobs: the running one goes on and completes; a new one waits.
+    const waiting = (await enqueue("run", { runId: "run_waiting" }))!;
+    release();
+    await until(async () => (await jobRow(first)).state === "completed");
+    expect((await jobRow(waiting)).state).toBe("created");
+    expect(started).toHaveLength(1);
+    await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [waiting]);
+
+    await work("run", async (_data, job) => {
+      started.push(job);
+      await new Promise((resolve) => job.signal.addEventListener("abort", resolve));
+    });
+    const id = (await enqueue("run", { runId: "run_stopped" }))!;
+    await until(() => started.length === 2);
+    await stopQueue(1_000);
+    expect(started[1]!.signal.aborted).toBe(true);
+    expect((await jobRow(id)).state).toBe("retry");
+    await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+  });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "announces a committed job to listening processes on PostgreSQL, and never a rolled-back one",
+    async () => {
+      const heard: string[] = [];
+      let connected = false;
+      const listener = listenForJobs(
+        db.connectionString!,
+        (name) => heard.push(name),
+        () => (connected = true),
+      );
+      try {
+        await until(() => connected);
+        expect(listener.listening).toBe(true);
+        await transactionWithJobs(async (tx) => {
+          await enqueue("run", { runId: "run_notify_rolled_back" }, { tx });
+          throw new Error("abort");
+        }).catch(() => {});
+        expect(heard).toEqual([]);
+        const id = await transactionWithJobs((tx) => enqueue("run", { runId: "run_notify" }, { tx }));
+        // Notifications arrive in commit order: had the rolled-back one been sent, it came first.
+        await until(() => heard.length > 0);
+        expect(heard).toEqual(["run"]);
+        await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+      } finally {
+        await listener.close();
+      }
+    },
+  );
 });

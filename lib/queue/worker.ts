@@ -39,15 +39,32 @@ function startUpkeep(): () => void {
   return () => stops.forEach((stop) => stop());
 }
 
-export async function startWorker(): Promise<() => Promise<void>> {
+/**
+ * Stops the worker: it takes no more jobs (`pause` alone does that much), running jobs get up to
+ * `timeoutMs` to finish (pg-boss then fails them, to be retried), and the queue is stopped.
+ */
+export interface WorkerStop {
+  (timeoutMs?: number): Promise<void>;
+  pause(): Promise<void>;
+}
+
+export async function startWorker(): Promise<WorkerStop> {
   await queue();
   const stops: Array<() => Promise<void>> = [];
   for (const name of QUEUE_NAMES) stops.push(await start(name));
   const stopUpkeep = startUpkeep();
   log.info({ queues: QUEUE_NAMES }, "worker ready");
-  return async () => {
-    stopUpkeep();
-    for (const stop of stops) await stop();
-    await stopQueue();
-  };
+  let paused: Promise<void> | undefined;
+  const pause = () =>
+    (paused ??= (async () => {
+      stopUpkeep();
+      for (const stop of stops) await stop();
+    })());
+  return Object.assign(
+    async (timeoutMs?: number) => {
+      await pause();
+      await stopQueue(timeoutMs);
+    },
+    { pause },
+  );
 }

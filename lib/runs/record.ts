@@ -16,7 +16,30 @@ export function durationSeconds(r: Pick<Run, "startedAt" | "completedAt">, now =
   return Math.max(0, Math.round((end.getTime() - r.startedAt.getTime()) / 10) / 100);
 }
 
-export function runListItem(r: Run) {
+/** The columns a run's public record is made of (not its inputs and definition). */
+export type RunView = Pick<
+  Run,
+  | "id"
+  | "agentId"
+  | "status"
+  | "triggerType"
+  | "error"
+  | "totalProcessed"
+  | "successful"
+  | "failed"
+  | "exceptions"
+  | "skipped"
+  | "itemsCompleted"
+  | "itemsFailed"
+  | "itemsReview"
+  | "itemsTotal"
+  | "startedAt"
+  | "completedAt"
+>;
+export type OutputFileView = Pick<OutputFile, "filename" | "contentType" | "sizeBytes" | "storageKey">;
+export type RunEventRow = Pick<AuditEvent, "action" | "actorType" | "actorLabel" | "data" | "createdAt">;
+
+export function runListItem(r: RunView) {
   return {
     run_id: r.id,
     agent_id: r.agentId,
@@ -52,7 +75,7 @@ export interface RunEvent {
   at: string;
 }
 
-export function runEvents(events: AuditEvent[]): RunEvent[] {
+export function runEvents(events: RunEventRow[]): RunEvent[] {
   return events
     .map((e) => ({ e, d: e.data as { from?: string | null; to: string; seq?: number; triggered_by?: string | null } }))
     .sort((a, b) => (a.d.seq ?? 0) - (b.d.seq ?? 0))
@@ -66,7 +89,7 @@ export function runEvents(events: AuditEvent[]): RunEvent[] {
     }));
 }
 
-export function runRecord(r: Run, opts: { outputFiles: OutputFile[]; events: AuditEvent[]; baseUrl: string }) {
+export function runRecord(r: RunView, opts: { outputFiles: OutputFileView[]; events: RunEventRow[]; baseUrl: string }) {
   return {
     ...runListItem(r),
     output_files: opts.outputFiles.map((f) => ({

@@ -1,6 +1,7 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
-import { queryLimit, queryOffset } from "../validate";
+import { queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
+import { RUN_STATUSES } from "./state";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 
@@ -48,3 +49,87 @@ export const RunItemsQuery = z.object({
 });
 
 export const ConsoleRunParams = z.object({ run_id: z.string() });
+
+// Response shapes (SPEC 2.5; DESIGN "Workflow agents"): the records of record.ts, the trigger's and
+// the approvals' answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
+// answers against it.
+
+export const RunStatus = z.enum(RUN_STATUSES);
+
+export const RunListItem = z.strictObject({
+  run_id: responseId("run"),
+  agent_id: responseId("agt"),
+  status: RunStatus,
+  progress_percent: z.number().min(0).max(100),
+  started_at: responseTimestamp().nullable().meta({ description: "null until the engine starts the run." }),
+  completed_at: responseTimestamp().nullable().meta({ description: "null until the run ends." }),
+  duration_seconds: z.number().min(0),
+  trigger_type: z.string().meta({ description: "For example `event`." }),
+  error: z.string().nullable().meta({ description: "null, or a human-readable reason the run failed." }),
+  summary: z.strictObject({
+    total_processed: z.number().int(),
+    successful: z.number().int(),
+    failed: z.number().int(),
+    exceptions: z.number().int(),
+    skipped: z.number().int(),
+  }),
+  item_counts: z.strictObject({
+    completed: z.number().int(),
+    failed: z.number().int(),
+    needs_review: z.number().int(),
+    total: z.number().int(),
+  }),
+});
+
+export const OutputFile = z.strictObject({
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  url: z.url().meta({ description: "Signed download URL, valid for 15 minutes after the GET that returned it." }),
+  url_expires_at: responseTimestamp(),
+});
+
+export const RunEvent = z.strictObject({
+  action: z.string().meta({ description: "The move: `pause`, `resume`, `cancel`, `retry`, `start`, `finish`, ..." }),
+  from: RunStatus.nullable(),
+  to: RunStatus,
+  actor: z.string(),
+  triggered_by: z.string().nullable(),
+  at: responseTimestamp(),
+});
+
+export const RunRecord = RunListItem.extend({
+  output_files: z.array(OutputFile),
+  events: z.array(RunEvent).meta({ description: "The run's audit trail, oldest first." }),
+});
+
+export const RunList = z.array(RunListItem);
+
+/** POST /api/agents/webhook/{agent_id} for a workflow agent (202). */
+export const RunAccepted = z.strictObject({
+  run_id: responseId("run"),
+  status: z.literal("pending"),
+  agent_id: responseId("agt"),
+});
+
+/** POST /api/workflows/{agent_id}/trigger (202). */
+export const WorkflowRunAccepted = z.strictObject({ run_id: responseId("run"), status: z.literal("triggered") });
+
+export const Approval = z.strictObject({
+  exception_id: responseId("exc"),
+  step_id: z.string().nullable(),
+  item_id: responseId("item"),
+  data: z.unknown().meta({ description: "The item as the step saw it." }),
+  error: z.string().nullable(),
+  requires_human_review: z.literal(true),
+  blocking: z.boolean(),
+});
+
+export const ApprovalList = z.array(Approval);
+
+export const ResolveResult = z.strictObject({
+  exception_id: z.string(),
+  resolution: z.enum(RESOLUTIONS),
+  all_resolved: z.boolean(),
+  resumed: z.boolean().meta({ description: "The run went back to running because this was its last open approval." }),
+});

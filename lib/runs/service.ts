@@ -6,6 +6,7 @@ import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Agent, Prisma, Run } from "../generated/prisma/client";
 import { enqueue, transactionWithJobs } from "../queue";
+import { readRun } from "./read";
 import { runListItem, runRecord } from "./record";
 import { announceRun } from "./signals";
 import { waitForRunChange } from "./waiters";
@@ -30,9 +31,11 @@ export function requireWorkflowAgent(agent: Agent) {
 
 const runNotFound = () => new ApiError("run_not_found", "Run not found.");
 
+const RUN_ID = /^run_[0-9A-Za-z]{1,64}$/;
+
 export async function loadRun(agent: Agent, runId: string) {
   requireWorkflowAgent(agent);
-  if (!/^run_[0-9A-Za-z]{1,64}$/.test(runId)) throw runNotFound();
+  if (!RUN_ID.test(runId)) throw runNotFound();
   const db = await prisma();
   const run = await db.run.findFirst({ where: { id: runId, agentId: agent.id, organizationId: agent.organizationId } });
   if (!run) throw runNotFound();
@@ -57,10 +60,16 @@ export async function listRuns(opts: { agent: Agent; limit: number; status?: str
 
 /** One run. With `waitMs`, answered as soon as its status changes, or when the wait runs out (long polling). */
 export async function getRun(opts: { agent: Agent; runId: string; baseUrl: string; waitMs?: number }) {
-  const run = await loadRun(opts.agent, opts.runId);
-  if (!opts.waitMs) return recordOf(run.id, opts.baseUrl, run); // the row just read serves the record
-  await waitForRunChange(run.id, run.status, opts.waitMs);
-  return recordOf(run.id, opts.baseUrl);
+  requireWorkflowAgent(opts.agent);
+  if (!RUN_ID.test(opts.runId)) throw runNotFound();
+  const read = () => readRun({ runId: opts.runId, agentId: opts.agent.id, organizationId: opts.agent.organizationId });
+  let found = await read();
+  if (!found) throw runNotFound();
+  if (opts.waitMs) {
+    await waitForRunChange(found.run.id, found.run.status, opts.waitMs);
+    found = (await read()) ?? found;
+  }
+  return runRecord(found.run, { ...found, baseUrl: opts.baseUrl });
 }
 
 /** The run record with output files and audit trail; `known` is the run row when already read. */

@@ -1,14 +1,14 @@
 // The agent runtimes ("upstreams"): one entry point per use. Conversations call generateReply,
 // workflow `llm` steps call complete, workflow `http` steps call postJson. Every failure is a
 // RuntimeError; callers map it with toApiError and decide on retries with `retryable`.
+import { measureUpstream } from "../metrics";
 import { echoReply } from "./echo";
-import { httpReply } from "./http";
+import { httpReply, postJson as postJsonUnmeasured } from "./http";
 import { openAiComplete, openAiReply } from "./openai";
 import { RuntimeConfig } from "./schema";
 import { RuntimeError, type ReplyInput, type ReplyOutput } from "./types";
 
 export { RuntimeConfig } from "./schema";
-export { postJson } from "./http";
 export { RuntimeError, isRuntimeError, toApiError, type ReplyInput, type ReplyOutput, type TokenUsage } from "./types";
 
 /** Stored configs may predate a default or come straight from JSON: normalise before use. */
@@ -25,8 +25,21 @@ const filenamesOf = (attachments: unknown[]): string[] =>
       : [],
   );
 
+/** A failure's label in the upstream metrics: the RuntimeError kind (timeout, error). */
+const failureKind = (err: unknown): string => (err instanceof RuntimeError ? err.kind : "error");
+
+/** Every call below is timed and its failures counted by runtime type (lib/metrics). */
+const measured = <T>(runtime: string, call: () => Promise<T>) => measureUpstream(runtime, call, failureKind);
+
 export async function generateReply(config: RuntimeConfig, input: ReplyInput): Promise<ReplyOutput> {
   const c = normalise(config);
+  const output = await measured(c.type, () => generateWith(c, input));
+  // Runtimes that do not stream hand a streaming caller their whole reply as one piece.
+  if (input.onDelta && c.type !== "openai" && output.content) input.onDelta(output.content);
+  return output;
+}
+
+async function generateWith(c: RuntimeConfig, input: ReplyInput): Promise<ReplyOutput> {
   switch (c.type) {
     case "echo":
       return echoReply(c, {
@@ -49,6 +62,14 @@ export async function complete(
   opts: { signal?: AbortSignal; system?: string } = {},
 ): Promise<ReplyOutput> {
   const c = normalise(config);
+  return measured(c.type, () => completeWith(c, prompt, opts));
+}
+
+async function completeWith(
+  c: RuntimeConfig,
+  prompt: string,
+  opts: { signal?: AbortSignal; system?: string },
+): Promise<ReplyOutput> {
   switch (c.type) {
     case "echo":
       return echoReply(c, { message: prompt, signal: opts.signal });
@@ -57,4 +78,9 @@ export async function complete(
     case "http":
       throw new RuntimeError("error", "an http runtime cannot complete a prompt; use an echo or openai runtime", false);
   }
+}
+
+/** For workflow `http` steps: POST JSON to a URL (lib/runtime/http.ts), timed as the `http` runtime. */
+export function postJson(...args: Parameters<typeof postJsonUnmeasured>): Promise<unknown> {
+  return measured("http", () => postJsonUnmeasured(...args));
 }

@@ -74,7 +74,44 @@ function mapError(e: unknown, config: OpenAiConfig, signal?: AbortSignal): Runti
   return new RuntimeError("error", message, !(e instanceof SyntaxError));
 }
 
-async function chat(config: OpenAiConfig, messages: ChatMessage[], signal?: AbortSignal): Promise<ReplyOutput> {
+/** The part of a streamed chunk we rely on: a text delta, and the usage some servers send last. */
+const Chunk = z.object({
+  model: z.string().nullish(),
+  choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).nullish() })).nullish(),
+  usage: Completion.shape.usage,
+});
+
+/** Reads a streamed chat completion (`stream: true`), handing each text delta on as it arrives. */
+async function readStream(
+  stream: AsyncIterable<unknown>,
+  onDelta: (content: string) => void,
+): Promise<z.infer<typeof Completion>> {
+  let content = "";
+  let model: string | null | undefined;
+  let usage: z.infer<typeof Completion>["usage"];
+  let chunks = 0;
+  for await (const raw of stream) {
+    const parsed = Chunk.safeParse(raw);
+    if (!parsed.success) throw new RuntimeError("error", "a streamed chunk is not a chat completion chunk", false);
+    chunks++;
+    model ??= parsed.data.model;
+    usage = parsed.data.usage ?? usage;
+    const delta = parsed.data.choices?.[0]?.delta?.content;
+    if (delta) {
+      content += delta;
+      onDelta(delta);
+    }
+  }
+  if (chunks === 0) throw new RuntimeError("error", "the streamed answer had no chunks", true);
+  return { model, choices: [{ message: { content } }], usage };
+}
+
+async function chat(
+  config: OpenAiConfig,
+  messages: ChatMessage[],
+  signal?: AbortSignal,
+  onDelta?: (content: string) => void,
+): Promise<ReplyOutput> {
   if (signal?.aborted) throw abortedError();
   const client = new OpenAI({
     apiKey: (config.api_key_env && namedSecret(config.api_key_env)) || DUMMY_KEY,
@@ -89,7 +126,16 @@ async function chat(config: OpenAiConfig, messages: ChatMessage[], signal?: Abor
   const limit = deadline(config.timeout_ms, signal);
   let raw: unknown;
   try {
-    raw = await client.chat.completions.create({ model: config.model, messages }, { signal: limit.signal });
+    raw = onDelta
+      ? await readStream(
+          await client.chat.completions.create(
+            // Usage comes in a last chunk when asked for; servers that ignore the option send none (0 tokens).
+            { model: config.model, messages, stream: true, stream_options: { include_usage: true } },
+            { signal: limit.signal },
+          ),
+          onDelta,
+        )
+      : await client.chat.completions.create({ model: config.model, messages }, { signal: limit.signal });
   } catch (e) {
     if (limit.timedOut()) throw new RuntimeError("timeout", `no answer within ${config.timeout_ms} ms`, true);
     throw mapError(e, config, signal);
@@ -115,7 +161,7 @@ export function openAiReply(config: OpenAiConfig, input: ReplyInput): Promise<Re
     ...input.history.map((m) => ({ role: m.role, content: m.content })),
     { role: "user", content: input.message + describeAttachments(input.attachments) },
   ];
-  return chat(config, messages, input.signal);
+  return chat(config, messages, input.signal, input.onDelta);
 }
 
 /** The step's own system prompt, when given, replaces the runtime's. */

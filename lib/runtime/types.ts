@@ -21,6 +21,9 @@ export interface ReplyInput {
   /** Earlier completed messages of the session, oldest first. */
   history: { role: "user" | "assistant"; content: string }[];
   signal?: AbortSignal;
+  /** When set, the reply is streamed: each piece of text as it arrives (token deltas from an
+   *  `openai` upstream, the whole reply at once from the others). Their concatenation is `content`. */
+  onDelta?: (content: string) => void;
 }
 
 export interface ReplyOutput {

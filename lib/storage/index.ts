@@ -106,7 +106,13 @@ export function createLocalStorage(root: string, opts: LocalStorageOptions = {})
     },
 
     async remove(key) {
-      await rm(pathOf(key), { force: true });
+      try {
+        await rm(pathOf(key), { force: true });
+      } catch (err) {
+        // A folder on the way is not a folder (ENOTDIR): the file cannot be there either. Without
+        // this, the cleanup after such a failed write threw in place of the write's own error.
+        if ((err as NodeJS.ErrnoException).code !== "ENOTDIR") throw err;
+      }
     },
   };
 }

@@ -11,10 +11,10 @@
 //    boundary, cancel (or a newer engine epoch) also aborts an in-flight upstream call.
 // 5. No pending item left: the output file is written, then running -> completed | needs_review
 //    (conditional on every item being accounted for, so an approval racing the end is not lost).
-import { prisma } from "../db";
+import { database, prisma } from "../db";
 import { env, publicBaseUrl } from "../env";
 import { resolveFileRefs } from "../files/refs";
-import type { Prisma, Run } from "../generated/prisma/client";
+import type { Run } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
@@ -44,6 +44,21 @@ interface Finished {
  * engine would never let the event loop read other HTTP requests (measured: a GET stalled 26 s).
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type PendingItem = { id: string; index: number; data: unknown; result: unknown; stepIndex: number };
+
+/**
+ * The next page of pending items, in index order. Raw SQL: this read carries every item's JSON, and
+ * through Prisma it cost a third of the engine's CPU per item (bench/profile.ts workflow).
+ */
+async function pendingPage(runId: string): Promise<PendingItem[]> {
+  const db = await database();
+  return db.sql.query<PendingItem>(
+    `SELECT id, index, data, result, step_index AS "stepIndex" FROM run_items
+     WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}`,
+    [runId],
+  );
+}
 
 /** Thrown inside a flush transaction when the run moved to a newer epoch: roll back, stop. */
 class StaleEpoch extends Error {}
@@ -195,12 +210,7 @@ class Pass {
     for (;;) {
       await yieldToEventLoop();
       if (this.watch.state.stop) return;
-      const page = await db.runItem.findMany({
-        where: { runId: this.run.id, status: "pending" },
-        orderBy: { index: "asc" },
-        take: PAGE,
-        select: { id: true, index: true, data: true, result: true, stepIndex: true },
-      });
+      const page = await pendingPage(this.run.id);
       if (!page.length) {
         await this.finish();
         return;
@@ -220,7 +230,7 @@ class Pass {
    * the fatal failure of the lowest index, if any.
    */
   private async processPage(
-    page: { id: string; index: number; data: unknown; result: unknown; stepIndex: number }[],
+    page: PendingItem[],
     steps: WorkflowDefinition["steps"],
     ctx: Parameters<typeof runSteps>[0]["ctx"],
   ): Promise<{ index: number; error: string } | undefined> {
@@ -305,18 +315,17 @@ class Pass {
         WHERE ri.id = v.id AND ri.run_id = ${this.run.id} AND ri.status = 'pending'
         RETURNING v.status AS status, v.exception AS exception`);
       const n = (s: string) => applied.filter((a) => a.status === s).length;
-      const data: Prisma.RunUpdateManyMutationInput = {
-        totalProcessed: { increment: applied.length },
-        successful: { increment: n("completed") },
-        skipped: { increment: n("skipped") },
-        failed: { increment: n("failed") },
-        exceptions: { increment: applied.filter((a) => a.exception).length },
-        itemsCompleted: { increment: n("completed") + n("skipped") },
-        itemsFailed: { increment: n("failed") },
-        itemsReview: { increment: n("needs_review") },
-      };
-      const counted = await tx.run.updateMany({ where: { id: this.run.id, epoch: this.epoch }, data });
-      if (counted.count !== 1) throw new StaleEpoch();
+      // Raw like the statement above (the run's counters move in the database, never read-modify-write);
+      // updated_at as Prisma's @updatedAt would set it: the stuck-run sweeper reads it.
+      const counted = await tx.$executeRaw(P.sql`
+        UPDATE runs SET total_processed = total_processed + ${applied.length},
+          successful = successful + ${n("completed")}, skipped = skipped + ${n("skipped")},
+          failed = failed + ${n("failed")}, exceptions = exceptions + ${applied.filter((a) => a.exception).length},
+          items_completed = items_completed + ${n("completed") + n("skipped")},
+          items_failed = items_failed + ${n("failed")}, items_needs_review = items_needs_review + ${n("needs_review")},
+          updated_at = (clock_timestamp() AT TIME ZONE 'UTC')
+        WHERE id = ${this.run.id} AND epoch = ${this.epoch}`);
+      if (counted !== 1) throw new StaleEpoch();
     });
     await yieldToEventLoop();
   }
@@ -326,13 +335,21 @@ class Pass {
     const db = await prisma();
     const already = this.run.itemsTotal;
     let index = 0;
-    let batch: { id: string; runId: string; index: number; data: Prisma.InputJsonValue }[] = [];
+    let batch: { id: string; index: number; data: unknown }[] = [];
     const write = async () => {
       if (!batch.length) return;
       const rows = batch;
       batch = [];
       await db.$transaction(async (tx) => {
-        await tx.runItem.createMany({ data: rows, skipDuplicates: true });
+        // One statement with the batch as one JSON parameter: createMany's per-row work cost more
+        // than the items' steps (bench/profile.ts workflow). ON CONFLICT: rows written before a restart.
+        const items = JSON.stringify(rows.map((r) => ({ id: r.id, index: r.index, data: r.data })));
+        await tx.$executeRaw(P.sql`
+          INSERT INTO run_items (id, run_id, index, data, created_at, updated_at)
+          SELECT v.id, ${this.run.id}, v.index, COALESCE(v.data, 'null'::jsonb),
+                 (clock_timestamp() AT TIME ZONE 'UTC'), (clock_timestamp() AT TIME ZONE 'UTC')
+          FROM jsonb_to_recordset(${items}::jsonb) AS v(id text, index int, data jsonb)
+          ON CONFLICT DO NOTHING`);
         const r = await tx.run.updateMany({
           where: { id: this.run.id, epoch: this.epoch },
           data: { itemsTotal: rows[rows.length - 1]!.index + 1 },
@@ -348,12 +365,7 @@ class Pass {
       agentId: this.run.agentId,
     })) {
       if (index++ < already) continue; // written before a restart
-      batch.push({
-        id: newId("item"),
-        runId: this.run.id,
-        index: index - 1,
-        data: (value ?? null) as Prisma.InputJsonValue,
-      });
+      batch.push({ id: newId("item"), index: index - 1, data: value ?? null });
       if (batch.length >= MATERIALISE_BATCH) {
         await write();
         if (this.watch.state.stop) return false;

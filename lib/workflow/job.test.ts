@@ -69,13 +69,14 @@ describe("run job", () => {
 type JobState = "created" | "retry" | "active" | "failed" | "completed";
 
 /**
- * Puts the run's queue job (pg-boss 12's job table) in `state`, as the queue would have. An active
- * job is on its `lastAttempt` or has retries left; its worker's heartbeat is fresh unless `lapsed`.
+ * Puts the run's queue job (pg-boss's job table, lib/queue/table.ts) in `state`, as the queue would
+ * have. An active job is on its `lastAttempt` or has retries left; its worker's heartbeat (the
+ * attempt's `started_on`) is fresh unless `lapsed`.
  */
 async function setJobState(runId: string, state: JobState, active = { lastAttempt: false, lapsed: false }) {
   const beat = active.lapsed ? P.sql`now() - interval '1 hour'` : P.sql`now()`;
   const n = await db.prisma.$executeRaw(P.sql`
-    UPDATE pgboss.job SET state = ${state}::pgboss.job_state, started_on = ${beat}, heartbeat_on = ${beat},
+    UPDATE pgboss.job SET state = ${state}::pgboss.job_state, started_on = ${beat},
       retry_count = CASE WHEN ${active.lastAttempt} THEN retry_limit ELSE 0 END
     WHERE name = 'run' AND data->>'runId' = ${runId}`);
   expect(n).toBe(1);

@@ -1,0 +1,19 @@
+// The OpenAPI 3.1 document (lib/http/openapi): public, cacheable, revalidated by ETag.
+import { withPublic } from "@/lib/http/handler";
+import { openApiDocument } from "@/lib/http/openapi/document";
+
+export const GET = withPublic({}, async ({ req }) => {
+  const { body, etag } = openApiDocument();
+  const headers = { etag, "cache-control": "public, max-age=300", "access-control-allow-origin": "*" };
+  if (
+    req.headers
+      .get("if-none-match")
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  )
+    return new Response(null, { status: 304, headers });
+  return new Response(body, {
+    status: 200,
+    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+  });
+});

@@ -1,0 +1,5 @@
+// Readiness: 200 when the database answers and the queue is started, else 503 (lib/readiness.ts).
+import { withPublic } from "@/lib/http/handler";
+import { readiness } from "@/lib/readiness";
+
+export const GET = withPublic({}, async () => readiness());

@@ -1,0 +1,595 @@
+// The OpenAPI document cannot lie: real answers of the running server (successes and errors, on
+// every operation it describes) are checked against the document the server itself serves at
+// /api/openapi.json: the status must be documented for the operation, a JSON body must validate
+// against its schema (ajv, JSON Schema 2020-12), an error's code must be one the operation lists.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../../lib/http/openapi/document";
+import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+type Doc = ReturnType<typeof buildOpenApiDocument>;
+let doc: Doc;
+let ajv: Ajv2020;
+const validators = new Map<string, ValidateFunction>();
+/** `METHOD path status` of every answer checked. */
+const checked = new Set<string>();
+
+const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const resolve = (ref: string): any =>
+  ref
+    .slice(2)
+    .split("/")
+    .reduce((o: any, k) => o[k.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+
+/** The compiled schema of a JSON answer, by its JSON pointer in the document. */
+function validatorAt(pointer: string): ValidateFunction {
+  const key = `${pointer}/content/application~1json/schema`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.getSchema(`openapi.json${key}`)!;
+    expect(validate, key).toBeDefined();
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Asserts that `res`, the answer to `method` on the path `template`, is what the document says. */
+function conform(method: string, template: string, res: ApiResponse) {
+  const op = doc.paths[template]?.[method.toLowerCase()] as any;
+  expect(op, `${method} ${template} is in the document`).toBeDefined();
+  let pointer = `#/paths/${esc(template)}/${method.toLowerCase()}/responses/${res.status}`;
+  let response = op.responses[String(res.status)];
+  expect(
+    response,
+    `${method} ${template} answered ${res.status}, which the document does not list: ${res.text}`,
+  ).toBeDefined();
+  if (response.$ref) {
+    pointer = response.$ref;
+    response = resolve(response.$ref);
+  }
+  expect(res.headers.get("x-request-id"), `${method} ${template} ${res.status}: X-Request-Id`).toMatch(/^req_/);
+  for (const [name, h] of Object.entries<any>(response.headers ?? {})) {
+    const spec = h.$ref ? resolve(h.$ref) : h;
+    if (spec.required) expect(res.headers.get(name), `${method} ${template} ${res.status}: ${name}`).not.toBeNull();
+  }
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+  if (type === "application/json" && method.toUpperCase() !== "HEAD") {
+    const media = response.content?.["application/json"];
+    expect(media, `${method} ${template} ${res.status}: a JSON body the document does not describe`).toBeDefined();
+    const validate = validatorAt(pointer);
+    const valid = validate(res.body);
+    expect(valid, `${method} ${template} ${res.status}: ${JSON.stringify(validate.errors)}\n${res.text}`).toBe(true);
+  } else if (res.text) {
+    // Not JSON: the document names the media type (tus's text/plain), or takes any (downloads).
+    const media = Object.keys(response.content ?? {}).map((m) => m.split(";")[0]!.trim());
+    expect(media.includes(type) || media.includes("*/*"), `${method} ${template} ${res.status}: ${type}`).toBe(true);
+  }
+  checked.add(`${method.toUpperCase()} ${template} ${res.status}`);
+  return res;
+}
+
+let key: string;
+const agents = {} as Record<"echo" | "failing" | "workflow" | "other", string>;
+const PUBLIC = {
+  trigger: "/api/agents/webhook/{agent_id}",
+  upload: "/api/agents/{agent_id}/upload",
+  tus: "/api/agents/{agent_id}/upload/tus",
+  tusUpload: "/api/agents/{agent_id}/upload/tus/{upload_id}",
+  sessions: "/api/agents/{agent_id}/sessions",
+  session: "/api/agents/{agent_id}/sessions/{session_id}",
+  messages: "/api/agents/{agent_id}/sessions/{session_id}/messages",
+  message: "/api/agents/{agent_id}/sessions/{session_id}/messages/{message_id}",
+  runs: "/api/agents/{agent_id}/runs",
+  run: "/api/agents/{agent_id}/runs/{run_id}",
+  approvals: "/api/agents/{agent_id}/runs/{run_id}/approvals",
+  resolve: "/api/agents/{agent_id}/runs/{run_id}/approvals/resolve",
+  workflowTrigger: "/api/workflows/{agent_id}/trigger",
+};
+
+const REVIEW_WORKFLOW = {
+  name: "openapi review",
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id: "big", type: "review", when: "item.n > 1", message: "large" }],
+    output: { filename: "rows.csv", format: "csv" },
+  },
+};
+
+async function waitForRun(agent: string, runId: string, status: string) {
+  for (let i = 0; i < 100; i++) {
+    const res = await call("GET", `/api/agents/${agent}/runs/${runId}`, { auth: key, headers: { prefer: "wait=5" } });
+    if (res.body.status === status) return conform("GET", PUBLIC.run, res);
+  }
+  throw new Error(`run ${runId} never became ${status}`);
+}
+
+beforeAll(async () => {
+  const res = await fetch(`${ctx().baseUrl}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as Doc;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat("binary", true);
+  ajv.addSchema(doc, "openapi.json");
+  const { orgA } = ctx();
+  key = (await mintKey(orgA, ["agents:invoke"], "openapi conformance")).key;
+  agents.echo = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+  agents.failing = (
+    await createAgent(orgA, { name: "failing", kind: "conversational", runtime: { type: "echo", fail: "error" } })
+  ).agent_id;
+  agents.workflow = (await createAgent(orgA, REVIEW_WORKFLOW)).agent_id;
+  agents.other = (await createAgent(ctx().orgB, ECHO_AGENT)).agent_id;
+});
+
+describe("GET /api/openapi.json", () => {
+  it("is public and cacheable, revalidates with its ETag, and is the document lib/http/openapi builds", async () => {
+    const res = await call("GET", "/api/openapi.json");
+    conform("GET", "/api/openapi.json", res);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(res.body).toEqual(buildOpenApiDocument());
+    expect(res.body.openapi).toMatch(/^3\.1\./);
+    const etag = res.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await call("GET", "/api/openapi.json", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    conform("GET", "/api/openapi.json", again);
+    const head = await fetch(`${ctx().baseUrl}/api/openapi.json`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+  });
+});
+
+describe("conversations: real answers match the document", () => {
+  let sessionId: string;
+  let messageId: string;
+
+  it("trigger: the reply (200), accepted (202), and its errors", async () => {
+    const sync = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.echo}`, {
+        auth: key,
+        body: { message: "hello", metadata: { channel: "email" } },
+      }),
+    );
+    expect(sync.status).toBe(200);
+    sessionId = sync.body.session_id;
+    // The check has teeth: the same answer with a wrong type, a missing or an undocumented field fails it.
+    const reply = validatorAt(`#/paths/${esc(PUBLIC.trigger)}/post/responses/200`);
+    expect(reply(sync.body)).toBe(true);
+    expect(reply({ ...sync.body, response: 42 })).toBe(false);
+    expect(reply({ ...sync.body, extra: true })).toBe(false);
+    const { token_usage: _dropped, ...incomplete } = sync.body;
+    expect(reply(incomplete)).toBe(false);
+    const accepted = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.echo}`, {
+        auth: key,
+        body: { message: "again", session_id: sessionId },
+        headers: { prefer: "respond-async", "idempotency-key": `openapi-${Date.now()}` },
+      }),
+    );
+    expect(accepted.status).toBe(202);
+    expect(accepted.headers.get("location")).toBe(
+      `/api/agents/${agents.echo}/sessions/${sessionId}/messages/${accepted.body.message_id}`,
+    );
+    messageId = accepted.body.message_id;
+    const errors: [unknown, Record<string, string>, number][] = [
+      [{ message: "" }, {}, 400],
+      [{ message: "hi", session_id: "sess_unknown" }, {}, 404],
+      [{ message: "hi", attachments: [{ file_id: `fi_${"0".repeat(32)}` }] }, {}, 400],
+    ];
+    for (const [body, headers, status] of errors) {
+      const res = await call("POST", `/api/agents/webhook/${agents.echo}`, { auth: key, body, headers });
+      expect(res.status, res.text).toBe(status);
+      conform("POST", PUBLIC.trigger, res);
+    }
+    const notJson = await call("POST", `/api/agents/webhook/${agents.echo}`, {
+      auth: key,
+      raw: "hi",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(notJson.status).toBe(415);
+    conform("POST", PUBLIC.trigger, notJson);
+    const badJson = await call("POST", `/api/agents/webhook/${agents.echo}`, {
+      auth: key,
+      raw: "{",
+      headers: { "content-type": "application/json" },
+    });
+    expect(badJson.status).toBe(400);
+    conform("POST", PUBLIC.trigger, badJson);
+    const noKey = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.echo}`, { body: { message: "hi" } }),
+    );
+    expect(noKey.status).toBe(401);
+    const otherOrg = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.other}`, { auth: key, body: { message: "hi" } }),
+    );
+    expect(otherOrg.status).toBe(404);
+    const failed = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.failing}`, { auth: key, body: { message: "hi" } }),
+    );
+    expect(failed.status).toBe(502);
+    const stored = await call(
+      "GET",
+      `/api/agents/${agents.failing}/sessions/${failed.body.error.details.session_id}/messages/${failed.body.error.details.message_id}`,
+      { auth: key },
+    );
+    expect(stored.body.status).toBe("error");
+    conform("GET", PUBLIC.message, stored);
+  });
+
+  it("sessions and messages: lists, records, long polling and their errors", async () => {
+    const polled = conform(
+      "GET",
+      PUBLIC.message,
+      await call("GET", `/api/agents/${agents.echo}/sessions/${sessionId}/messages/${messageId}`, {
+        auth: key,
+        headers: { prefer: "wait=10" },
+      }),
+    );
+    expect(polled.status).toBe(200);
+    for (const [template, path] of [
+      [PUBLIC.sessions, `/api/agents/${agents.echo}/sessions?limit=5`],
+      [PUBLIC.session, `/api/agents/${agents.echo}/sessions/${sessionId}`],
+      [PUBLIC.messages, `/api/agents/${agents.echo}/sessions/${sessionId}/messages?role=assistant`],
+      [PUBLIC.messages, `/api/agents/${agents.echo}/sessions/${sessionId}/messages`],
+    ] as const) {
+      const res = conform("GET", template, await call("GET", path, { auth: key }));
+      expect(res.status, res.text).toBe(200);
+    }
+    for (const [template, path, status] of [
+      [PUBLIC.sessions, `/api/agents/${agents.echo}/sessions?limit=zero`, 400],
+      [PUBLIC.sessions, `/api/agents/${agents.workflow}/sessions`, 400],
+      [PUBLIC.session, `/api/agents/${agents.echo}/sessions/sess_unknown`, 404],
+      [PUBLIC.messages, `/api/agents/${agents.echo}/sessions/sess_unknown/messages`, 404],
+      [PUBLIC.message, `/api/agents/${agents.echo}/sessions/${sessionId}/messages/msg_unknown`, 404],
+    ] as const) {
+      const res = conform("GET", template, await call("GET", path, { auth: key }));
+      expect(res.status, res.text).toBe(status);
+    }
+  });
+});
+
+describe("files: real answers match the document", () => {
+  it("multipart upload (200) and its errors", async () => {
+    const form = new FormData();
+    form.append("file", new Blob(["id,n\n1,2\n"], { type: "text/csv" }), "rows.csv");
+    const res = conform(
+      "POST",
+      PUBLIC.upload,
+      await call("POST", `/api/agents/${agents.echo}/upload`, { auth: key, raw: form }),
+    );
+    expect(res.status).toBe(200);
+    const noFile = new FormData();
+    noFile.append("other", "x");
+    const missing = conform(
+      "POST",
+      PUBLIC.upload,
+      await call("POST", `/api/agents/${agents.echo}/upload`, { auth: key, raw: noFile }),
+    );
+    expect(missing.status).toBe(400);
+    const notMultipart = conform(
+      "POST",
+      PUBLIC.upload,
+      await call("POST", `/api/agents/${agents.echo}/upload`, { auth: key, body: {} }),
+    );
+    expect(notMultipart.status).toBe(415);
+  });
+
+  it("tus: OPTIONS, creation, PATCH, HEAD, GET, DELETE and the protocol's refusals", async () => {
+    const base = `/api/agents/${agents.echo}/upload/tus`;
+    const v = { "tus-resumable": "1.0.0" };
+    expect(conform("OPTIONS", PUBLIC.tus, await call("OPTIONS", base)).status).toBe(204);
+    const meta = `filename ${Buffer.from("a.txt").toString("base64")},filetype ${Buffer.from("text/plain").toString("base64")}`;
+    const created = conform(
+      "POST",
+      PUBLIC.tus,
+      await call("POST", base, { auth: key, headers: { ...v, "upload-length": "10", "upload-metadata": meta } }),
+    );
+    expect(created.status).toBe(201);
+    const url = created.headers.get("location")!;
+    const incomplete = conform("GET", PUBLIC.tusUpload, await call("GET", url, { auth: key }));
+    expect(incomplete.status).toBe(409);
+    const octets = { ...v, "content-type": "application/offset+octet-stream" };
+    const wrongOffset = conform(
+      "PATCH",
+      PUBLIC.tusUpload,
+      await call("PATCH", url, { auth: key, headers: { ...octets, "upload-offset": "3" }, raw: "abcde" }),
+    );
+    expect(wrongOffset.status).toBe(409);
+    const first = conform(
+      "PATCH",
+      PUBLIC.tusUpload,
+      await call("PATCH", url, { auth: key, headers: { ...octets, "upload-offset": "0" }, raw: "abcde" }),
+    );
+    expect(first.status).toBe(204);
+    expect(conform("HEAD", PUBLIC.tusUpload, await call("HEAD", url, { auth: key, headers: v })).status).toBe(200);
+    const last = conform(
+      "PATCH",
+      PUBLIC.tusUpload,
+      await call("PATCH", url, { auth: key, headers: { ...octets, "upload-offset": "5" }, raw: "fghij" }),
+    );
+    expect(last.headers.get("upload-file-id")).toMatch(/^fi_/);
+    const file = conform("GET", PUBLIC.tusUpload, await call("GET", url, { auth: key }));
+    expect(file.status).toBe(200);
+    const noVersion = conform("HEAD", PUBLIC.tusUpload, await call("HEAD", url, { auth: key }));
+    expect(noVersion.status).toBe(412);
+    const empty = conform(
+      "POST",
+      PUBLIC.tus,
+      await call("POST", base, { auth: key, headers: { ...v, "upload-length": "0" } }),
+    );
+    expect(empty.status).toBe(400);
+    expect(empty.headers.get("content-type")).toMatch(/^application\/json/); // the envelope, validated above
+    const doomed = await call("POST", base, { auth: key, headers: { ...v, "upload-length": "4" } });
+    const gone = conform(
+      "DELETE",
+      PUBLIC.tusUpload,
+      await call("DELETE", doomed.headers.get("location")!, { auth: key, headers: v }),
+    );
+    expect(gone.status).toBe(204);
+    const unknown = conform(
+      "HEAD",
+      PUBLIC.tusUpload,
+      await call("HEAD", doomed.headers.get("location")!, { auth: key, headers: v }),
+    );
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("workflow runs: real answers match the document", () => {
+  let runId: string;
+
+  it("triggers, lists, fetches, approvals, controls, downloads and their errors", async () => {
+    const accepted = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.workflow}`, { auth: key, body: { rows: [{ n: 1 }, { n: 2 }] } }),
+    );
+    expect(accepted.status).toBe(202);
+    runId = accepted.body.run_id;
+    const invalid = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${agents.workflow}`, { auth: key, body: { rows: "no" } }),
+    );
+    expect(invalid.status).toBe(400);
+    const sdk = conform(
+      "POST",
+      PUBLIC.workflowTrigger,
+      await call("POST", `/api/workflows/${agents.workflow}/trigger`, { auth: key, body: { payload: { rows: [] } } }),
+    );
+    expect(sdk.status).toBe(202);
+    const wrongKind = conform(
+      "POST",
+      PUBLIC.workflowTrigger,
+      await call("POST", `/api/workflows/${agents.echo}/trigger`, { auth: key, body: { payload: {} } }),
+    );
+    expect(wrongKind.status).toBe(400);
+
+    await waitForRun(agents.workflow, runId, "needs_review");
+    const approvals = conform(
+      "GET",
+      PUBLIC.approvals,
+      await call("GET", `/api/agents/${agents.workflow}/runs/${runId}/approvals`, { auth: key }),
+    );
+    expect(approvals.body).toHaveLength(1);
+    const pause = conform(
+      "POST",
+      `${PUBLIC.run}/pause`,
+      await call("POST", `/api/agents/${agents.workflow}/runs/${runId}/pause`, { auth: key }),
+    );
+    expect(pause.status).toBe(409);
+    const badResolution = conform(
+      "POST",
+      PUBLIC.resolve,
+      await call("POST", `/api/agents/${agents.workflow}/runs/${runId}/approvals/resolve`, {
+        auth: key,
+        body: { exception_id: approvals.body[0].exception_id, resolution: "maybe" },
+      }),
+    );
+    expect(badResolution.status).toBe(400);
+    const resolved = conform(
+      "POST",
+      PUBLIC.resolve,
+      await call("POST", `/api/agents/${agents.workflow}/runs/${runId}/approvals/resolve`, {
+        auth: key,
+        body: { exception_id: approvals.body[0].exception_id, resolution: "approved" },
+      }),
+    );
+    expect(resolved.body.resumed).toBe(true);
+    const done = await waitForRun(agents.workflow, runId, "completed");
+    expect(done.body.output_files).toHaveLength(1);
+
+    const listed = conform(
+      "GET",
+      PUBLIC.runs,
+      await call("GET", `/api/agents/${agents.workflow}/runs?limit=5&status=completed`, { auth: key }),
+    );
+    expect(listed.body.length).toBeGreaterThan(0);
+    for (const [template, path, status] of [
+      [PUBLIC.runs, `/api/agents/${agents.workflow}/runs?status=bogus`, 400],
+      [PUBLIC.runs, `/api/agents/${agents.echo}/runs`, 400],
+      [PUBLIC.run, `/api/agents/${agents.workflow}/runs/run_unknown`, 404],
+      [PUBLIC.approvals, `/api/agents/${agents.workflow}/runs/run_unknown/approvals`, 404],
+    ] as const) {
+      expect(conform("GET", template, await call("GET", path, { auth: key })).status).toBe(status);
+    }
+
+    const url = new URL(done.body.output_files[0].url);
+    const download = conform("GET", "/api/files/download", await call("GET", `${url.pathname}${url.search}`));
+    expect(download.status).toBe(200);
+    const partial = conform(
+      "GET",
+      "/api/files/download",
+      await call("GET", `${url.pathname}${url.search}`, { headers: { range: "bytes=0-1" } }),
+    );
+    expect(partial.status).toBe(206);
+    const tampered = conform("GET", "/api/files/download", await call("GET", `${url.pathname}${url.search}x`));
+    expect(tampered.status).toBe(403);
+  });
+
+  it("controls: each action's answer, and 409 from a state that does not allow it", async () => {
+    const slow = (
+      await createAgent(ctx().orgA, {
+        name: "openapi slow",
+        kind: "workflow",
+        runtime: { type: "echo" },
+        workflow: { inputs: {}, steps: [{ id: "hold", type: "wait", ms: 120_000 }] },
+      })
+    ).agent_id;
+    const run = (await call("POST", `/api/agents/webhook/${slow}`, { auth: key, body: {} })).body.run_id;
+    const at = (action: string) => `/api/agents/${slow}/runs/${run}/${action}?triggered_by=openapi-test`;
+    expect(conform("POST", `${PUBLIC.run}/pause`, await call("POST", at("pause"), { auth: key })).status).toBe(200);
+    expect(conform("POST", `${PUBLIC.run}/resume`, await call("POST", at("resume"), { auth: key })).status).toBe(200);
+    expect(conform("POST", `${PUBLIC.run}/retry`, await call("POST", at("retry"), { auth: key })).status).toBe(409);
+    expect(conform("POST", `${PUBLIC.run}/cancel`, await call("POST", at("cancel"), { auth: key })).status).toBe(200);
+    expect(conform("POST", `${PUBLIC.run}/resume`, await call("POST", at("resume"), { auth: key })).status).toBe(409);
+    // retry's 200: a run that failed (a fatal fail step on its only item).
+    const fatal = (
+      await createAgent(ctx().orgA, {
+        name: "openapi fatal",
+        kind: "workflow",
+        runtime: { type: "echo" },
+        workflow: { inputs: {}, steps: [{ id: "boom", type: "fail", when: "true", fatal: true }] },
+      })
+    ).agent_id;
+    const failing = (await call("POST", `/api/agents/webhook/${fatal}`, { auth: key, body: {} })).body.run_id;
+    await waitForRun(fatal, failing, "failed");
+    const retried = conform(
+      "POST",
+      `${PUBLIC.run}/retry`,
+      await call("POST", `/api/agents/${fatal}/runs/${failing}/retry`, { auth: key }),
+    );
+    expect(retried.status).toBe(200);
+  });
+});
+
+describe("management API and service routes: real answers match the document", () => {
+  it("Access Keys: mint (201), list, revoke, and their errors", async () => {
+    const { orgA, supportA } = ctx();
+    const base = `/api/v1/organizations/${orgA.organization_id}/access-keys`;
+    const minted = conform(
+      "POST",
+      "/api/v1/organizations/{org_id}/access-keys",
+      await call("POST", base, { auth: orgA.user_token, body: { name: "openapi", rate_limit_per_minute: 100 } }),
+    );
+    expect(minted.status).toBe(201);
+    expect(
+      conform("GET", "/api/v1/organizations/{org_id}/access-keys", await call("GET", base, { auth: orgA.user_token }))
+        .status,
+    ).toBe(200);
+    const revoked = conform(
+      "DELETE",
+      "/api/v1/organizations/{org_id}/access-keys/{key_id}",
+      await call("DELETE", `${base}/${minted.body.key_id}`, { auth: orgA.user_token }),
+    );
+    expect(revoked.body.revoked_at).not.toBeNull();
+    const errors: [string, string, string | undefined, unknown, number][] = [
+      ["POST", base, supportA.user_token, { name: "x" }, 403],
+      ["POST", base, orgA.user_token, { name: "" }, 400],
+      ["GET", base, undefined, undefined, 401],
+      ["GET", `/api/v1/organizations/org_unknown/access-keys`, orgA.user_token, undefined, 404],
+    ];
+    for (const [method, path, auth, body, status] of errors) {
+      const res = conform(
+        method,
+        "/api/v1/organizations/{org_id}/access-keys",
+        await call(method, path, { auth, body }),
+      );
+      expect(res.status, res.text).toBe(status);
+    }
+    const unknownKey = conform(
+      "DELETE",
+      "/api/v1/organizations/{org_id}/access-keys/{key_id}",
+      await call("DELETE", `${base}/key_unknown`, { auth: orgA.user_token }),
+    );
+    expect(unknownKey.status).toBe(404);
+  });
+
+  it("agents: create (201), list, fetch, update, archive, and their errors", async () => {
+    const { orgA } = ctx();
+    const base = `/api/v1/organizations/${orgA.organization_id}/agents`;
+    const one = "/api/v1/organizations/{org_id}/agents/{agent_id}";
+    const created = conform(
+      "POST",
+      "/api/v1/organizations/{org_id}/agents",
+      await call("POST", base, { auth: orgA.user_token, body: REVIEW_WORKFLOW }),
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.agent_id;
+    expect(
+      conform(
+        "GET",
+        "/api/v1/organizations/{org_id}/agents",
+        await call("GET", `${base}?include_archived=true`, { auth: orgA.user_token }),
+      ).status,
+    ).toBe(200);
+    expect(conform("GET", one, await call("GET", `${base}/${id}`, { auth: orgA.user_token })).status).toBe(200);
+    expect(
+      conform("PATCH", one, await call("PATCH", `${base}/${id}`, { auth: orgA.user_token, body: { name: "renamed" } }))
+        .status,
+    ).toBe(200);
+    expect(
+      conform(
+        "PATCH",
+        one,
+        await call("PATCH", `${base}/${id}`, { auth: orgA.user_token, body: { kind: "conversational" } }),
+      ).status,
+    ).toBe(400);
+    expect(conform("DELETE", one, await call("DELETE", `${base}/${id}`, { auth: orgA.user_token })).status).toBe(200);
+    const archived = conform(
+      "POST",
+      PUBLIC.trigger,
+      await call("POST", `/api/agents/webhook/${id}`, { auth: key, body: { rows: [] } }),
+    );
+    expect(archived.status).toBe(409);
+    const invalid = conform(
+      "POST",
+      "/api/v1/organizations/{org_id}/agents",
+      await call("POST", base, { auth: orgA.user_token, body: { name: "x", kind: "robot" } }),
+    );
+    expect(invalid.status).toBe(400);
+    const badQuery = conform(
+      "GET",
+      "/api/v1/organizations/{org_id}/agents",
+      await call("GET", `${base}?include_archived=yes`, { auth: orgA.user_token }),
+    );
+    expect(badQuery.status).toBe(400);
+    expect(conform("GET", one, await call("GET", `${base}/agt_unknown`, { auth: orgA.user_token })).status).toBe(404);
+  });
+
+  it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {
+    const service = Object.entries(doc.paths).filter(([, item]) => {
+      const op = item.get as any;
+      return op?.tags?.[0] === "Service" && !(op.parameters ?? []).some((p: any) => p.required);
+    });
+    expect(service.map(([p]) => p)).toContain("/api/health");
+    for (const [p] of service) expect(conform("GET", p, await call("GET", p)).status, p).toBe(200);
+  });
+});
+
+describe("coverage", () => {
+  it("saw every operation of the document answer successfully, each answer as documented", () => {
+    const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    const unchecked = operations.filter((op) => ![...checked].some((c) => c.startsWith(`${op} 2`)));
+    expect(unchecked).toEqual([]);
+    expect(checked.size).toBeGreaterThan(60);
+  });
+});

@@ -1,0 +1,113 @@
+// The OpenAPI document against the code it describes: every public and management route file with
+// exactly the methods it exports, the error codes of lib/errors.ts, the schemas the routes validate.
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { routeTable } from "../../../scripts/route-table.mjs";
+import { ConversationTriggerBody } from "../../conversations/schemas";
+import { ERROR_STATUS } from "../../errors";
+import { routePattern } from "../routes";
+import { buildOpenApiDocument, ERROR_DOCS } from "./document";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const doc = buildOpenApiDocument();
+const schemas = (doc.components as { schemas: Record<string, any> }).schemas;
+
+/** Route files the document leaves out, and why. */
+const PRIVATE = [
+  /^\/api\/console\//, // the dashboard's backend-for-frontend (session cookie)
+  /^\/api\/auth\//, // Auth.js, the dashboard's sign-in
+  /^\/api(\/\[\.\.\.path\])?$/, // the catch-all (and /api itself) that answers 404 in the envelope
+];
+
+/** `/api/agents/[agent_id]/upload/tus/[[...path]]` -> the OpenAPI paths it serves. */
+function openApiPaths(pattern: string): string[] {
+  const named = pattern.replace(/\[([a-z_]+)\]/g, "{$1}");
+  // tus's optional catch-all: the creation URL, and the upload's URL (one segment).
+  if (named.endsWith("/[[...path]]")) {
+    const base = named.slice(0, -"/[[...path]]".length);
+    return [base, `${base}/{upload_id}`];
+  }
+  return [named];
+}
+
+describe("the OpenAPI document", () => {
+  it("describes every public and management route with exactly the methods its file exports", async () => {
+    const table: { file: string; methods: string[] }[] = await routeTable(root);
+    const routes = table.filter((r) => !PRIVATE.some((re) => re.test(routePattern(r.file))));
+    expect(routes.length).toBeGreaterThan(20);
+    const documented = new Set<string>();
+    for (const route of routes) {
+      const paths = openApiPaths(routePattern(route.file));
+      const methods = paths.flatMap((p) => Object.keys(doc.paths[p] ?? {}).map((m) => m.toUpperCase()));
+      expect(methods.sort(), `${route.file}: add its operations to lib/http/openapi`).toEqual(route.methods);
+      for (const p of paths) documented.add(p);
+    }
+    // ... and nothing that no route serves.
+    expect(Object.keys(doc.paths).filter((p) => !documented.has(p))).toEqual([]);
+  });
+
+  it("leaves the dashboard's private routes out", () => {
+    expect(Object.keys(doc.paths).filter((p) => PRIVATE.some((re) => re.test(p)))).toEqual([]);
+  });
+
+  it("names every error code of lib/errors.ts, each with its status and when it is answered", () => {
+    expect(schemas.ErrorCode.enum).toEqual(Object.keys(ERROR_STATUS));
+    expect(Object.keys(ERROR_DOCS).sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    const description = (doc.info as { description: string }).description;
+    for (const [code, status] of Object.entries(ERROR_STATUS))
+      expect(description).toContain(`| ${status} | \`${code}\` |`);
+  });
+
+  it("answers each error under the status lib/errors.ts gives its code", () => {
+    const responses = (doc.components as { responses: Record<string, any> }).responses;
+    let checked = 0;
+    for (const [name, res] of Object.entries(responses)) {
+      const [, status] = /^Error(\d+)_/.exec(name)!;
+      const codes: string[] = res.content["application/json"].schema.allOf[1].properties.error.properties.code.enum;
+      for (const code of codes)
+        expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${name}: ${code}`).toBe(Number(status));
+      checked += codes.length;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("gives every operation an id, a summary, a tag and a success answer", () => {
+    const ids = new Set<string>();
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item) as [string, any][]) {
+        expect(op.operationId, `${method} ${p}`).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(ids.has(op.operationId), op.operationId).toBe(false);
+        ids.add(op.operationId);
+        expect(op.summary.length).toBeGreaterThan(3);
+        expect(op.tags).toHaveLength(1);
+        expect(
+          Object.keys(op.responses).some((s) => /^[23]/.test(s)),
+          `${method} ${p}`,
+        ).toBe(true);
+      }
+    }
+    expect(ids.size).toBeGreaterThan(30);
+  });
+
+  it("takes its request schemas from the zod schemas the routes validate with", () => {
+    // The JSON Schema accepts what zod accepts and refuses what it refuses, on the same samples.
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(schemas.ConversationTriggerBody);
+    const samples: unknown[] = [
+      { message: "hi" },
+      { message: "hi", attachments: [{ file_id: `fi_${"a".repeat(32)}` }], extra: true },
+      { message: "" },
+      { message: "hi", attachments: [{ file_id: "fi_bad" }] },
+      { message: "hi", attachments: [{ file_id: `fi_${"a".repeat(32)}`, more: 1 }] },
+      { session_id: "sess_x" },
+    ];
+    for (const sample of samples) {
+      expect(validate(sample), JSON.stringify(sample)).toBe(ConversationTriggerBody.safeParse(sample).success);
+    }
+  });
+
+  it("is the same document on every build", () => {
+    expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(doc));
+  });
+});

@@ -1,0 +1,309 @@
+// The OpenAPI 3.1 document of the public and management APIs (and tus), served at
+// /api/openapi.json, linted by `npm run lint:openapi`, rendered at /docs/api and compiled into the
+// typed client (lib/client). Request and response shapes come from the zod schemas the routes
+// validate with (lib/*/schemas.ts) and the error codes from lib/errors.ts: nothing is copied by hand.
+// The dashboard's own backend (/api/console) and Auth.js (/api/auth) are left out: they are private.
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../../errors";
+import { MAX_WAIT_SECONDS } from "../prefer";
+import {
+  Components,
+  errorExamples,
+  errorGroups,
+  errorResponse,
+  header,
+  type ErrorDocs,
+  type Json,
+  type Operation,
+} from "./builder";
+import { managementOperations } from "./management";
+import { publicOperations } from "./public";
+import { tusHeaders, tusOperations } from "./tus";
+
+/** When each code is answered: the table of the document (docs/api.md has the same). */
+export const ERROR_DOCS: ErrorDocs = {
+  invalid_json: "the body is not valid JSON, or is empty.",
+  invalid_request: "the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.",
+  invalid_status: "list runs: the `status` filter is not a run state.",
+  invalid_resolution: "approvals: the resolution is not `approved`, `rejected` or `modified`.",
+  runtime_not_applicable: "a session route on a workflow agent, or a run route on a conversational agent.",
+  missing_file: "upload: no part named `file`.",
+  empty_file: "upload: the file is empty.",
+  file_not_found:
+    "a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.",
+  unauthorized: "missing, malformed, unknown or revoked credentials.",
+  invalid_credentials: "dashboard sign-in: wrong email or password.",
+  forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
+  cross_site_request: "dashboard: a state change from another origin.",
+  invalid_signature: "signed download URL altered.",
+  url_expired: "signed download URL older than 15 minutes.",
+  not_found: "no such API route, or the file of a download link no longer exists.",
+  organization_not_found: "the organization does not exist, or the token's user is not a member.",
+  agent_not_found: "the agent does not exist or belongs to another organization.",
+  access_key_not_found: "the Access Key does not exist in this organization.",
+  session_not_found: "the session does not exist, or belongs to another agent or organization.",
+  message_not_found: "the message does not exist within the session.",
+  run_not_found: "the run does not exist, or belongs to another agent.",
+  approval_not_found: "no open approval with this `exception_id` in the run.",
+  member_not_found: "dashboard: no such member.",
+  upload_not_found: "the resumable upload does not exist, belongs to another agent, or was deleted.",
+  method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
+  conflict: "dashboard: the member already belongs to the organization.",
+  invalid_state_transition:
+    "a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.",
+  idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
+  last_admin: "dashboard: removing or demoting the last admin.",
+  agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
+  upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
+  request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",
+  payload_too_large: "a JSON body over 1 MiB, or a file over `UPLOAD_MAX_BYTES`; `details: {limit_bytes}`.",
+  range_not_satisfiable: "download: the range is outside the file.",
+  headers_too_large: "the request line and headers exceed `MAX_HEADER_BYTES`.",
+  unsupported_media_type: "not `application/json` (JSON routes), or not `multipart/form-data` (upload).",
+  rate_limited: "the Access Key made more requests this minute than its limit; `Retry-After` says when to come back.",
+  internal_error: "an unexpected error (logged with the request id).",
+  upload_failed: "storage failed mid-upload; nothing was kept.",
+  upstream_timeout:
+    "the agent did not reply within the wait; the reply keeps being produced: poll the message in `details`.",
+  upstream_error: "the agent runtime failed; the message ended `error`: retry with backoff.",
+  service_unavailable: "the service is at capacity (`Retry-After`), or its database does not answer.",
+};
+
+const CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The envelope of every error answer (lib/http/respond.ts errorBody). */
+export const ErrorEnvelope = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(CODES),
+    message: z.string().meta({ description: "Safe to show; may change: match on `code`." }),
+    request_id: z
+      .string()
+      .regex(/^req_[0-9A-Za-z]+$/)
+      .meta({ description: "Equal to the `X-Request-Id` header." }),
+    details: z.record(z.string(), z.unknown()).optional().meta({ description: "Depends on the code." }),
+  }),
+});
+
+const errorTable = () =>
+  [
+    "| status | code | when |",
+    "|---|---|---|",
+    ...CODES.map((code) => `| ${ERROR_STATUS[code]} | \`${code}\` | ${ERROR_DOCS[code].replace(/\|/g, "\\|")} |`),
+  ].join("\n");
+
+const DESCRIPTION = `Trigger hosted AI agents over HTTP with an Access Key, upload large files for them, poll
+replies and workflow runs, and control runs. The management API mints Access Keys and manages agents.
+
+**Authentication.** The public API (\`/api/agents/...\`, \`/api/workflows/...\`) takes
+\`Authorization: Bearer ak_...\`, an Access Key with \`agents:invoke\`: its organization must own the agent in the path
+(else \`404\`). The management API (\`/api/v1/organizations/{org_id}/...\`) takes a user token,
+\`Authorization: Bearer ut_...\`; writes need the \`admin\` role. Missing or invalid credentials: \`401 unauthorized\`.
+
+**Errors.** Every error answer is \`{"error": {"code", "message", "request_id", "details"?}}\` and every answer
+carries \`X-Request-Id\`. Besides the codes each operation lists, any request may get \`405 method_not_allowed\`
+(with \`Allow\`), \`408 request_timeout\`, \`431 headers_too_large\` or \`500 internal_error\`.
+
+**Rate limits.** Each Access Key has a number of requests a minute on the public API; answers carry
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the limit, \`429 rate_limited\` with
+\`Retry-After\`.
+
+**Polling.** Replies and runs are polled. \`Prefer: wait=N\` (N up to ${MAX_WAIT_SECONDS}) on a GET of a message or
+a run answers as soon as it changes.
+
+The dashboard's own backend (\`/api/console/...\`) is private and not described here.
+
+## Error codes
+
+${errorTable()}`;
+
+const TAGS = [
+  { name: "Triggers", description: "Send work to an agent (SPEC 4.1)." },
+  { name: "Files", description: "Uploads for file references, and signed downloads (SPEC 4.2)." },
+  {
+    name: "Resumable uploads (tus)",
+    description: "The same files over the tus 1.0 protocol: in chunks, resuming after a failure. Any tus client works.",
+  },
+  { name: "Conversations", description: "Sessions and messages of conversational agents (SPEC 4.3-4.6)." },
+  { name: "Workflow runs", description: "Runs of workflow agents, their controls and approvals (SPEC 4.7-4.9)." },
+  { name: "Access Keys", description: "Management API: the credentials of the public API (SPEC 4.10)." },
+  { name: "Agents", description: "Management API: agents, their runtimes and workflow definitions." },
+  { name: "Service", description: "Health and this document; no authentication." },
+];
+
+export const TAG_NAMES = TAGS.map((t) => t.name);
+
+function sharedComponents() {
+  const tus = tusHeaders();
+  return {
+    securitySchemes: {
+      accessKey: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "ak_...",
+        description: "An Access Key with `agents:invoke` (public API). Minted by the management API or the dashboard.",
+      },
+      userToken: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "ut_...",
+        description: "A user token (management API): printed on first start, or `npm run admin -- create-token`.",
+      },
+    },
+    headers: {
+      "X-Request-Id": header(
+        "The request's id (`req_...`), also in an error's `request_id`.",
+        { type: "string" },
+        true,
+      ),
+      "RateLimit-Limit": header("The key's requests a minute (absent when the key has no limit).", { type: "integer" }),
+      "RateLimit-Remaining": header("Requests left in the current window.", { type: "integer" }),
+      "RateLimit-Reset": header("Seconds until the window ends (1 to 60).", { type: "integer" }),
+      "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }),
+      "Idempotent-Replayed": header("`true`: this is the stored answer of an earlier request with the same key."),
+      ...tus.headers,
+    },
+    parameters: {
+      "Idempotency-Key": {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "1 to 255 characters. The same key and body within 24 h replays the first answer and creates nothing; " +
+          "another body, or a repeat while the first is running, is `409 idempotency_conflict`.",
+        schema: { type: "string", minLength: 1, maxLength: 255 },
+      },
+      "Prefer-Wait": {
+        name: "Prefer",
+        in: "header",
+        required: false,
+        description: `\`wait=N\` (RFC 7240): long polling, at most ${MAX_WAIT_SECONDS} seconds.`,
+        schema: { type: "string" },
+        example: "wait=10",
+      },
+      ...tus.parameters,
+    },
+  };
+}
+
+const SECURITY: Record<Operation["auth"], Json[]> = {
+  accessKey: [{ accessKey: [] }],
+  userToken: [{ userToken: [] }],
+  none: [],
+};
+
+/**
+ * Success answers get X-Request-Id (and RateLimit-* on the public API); the error answers are
+ * shared responses (components.responses), one per status and set of codes.
+ */
+function operationObject(op: Operation, shared: Record<string, Json>): Json {
+  const rateLimited = op.auth === "accessKey" && op.method !== "patch";
+  const responses: Record<string, Json> = {};
+  for (const [status, res] of Object.entries(op.responses)) {
+    const headers = {
+      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+      ...(rateLimited
+        ? {
+            "RateLimit-Limit": { $ref: "#/components/headers/RateLimit-Limit" },
+            "RateLimit-Remaining": { $ref: "#/components/headers/RateLimit-Remaining" },
+            "RateLimit-Reset": { $ref: "#/components/headers/RateLimit-Reset" },
+          }
+        : {}),
+      ...(res.headers as Json | undefined),
+    };
+    responses[status] = { ...res, headers };
+  }
+  for (const [status, codes] of errorGroups(op.errors)) {
+    const res = errorResponse(status, codes, ERROR_DOCS);
+    const own = responses[status];
+    if (own) {
+      // tus: the same status in the envelope (ours) and in plain text (the protocol's).
+      responses[status] = {
+        description: `${own.description as string}\n\n${res.description as string}`,
+        headers: { ...(res.headers as Json), ...(own.headers as Json) },
+        content: { ...(res.content as Json), ...(own.content as Json) },
+      };
+      continue;
+    }
+    const name = `Error${status}_${codes.join("_")}`;
+    shared[name] ??= res;
+    responses[status] = { $ref: `#/components/responses/${name}` };
+  }
+  const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: SECURITY[op.auth],
+    ...(op.parameters?.length ? { parameters: op.parameters } : {}),
+    ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+    responses: sorted,
+  };
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: Json;
+  paths: Record<string, Record<string, Json>>;
+  components: Json;
+  [key: string]: unknown;
+}
+
+/** Every operation the document describes (for the tests that hold it to the route files). */
+export function operations(): Operation[] {
+  const c = new Components();
+  return [...publicOperations(c), ...tusOperations(c), ...managementOperations(c)];
+}
+
+export function buildOpenApiDocument(): OpenApiDocument {
+  const c = new Components();
+  c.ref("ErrorEnvelope", ErrorEnvelope);
+  c.ref(
+    "ErrorCode",
+    ErrorEnvelope.shape.error.shape.code,
+    "The machine code of an error (lib/errors.ts); the table in the API's description says when each is answered.",
+  );
+  const ops = [...publicOperations(c), ...tusOperations(c), ...managementOperations(c)];
+  const paths: Record<string, Record<string, Json>> = {};
+  const responses: Record<string, Json> = {};
+  for (const op of ops) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`openapi: ${op.method} ${op.path} described twice`);
+    item[op.method] = operationObject(op, responses);
+  }
+  const sortedResponses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    openapi: "3.1.1",
+    info: {
+      title: "Agent Webhook Service API",
+      version: "0.1.0",
+      summary: "Trigger hosted AI agents, upload files for them, poll replies and runs, control runs.",
+      description: DESCRIPTION,
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    },
+    servers: [{ url: "/", description: "This server (the document's own origin)." }],
+    tags: TAGS,
+    security: [],
+    paths,
+    components: {
+      schemas: c.schemas(),
+      responses: sortedResponses,
+      examples: errorExamples(CODES.filter((code) => ops.some((op) => op.errors.includes(code)))),
+      ...sharedComponents(),
+    },
+  };
+}
+
+const g = globalThis as unknown as { __awsOpenApi?: { body: string; etag: string; document: OpenApiDocument } };
+
+/** The document, built once per process, serialised, with its ETag. */
+export function openApiDocument(): { body: string; etag: string; document: OpenApiDocument } {
+  if (!g.__awsOpenApi) {
+    const document = buildOpenApiDocument();
+    const body = JSON.stringify(document);
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+    g.__awsOpenApi = { body, etag, document };
+  }
+  return g.__awsOpenApi;
+}

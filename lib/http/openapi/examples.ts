@@ -1,0 +1,255 @@
+// Example values of the OpenAPI document: ids in the service's formats, answers in the shapes the
+// schemas declare (Redocly's lint checks every example against its schema).
+export const ID = {
+  org: "org_0VdXgk9Qm2N8pR4sT6uV1w",
+  project: "proj_0VdXgk9Qm2N8pR4sT6uV1x",
+  agent: "agt_0VdXgkF2a1B2c3D4e5F6g7",
+  workflowAgent: "agt_0VdXgkF2a1B2c3D4e5F6g8",
+  session: "sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c",
+  userMessage: "msg_0VdXh1Lr1Ab2Cd3Ef4Gh5i",
+  reply: "msg_0VdXh1Lr2Jk3Lm4Np5Qr6s",
+  run: "run_0VdXi2Mn4Pq5Rs6Tu7Vw8x",
+  item: "item_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
+  exception: "exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
+  file: "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
+  upload: "upl_0Vc3b1X2y3Z4a5B6c7D8e9",
+  key: "key_0VdXj3Op5Qr6St7Uv8Wx9y",
+  rawKey: "ak_4kPz9QxW2mLr7TnB5vYc8HsJ3dFg6AeK1uNo0iRtZbM",
+} as const;
+
+const AT = "2026-11-25T22:00:00.000Z";
+const LATER = "2026-11-25T22:00:04.250Z";
+const URL_EXPIRES = "2026-11-25T22:15:04.000Z";
+
+const tokens = { prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 };
+
+export const conversationTriggerBody = {
+  message: "Where is my order?",
+  user_id: "cust_42",
+  attachments: [{ file_id: ID.file }],
+  metadata: { channel: "email" },
+};
+
+export const conversationReply = {
+  success: true,
+  session_id: ID.session,
+  message_id: ID.reply,
+  agent_id: ID.agent,
+  organization_id: ID.org,
+  project_id: ID.project,
+  status: "completed",
+  response: "Echo: Where is my order? [attachments: orders.csv]",
+  files: [],
+  token_usage: tokens,
+  processing_time: 0.012,
+  timestamp: AT,
+};
+
+export const conversationAccepted = {
+  success: true,
+  session_id: ID.session,
+  message_id: ID.reply,
+  agent_id: ID.agent,
+  organization_id: ID.org,
+  project_id: ID.project,
+  status: "processing",
+  timestamp: AT,
+};
+
+export const workflowInputs = { rows: { file_id: ID.file }, threshold: 100 };
+
+export const runAccepted = { run_id: ID.run, status: "pending", agent_id: ID.workflowAgent };
+export const workflowRunAccepted = { run_id: ID.run, status: "triggered" };
+
+export const uploadedFile = { file_id: ID.file, size_bytes: 36, content_type: "text/csv", filename: "orders.csv" };
+
+export const sessionListItem = {
+  session_id: ID.session,
+  agent_id: ID.agent,
+  status: "active",
+  channel: "webhook",
+  user_id: "cust_42",
+  created_at: AT,
+  last_message_at: AT,
+  message_count: 2,
+  total_tokens: 9,
+};
+
+export const sessionRecord = {
+  session_id: ID.session,
+  agent_id: ID.agent,
+  status: "active",
+  channel: "webhook",
+  user_id: "cust_42",
+  created_at: AT,
+  last_message_at: AT,
+  message_count: 2,
+  organization_id: ID.org,
+  project_id: ID.project,
+  token_usage: tokens,
+  cost: 0,
+  metadata: { channel: "email" },
+};
+
+export const userMessage = {
+  message_id: ID.userMessage,
+  role: "user",
+  status: "completed",
+  content: "Where is my order?",
+  created_at: AT,
+  model: null,
+  token_usage: null,
+};
+
+export const replyMessage = {
+  message_id: ID.reply,
+  role: "assistant",
+  status: "completed",
+  content: "Echo: Where is my order?",
+  created_at: AT,
+  model: "echo",
+  token_usage: tokens,
+};
+
+export const messageRecord = {
+  ...replyMessage,
+  session_id: ID.session,
+  agent_id: ID.agent,
+  organization_id: ID.org,
+  project_id: ID.project,
+  cost: 0,
+  processing_time_ms: 12,
+  error: null,
+};
+
+export const failedMessageRecord = {
+  ...messageRecord,
+  status: "error",
+  content: "",
+  token_usage: null,
+  error: { code: "message_processing_failed", message: "The agent runtime failed to produce a reply." },
+};
+
+export const runListItem = {
+  run_id: ID.run,
+  agent_id: ID.workflowAgent,
+  status: "completed",
+  progress_percent: 100,
+  started_at: AT,
+  completed_at: LATER,
+  duration_seconds: 4.25,
+  trigger_type: "event",
+  error: null,
+  summary: { total_processed: 3, successful: 2, failed: 1, exceptions: 0, skipped: 0 },
+  item_counts: { completed: 2, failed: 1, needs_review: 0, total: 3 },
+};
+
+export const runRecord = {
+  ...runListItem,
+  output_files: [
+    {
+      filename: "results.csv",
+      content_type: "text/csv",
+      size_bytes: 512,
+      url: "https://agents.example.com/api/files/download?token=eyJrIjoi...",
+      url_expires_at: URL_EXPIRES,
+    },
+  ],
+  events: [
+    { action: "trigger", from: null, to: "pending", actor: "billing", triggered_by: null, at: AT },
+    { action: "start", from: "pending", to: "running", actor: "system", triggered_by: null, at: AT },
+    { action: "finish", from: "running", to: "completed", actor: "system", triggered_by: null, at: LATER },
+  ],
+};
+
+export const pausedRunRecord = {
+  ...runRecord,
+  status: "paused",
+  progress_percent: 33.33,
+  completed_at: null,
+  duration_seconds: 1.5,
+  summary: { total_processed: 1, successful: 1, failed: 0, exceptions: 0, skipped: 0 },
+  item_counts: { completed: 1, failed: 0, needs_review: 0, total: 3 },
+  output_files: [],
+  events: [
+    runRecord.events[0],
+    runRecord.events[1],
+    { action: "pause", from: "running", to: "paused", actor: "billing", triggered_by: "ops-oncall", at: LATER },
+  ],
+};
+
+/** A run's record after a control: paused from running, or moved on from paused (retry: from failed). */
+export function controlledRun(action: "pause" | "resume" | "cancel" | "retry") {
+  if (action === "pause") return pausedRunRecord;
+  const from = action === "retry" ? "failed" : "paused";
+  const to = { resume: "running", cancel: "cancelled", retry: "pending" }[action];
+  return {
+    ...pausedRunRecord,
+    status: to,
+    completed_at: action === "cancel" ? LATER : null,
+    events: [...pausedRunRecord.events, { action, from, to, actor: "billing", triggered_by: "ops-oncall", at: LATER }],
+  };
+}
+
+export const approval = {
+  exception_id: ID.exception,
+  step_id: "big",
+  item_id: ID.item,
+  data: { order: 1234, qty: 30, price: 10, total: 300 },
+  error: "large order",
+  requires_human_review: true,
+  blocking: true,
+};
+
+export const resolveBody = { exception_id: ID.exception, resolution: "approved" };
+export const resolveResult = { exception_id: ID.exception, resolution: "approved", all_resolved: true, resumed: true };
+
+export const accessKeyRecord = {
+  key_id: ID.key,
+  organization_id: ID.org,
+  name: "billing",
+  start: "ak_4kPz9",
+  permissions: ["agents:invoke"],
+  rate_limit_per_minute: 120,
+  created_at: AT,
+  last_used_at: null,
+  revoked_at: null,
+};
+
+export const mintKeyBody = { name: "billing", permissions: ["agents:invoke"], rate_limit_per_minute: 120 };
+
+export const agentRecord = {
+  agent_id: ID.agent,
+  organization_id: ID.org,
+  project_id: ID.project,
+  name: "Support bot",
+  kind: "conversational",
+  runtime: { type: "echo", delay_ms: 0 },
+  workflow: null,
+  created_at: AT,
+  updated_at: AT,
+  archived_at: null,
+};
+
+export const createConversationalAgent = { name: "Support bot", kind: "conversational", runtime: { type: "echo" } };
+
+export const createWorkflowAgent = {
+  name: "Order review",
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "file", required: true }, threshold: { type: "number" } },
+    items: { from: "rows", format: "csv" },
+    steps: [
+      {
+        id: "total",
+        type: "transform",
+        expression: "$merge([item, {'total': $number(item.qty) * $number(item.price)}])",
+      },
+      { id: "big", type: "review", when: "item.total > inputs.threshold", message: "large order" },
+    ],
+    output: { filename: "results.csv", format: "csv" },
+  },
+};
+
+export { AT as EXAMPLE_TIME };

@@ -19,6 +19,7 @@ import {
   answerRequestTimeout,
   clientErrorHandler,
   envelopeMethodNotAllowed,
+  normalizeApiPath,
   refuseUnroutable,
   sanitizeForwardedHost,
 } from "./lib/http/node-server";
@@ -136,6 +137,7 @@ async function serve() {
     (req, res) => {
       // Request metrics: duration by method, route pattern and status (499: the client left first).
       const started = performance.now();
+      normalizeApiPath(req);
       const route = routeLabel(req.url ?? "/");
       res.once("close", () => observeRequest(req.method, route, res.writableFinished ? res.statusCode : 499, started));
       // The client's address for routes that need it (sign-in lockout); a client cannot set it.

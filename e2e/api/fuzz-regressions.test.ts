@@ -141,6 +141,28 @@ describe("paths and methods Next cannot take: the envelope, not Next's bare 500"
     },
   );
 
+  it("an API path with an empty segment or a trailing slash is served as its normal form, not redirected", async () => {
+    // Next's 308 repeated the URL in Location and Refresh: with a long query the answer's headers
+    // passed 16 KiB and Node's own client refused to read it (HPE_HEADER_OVERFLOW).
+    const long = "x".repeat(9_000);
+    const empty = await raw("GET", `/api/agents/${conversational}/sessions//messages?limit=${long}`, {
+      authorization: `Bearer ${key}`,
+    });
+    expect(empty.status).not.toBe(308);
+    expect(empty.headers.get("location")).toBeNull();
+    expectError(empty, 404, "session_not_found");
+    const slash = await raw("GET", `/api/health/?pad=${long}`);
+    expect(slash.status).toBe(200);
+    const created = await raw(
+      "POST",
+      `/api/agents/webhook/${conversational}/`,
+      { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      JSON.stringify({ message: "trailing slash" }),
+    );
+    expect(created.status, created.text).toBe(200);
+    expect((created.body as { response: string }).response).toBe("Echo: trailing slash");
+  });
+
   it("/api itself: 404 not_found in the envelope, not the HTML 404 page", async () => {
     for (const method of ["GET", "POST", "DELETE"]) expectError(await raw(method, "/api"), 404, "not_found");
   });

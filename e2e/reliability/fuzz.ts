@@ -12,6 +12,7 @@ import { ERROR_STATUS } from "../../lib/errors";
 import { matchRoute, routeEntries, type RouteEntry } from "../../lib/http/routes";
 import { routeTable } from "../../scripts/route-table.mjs";
 import { signIn, type ConsoleSession } from "../api/console";
+import { FULL } from "./scale";
 import { CONSOLE_ROUTES, type ConsoleFixtures } from "../api/console-routes";
 import {
   call,
@@ -33,9 +34,19 @@ export const MIB = 1024 * 1024;
 
 // ---- seeds ----
 
-/** The seed of a suite: FUZZ_SEED replays a run, otherwise a fresh one (printed by the suite). */
+/**
+ * The seed of a suite: FUZZ_SEED replays a run. Otherwise the bounded CI size uses a fixed seed, so
+ * that `npm test` passes or fails the same way every time (a new case must not fail an unrelated
+ * change), and the full size (`npm run test:reliability`) draws a fresh one to explore further.
+ * Either way the suite prints it.
+ */
+export const CI_SEED = 20261126;
 export const baseSeed = (): number =>
-  process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Date.now() ^ Math.floor(Math.random() * 2 ** 31)) | 0;
+  process.env.FUZZ_SEED
+    ? Number(process.env.FUZZ_SEED)
+    : FULL
+      ? (Date.now() ^ Math.floor(Math.random() * 2 ** 31)) | 0
+      : CI_SEED;
 
 /** A property's own seed: the suite's mixed with the property's name (filtering tests changes nothing). */
 export function seedFor(base: number, label: string): number {

@@ -165,6 +165,21 @@ export function refuseUnroutable(
 }
 
 /**
+ * An API path with a trailing slash or an empty segment is served as its normal form (what Next's
+ * 308 redirect would lead to) rather than redirected: Next's redirect repeats the whole URL in two
+ * headers (Location, Refresh), so a long query string made an answer whose headers common clients
+ * refuse to read (over 16 KiB; found by the route fuzzing).
+ */
+export function normalizeApiPath(req: http.IncomingMessage) {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  if (!pathname.startsWith("/api/")) return;
+  const normal = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  if (normal !== pathname) req.url = normal + (q < 0 ? "" : url.slice(q));
+}
+
+/**
  * Next hands the host a request names (X-Forwarded-Host, filled in from Host) to Auth.js, which
  * builds URLs from it and throws on one that is not a `host[:port]` ("a:b:c", empty). Such a host
  * is replaced by the listen address, the same fallback as links (lib/http/base-url.ts).

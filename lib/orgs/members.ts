@@ -128,7 +128,9 @@ export async function removeMember(opts: { organizationId: string; userId: strin
   const current = await loadMember(opts.organizationId, opts.userId);
   if (current.role === "admin") await assertAnotherAdmin(opts.organizationId, opts.userId);
   const db = await prisma();
-  await db.membership.delete({ where: { id: current.id } });
+  // Two removals of one member may race: the one that finds nothing left to delete answers 404.
+  const { count } = await db.membership.deleteMany({ where: { id: current.id } });
+  if (count === 0) throw memberNotFound();
   await audit({
     organizationId: opts.organizationId,
     actor: opts.actor,

@@ -38,7 +38,7 @@ interface Profile {
 const APP = "app bundle (lib/, routes)";
 
 /** Where a function comes from: a package, Next's bundle, our code, node itself, or V8 (GC, idle). */
-export function origin(url: string, name: string): string {
+function origin(url: string, name: string): string {
   if (!url) return name.startsWith("(") ? name : "(native)";
   if (url.startsWith("node:")) return "node";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -52,7 +52,7 @@ export function origin(url: string, name: string): string {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** Self time per function and per origin, in ms, from a V8 .cpuprofile, within [from, to] (µs). */
-export function summarise(profile: Profile, window: { from: number; to: number }) {
+function summarise(profile: Profile, window: { from: number; to: number }) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -33,9 +33,14 @@ const runNotFound = () => new ApiError("run_not_found", "Run not found.");
 
 const RUN_ID = /^run_[0-9A-Za-z]{1,64}$/;
 
-export async function loadRun(agent: Agent, runId: string) {
+/** The checks before any run lookup: a workflow agent, and an id that can name a run. */
+function assertRunRef(agent: Agent, runId: string) {
   requireWorkflowAgent(agent);
   if (!RUN_ID.test(runId)) throw runNotFound();
+}
+
+export async function loadRun(agent: Agent, runId: string) {
+  assertRunRef(agent, runId);
   const db = await prisma();
   const run = await db.run.findFirst({ where: { id: runId, agentId: agent.id, organizationId: agent.organizationId } });
   if (!run) throw runNotFound();
@@ -60,8 +65,7 @@ export async function listRuns(opts: { agent: Agent; limit: number; status?: str
 
 /** One run. With `waitMs`, answered as soon as its status changes, or when the wait runs out (long polling). */
 export async function getRun(opts: { agent: Agent; runId: string; baseUrl: string; waitMs?: number }) {
-  requireWorkflowAgent(opts.agent);
-  if (!RUN_ID.test(opts.runId)) throw runNotFound();
+  assertRunRef(opts.agent, opts.runId);
   const read = () => readRun({ runId: opts.runId, agentId: opts.agent.id, organizationId: opts.agent.organizationId });
   let found = await read();
   if (!found) throw runNotFound();

@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "**/.next*/", "dist/", "lib/generated/", "data/", "next-env.d.ts", "test-results/"] },
+  { ignores: ["node_modules/", "**/.next*/", "dist*/", "lib/generated/", "data/", "next-env.d.ts", "test-results/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

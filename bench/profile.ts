@@ -44,7 +44,7 @@ function origin(url: string, name: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
   if (/\.next[^/]*\/server\/chunks/.test(url) || /\.next[^/]*\/server\/app/.test(url)) return APP;
-  if (url.includes("/dist/server.mjs")) return "server.ts";
+  if (url.endsWith("/server.mjs")) return "server.ts";
   return path.basename(url);
 }
 

@@ -3,7 +3,7 @@
 // (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`,
 // with the table of route files and the methods they export (scripts/route-table.mjs) built in.
 import { execFileSync } from "node:child_process";
-import { existsSync, renameSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { routeTable } from "./route-table.mjs";
@@ -21,7 +21,9 @@ if (!existsSync(generated) || statSync(generated).mtimeMs < statSync(schema).mti
   });
 }
 
-const out = path.join(root, "dist/server.mjs");
+// SERVER_DIST (default dist) lets parallel work in one checkout keep its own bundle; one level deep.
+const out = path.join(root, process.env.SERVER_DIST || "dist", "server.mjs");
+mkdirSync(path.dirname(out), { recursive: true });
 const tmp = `${out}.${process.pid}.tmp`;
 await build({
   entryPoints: [path.join(root, "server.ts")],

@@ -18,7 +18,7 @@ function workerPids(primary: number): number[] {
         const stat = readFileSync(`/proc/${d}/stat`, "utf8");
         const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
         const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
-        return ppid === primary && cmd.includes("dist/server.mjs") ? [Number(d)] : [];
+        return ppid === primary && cmd.includes("/server.mjs") ? [Number(d)] : [];
       } catch {
         return [];
       }

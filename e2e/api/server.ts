@@ -97,7 +97,7 @@ export async function startServer(
   const logDir = mkdtempSync(path.join(os.tmpdir(), "aws-log-"));
   const logFile = path.join(logDir, "server.log");
   const out = createWriteStream(logFile);
-  const proc = spawn(process.execPath, [...nodeArgs, "dist/server.mjs"], {
+  const proc = spawn(process.execPath, [...nodeArgs, `${process.env.SERVER_DIST || "dist"}/server.mjs`], {
     cwd: root,
     env: {
       ...process.env,

@@ -3,7 +3,7 @@
 // PGlite by default, or fresh PostgreSQL databases on the server given by TEST_DATABASE_URL.
 // Ends with one line "N passed, N failed" (totals over all suites).
 // Extra arguments go to Vitest (e.g. `npm test -- --project unit`) and skip the browser tests;
-// SKIP_UI=1 skips them too.
+// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -24,7 +24,8 @@ function run(cmd, args, env = {}) {
 const args = process.argv.slice(2);
 const unitOnly = args.includes("unit") && args.includes("--project");
 const withUi = args.length === 0 && process.env.SKIP_UI !== "1";
-if (!unitOnly && run("npm", ["run", "-s", "build"]) !== 0) {
+// SKIP_BUILD=1 reuses the build of a previous run in the same checkout (.ci/run's second database).
+if (!unitOnly && process.env.SKIP_BUILD !== "1" && run("npm", ["run", "-s", "build"]) !== 0) {
   console.error("build failed");
   console.log("0 passed, 1 failed");
   process.exit(1);

@@ -13,6 +13,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import next from "next";
+// The build folder Next serves from, as Next reads it (NEXT_DIST_DIR, default .next).
+import nextConfig from "./next.config.js";
 import { authSecret } from "./lib/auth/secret-files";
 import { env, listenBaseUrl } from "./lib/env";
 import {
@@ -23,6 +25,7 @@ import {
   refuseUnroutable,
   sanitizeForwardedHost,
 } from "./lib/http/node-server";
+import { fastRoutes } from "./lib/http/fast-routes";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
 import { markShuttingDown } from "./lib/lifecycle";
 import { metrics, observeRequest, serveClusterMetrics } from "./lib/metrics";
@@ -43,6 +46,7 @@ const {
   KEEP_ALIVE_TIMEOUT_MS: keepAliveTimeoutMs,
   TRUST_PROXY: trustProxy,
   SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
+  FAST_ROUTES: fastRoutesOn,
 } = settings;
 try {
   authSecret(settings); // refuse to start without a session key rather than fail at the first sign-in
@@ -102,12 +106,25 @@ async function serve() {
   // collection requests from the start.
   metrics();
   const routeOf = routeMatcher(routes);
-  /** The request metrics' `route` label: a route pattern, or one of two fixed values (bounded). */
-  const routeLabel = (url: string) => routeOf(url) ?? (url.startsWith("/_next/") ? "/_next/*" : "other");
   /** Set on SIGTERM: answers from then on close their connection. */
   let stopping = false;
   const handle = app.getRequestHandler();
   await app.prepare();
+  // The hot public routes (polling, triggers) go to their route handler directly, in front of
+  // Next's router, with the same answers (lib/http/fast-routes.ts); FAST_ROUTES=0 leaves them to Next,
+  // and so does tracing (Next makes the request spans, with the route pattern).
+  const fast =
+    fastRoutesOn && !settings.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? fastRoutes({
+          distDir: path.join(root, nextConfig.distDir ?? ".next"),
+          port,
+          origin: `http://${hostname}:${port}`,
+          fallback: (req, res) => {
+            envelopeMethodNotAllowed(req, res, routes);
+            void handle(req, res);
+          },
+        })
+      : undefined;
 
   // Next drops Content-Length from route handler responses (it may have decoded the body). Routes
   // that stream a body of known length (file downloads) declare it in x-aws-content-length; it
@@ -138,7 +155,9 @@ async function serve() {
       // Request metrics: duration by method, route pattern and status (499: the client left first).
       const started = performance.now();
       normalizeApiPath(req);
-      const route = routeLabel(req.url ?? "/");
+      const pattern = routeOf(req.url ?? "/");
+      // The metrics' `route` label: the route's pattern, or one of two fixed values (bounded).
+      const route = pattern ?? (req.url?.startsWith("/_next/") ? "/_next/*" : "other");
       res.once("close", () => observeRequest(req.method, route, res.writableFinished ? res.statusCode : 499, started));
       // The client's address for routes that need it (sign-in lockout); a client cannot set it.
       req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
@@ -165,6 +184,7 @@ async function serve() {
       }, limit);
       res.once("close", () => clearTimeout(timer));
       declaredLength(res);
+      if (fast?.(req, res, pattern)) return;
       envelopeMethodNotAllowed(req, res, routes);
       handle(req, res);
     },

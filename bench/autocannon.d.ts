@@ -13,6 +13,8 @@ declare module "autocannon" {
     connections?: number;
     /** Seconds. */
     duration?: number;
+    /** Requests to send in all, instead of a duration (bench/scale.ts). */
+    amount?: number;
     /** Seconds to wait for a response before counting a timeout. */
     timeout?: number;
     method?: string;

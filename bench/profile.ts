@@ -3,11 +3,11 @@
 //   npx tsx bench/profile.ts [message|run|async|sync|upload|workflow|health|unauthorized|empty]   (default: message)
 // `empty` measures the empty Next route (bench/empty-app) without a profile: the framework's floor.
 // Each load prints the server's CPU time per request, which a busy machine disturbs less than req/s.
-// Starts node dist/server.mjs with --cpu-prof on a fresh database (PGlite, or PostgreSQL with
-// TEST_DATABASE_URL), drives it with autocannon for BENCH_DURATION seconds (default 10; the upload
-// profile sends BENCH_UPLOAD_MB, default 512, as one multipart POST), stops it with SIGTERM so that
-// node writes the profile, and prints the summary. The .cpuprofile stays in the printed folder (open
-// it in Chrome DevTools > Performance, or speedscope). Needs a production build (npm run build).
+// Starts node ${SERVER_DIST:-dist}/server.mjs with --cpu-prof on a fresh database (PGlite, or
+// PostgreSQL with TEST_DATABASE_URL), drives it with autocannon for BENCH_DURATION seconds
+// (default 10; the upload profile sends BENCH_UPLOAD_MB, default 512, as one multipart POST),
+// stops it with SIGTERM so that node writes the profile, and prints the summary. The .cpuprofile
+// stays in the printed folder (open it in Chrome DevTools > Performance, or speedscope). Needs a production build (npm run build).
 // BENCH_SERVER_ENV='{"RATE_LIMIT_PER_MINUTE":"0"}' gives the server more settings (to compare).
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";

@@ -13,88 +13,156 @@ export function splitUpstreamHost(entry: string): { host: string; port?: string 
   return { host: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: String(Number(m[3])) } : {}) };
 }
 
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("0.0.0.0"),
-  /// Embedded database and file storage live here when DATABASE_URL is unset.
-  DATA_DIR: z.string().default("./data"),
+/** The environment the service reads; every variable's description is the configuration reference's
+ *  (`npm run gen:config` writes it into docs/deploy.md). */
+export const EnvSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"])
+    .default("development")
+    .describe("Set by Next.js (`production` under `npm start`); `test` skips the first-start seed."),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe("Port the server listens on."),
+  HOST: z.string().default("0.0.0.0").describe("Address the server listens on (`0.0.0.0`: every interface)."),
+  DATA_DIR: z
+    .string()
+    .default("./data")
+    .describe("Embedded database and file storage live here when DATABASE_URL is unset."),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional()
-    .or(z.literal("").transform(() => undefined)),
-  /// Public base URL used in signed links and in the first-start instructions.
-  PUBLIC_URL: z.string().url().optional(),
-  /// Behind a reverse proxy that sets them: take the links' host and scheme from X-Forwarded-Host
-  /// and X-Forwarded-Proto. Otherwise clients could set them, so only `Host` is used.
-  TRUST_PROXY: bool.default(false),
-  /// Secret for signed download URLs; generated and kept in DATA_DIR when unset.
-  SIGNING_SECRET: z.string().min(16).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /// When set (16+ characters), GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`;
-  /// unset, the metrics are open (keep the path private at the proxy then).
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "`postgres://...`: use PostgreSQL instead of the embedded database (required for several processes or machines).",
+    ),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe("Public base URL used in signed links and in the first-start instructions."),
+  TRUST_PROXY: bool
+    .default(false)
+    .describe(
+      "Behind a reverse proxy that sets them: take the links' host and scheme from X-Forwarded-Host and X-Forwarded-Proto. Otherwise clients could set them, so only `Host` is used.",
+    ),
+  SIGNING_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe("Secret for signed download URLs; generated and kept in DATA_DIR when unset."),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("pino level; logs are JSON lines on stdout."),
   METRICS_TOKEN: z
     .string()
     .min(16)
     .optional()
-    .or(z.literal("").transform(() => undefined)),
-  /// OpenTelemetry traces are exported over OTLP/HTTP to this base URL (the SDK appends
-  /// /v1/traces) when it is set; unset, no tracing code is loaded. The SDK reads its other OTEL_*
-  /// variables itself (docs/deploy.md, Tracing).
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "When set (16+ characters), GET /api/metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, the metrics are open (keep the path private at the proxy then).",
+    ),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .string()
     .url()
     .optional()
-    .or(z.literal("").transform(() => undefined)),
-  /// Encoding of the exported traces (gRPC is not supported).
-  OTEL_EXPORTER_OTLP_PROTOCOL: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.enum(["http/protobuf", "http/json"]).default("http/protobuf"),
-  ),
-  /// Bound of a graceful shutdown (SIGTERM, SIGINT): requests in flight, replies being produced and
-  /// running jobs get this long to finish before the process exits.
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
-  /// Run the job worker inside the server process (the embedded default). Set false when
-  /// separate `npm run worker` processes do the work.
-  RUN_WORKER: bool.default(true),
-  /// Server processes on one port (PostgreSQL only; default: one per core). The embedded database
-  /// allows one process.
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  /// Connections of the PostgreSQL pool of each process.
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
-  /// Seconds without a heartbeat after which the job of a dead worker is retried (at least 10:
-  /// lower values are raised to 10).
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "OpenTelemetry traces are exported over OTLP/HTTP to this base URL (the SDK appends /v1/traces) when it is set; unset, no tracing code is loaded. The SDK reads its other OTEL_* variables itself (docs/deploy.md, Tracing).",
+    ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .preprocess((v) => (v === "" ? undefined : v), z.enum(["http/protobuf", "http/json"]).default("http/protobuf"))
+    .describe("Encoding of the exported traces (gRPC is not supported)."),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(25_000)
+    .describe(
+      "Bound of a graceful shutdown (SIGTERM, SIGINT): requests in flight, replies being produced and running jobs get this long to finish before the process exits.",
+    ),
+  RUN_WORKER: bool
+    .default(true)
+    .describe(
+      "Run the job worker inside the server process (the embedded default). Set false when separate `npm run worker` processes do the work.",
+    ),
+  WORKER_PORT: z
+    .preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional())
+    .describe(
+      "Port on which a standalone `npm run worker` answers GET /metrics, /health and /ready (on HOST); unset, the worker listens on no port.",
+    ),
+  FAST_ROUTES: bool
+    .default(true)
+    .describe(
+      "Serve the hot public routes (GET message, GET run, the trigger) in front of Next's router, with the same answers; `false` leaves every route to Next (as does tracing: OTEL_EXPORTER_OTLP_ENDPOINT).",
+    ),
+  WEB_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "Server processes on one port (PostgreSQL only; default: one per core). The embedded database allows one process.",
+    ),
+  DB_POOL_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe("Connections of the PostgreSQL pool of each process."),
   QUEUE_HEARTBEAT_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
     .default(30)
-    .transform((n) => Math.max(10, n)),
-  /// How often the queue looks for expired jobs (those of dead workers).
-  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(10),
-  /// Attempts of a queue job after its first (a workflow run's engine pass that failed or whose
-  /// process died). The last one ends the run `failed` rather than leaving it to the queue.
-  QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(5),
-  /// How often a run's engine checks its run for pause, cancel or a newer engine.
-  RUN_WATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(150),
-  /// Verified Access Keys are cached this long; revocation reaches every instance within it.
-  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
-  /// Requests a minute an Access Key may make on the public API, for keys minted without their own
-  /// `rate_limit_per_minute`; 0 disables the default (keys with their own limit keep it). Over it:
-  /// 429 rate_limited with Retry-After. Counted across processes on PostgreSQL.
-  RATE_LIMIT_PER_MINUTE: z.preprocess(
-    (v) => (v === "" ? undefined : v), // set but empty is the default, not 0 (which disables it)
-    z.coerce.number().int().min(0).max(1_000_000).default(600),
-  ),
-  /// Outgoing calls named by an agent's configuration (http runtime, openai base_url, workflow http
-  /// and llm steps) may reach loopback, private (10/8, 172.16/12, 192.168/16), shared (100.64/10)
-  /// and unique-local (fc00::/7) addresses: for a model server on the same machine or network.
-  /// Link-local and cloud metadata addresses stay refused whatever this says (lib/net/upstream-guard.ts).
-  ALLOW_PRIVATE_UPSTREAMS: bool.default(false),
-  /// Comma-separated hosts whose loopback or private addresses are allowed when
-  /// ALLOW_PRIVATE_UPSTREAMS is false: a host name or IP literal as written in the URL, optionally
-  /// with `:port` (that port only); IPv6 in brackets (`[fd12::1]:8000`). No wildcards.
+    .transform((n) => Math.max(10, n))
+    .describe(
+      "Seconds without a heartbeat after which the job of a dead worker is retried (at least 10: lower values are raised to 10).",
+    ),
+  QUEUE_SUPERVISE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe("How often the queue looks for expired jobs (those of dead workers)."),
+  QUEUE_RETRY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(5)
+    .describe(
+      "Attempts of a queue job after its first (a workflow run's engine pass that failed or whose process died). The last one ends the run `failed` rather than leaving it to the queue.",
+    ),
+  RUN_WATCH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(150)
+    .describe("How often a run's engine checks its run for pause, cancel or a newer engine."),
+  KEY_CACHE_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30_000)
+    .default(2_000)
+    .describe("Verified Access Keys are cached this long; revocation reaches every instance within it."),
+  RATE_LIMIT_PER_MINUTE: z
+    .preprocess(
+      (v) => (v === "" ? undefined : v), // set but empty is the default, not 0 (which disables it)
+      z.coerce.number().int().min(0).max(1_000_000).default(600),
+    )
+    .describe(
+      "Requests a minute an Access Key may make on the public API, for keys minted without their own `rate_limit_per_minute`; 0 disables the default (keys with their own limit keep it). Over it: 429 rate_limited with Retry-After. Counted across processes on PostgreSQL.",
+    ),
+  ALLOW_PRIVATE_UPSTREAMS: bool
+    .default(false)
+    .describe(
+      "Outgoing calls named by an agent's configuration (http runtime, openai base_url, workflow http and llm steps) may reach loopback, private (10/8, 172.16/12, 192.168/16), shared (100.64/10) and unique-local (fc00::/7) addresses: for a model server on the same machine or network. Link-local and cloud metadata addresses stay refused whatever this says (lib/net/upstream-guard.ts).",
+    ),
   UPSTREAM_ALLOWLIST: z
     .string()
     .default("")
@@ -104,73 +172,208 @@ const EnvSchema = z.object({
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean),
     )
-    .refine((hosts) => hosts.every((h) => splitUpstreamHost(h)), "entries must be host, host:port or [ipv6]:port"),
-  /// Replies produced at once by the process that accepted the trigger, at most this many at a time
-  /// (replies wait on their upstream: the cap is about memory and upstream load, not CPU).
-  REPLY_CONCURRENCY: z.coerce.number().int().min(1).max(100_000).default(256),
-  /// Replies waiting for a free slot beyond which new triggers are refused with 503 and Retry-After.
-  REPLY_BACKLOG: z.coerce.number().int().min(0).max(1_000_000).default(2_000),
-  /// How long a reply's producer holds it without renewing; a reply whose process died is taken
-  /// over once this has passed.
-  REPLY_LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(30),
-  /// Bounded wait of a synchronous conversational trigger.
-  TRIGGER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
-  /// Uploads may last up to an hour (SPEC 8); other requests are cut much sooner.
+    .refine((hosts) => hosts.every((h) => splitUpstreamHost(h)), "entries must be host, host:port or [ipv6]:port")
+    .describe(
+      "Comma-separated hosts whose loopback or private addresses are allowed when ALLOW_PRIVATE_UPSTREAMS is false: a host name or IP literal as written in the URL, optionally with `:port` (that port only); IPv6 in brackets (`[fd12::1]:8000`). No wildcards.",
+    ),
+  CALLBACK_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(8)
+    .describe(
+      "Attempts of a completion callback delivery (the first included) before it is marked failed; a redelivery gets as many again.",
+    ),
+  CALLBACK_RETRY_BASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400_000)
+    .default(10_000)
+    .describe(
+      "First retry delay of a completion callback; each further retry doubles it (with jitter), capped at 6 hours.",
+    ),
+  CALLBACK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe("Time limit of one completion callback request (headers and body of the answer)."),
+  REPLY_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(256)
+    .describe(
+      "Replies produced at once by the process that accepted the trigger, at most this many at a time (replies wait on their upstream: the cap is about memory and upstream load, not CPU).",
+    ),
+  REPLY_BACKLOG: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(2_000)
+    .describe("Replies waiting for a free slot beyond which new triggers are refused with 503 and Retry-After."),
+  REPLY_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(3_600)
+    .default(30)
+    .describe(
+      "How long a reply's producer holds it without renewing; a reply whose process died is taken over once this has passed.",
+    ),
+  TRIGGER_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(25_000)
+    .describe("Bounded wait of a synchronous conversational trigger."),
   UPLOAD_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(1000)
-    .default(60 * 60 * 1000),
+    .default(60 * 60 * 1000)
+    .describe("Uploads may last up to an hour (SPEC 8); other requests are cut much sooner."),
   REQUEST_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(1000)
-    .default(5 * 60 * 1000),
-  /// A client must have sent all of a request's headers within this (slow-header clients are cut
-  /// with 408; checked every quarter of it).
-  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
-  /// Largest request line and headers, in bytes (431 above it; Node's default is 16 KiB).
+    .default(5 * 60 * 1000)
+    .describe(
+      "Whole-request time limit of everything but uploads (408 request_timeout, then the connection is closed).",
+    ),
+  HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(20_000)
+    .describe(
+      "A client must have sent all of a request's headers within this (slow-header clients are cut with 408; checked every quarter of it).",
+    ),
   MAX_HEADER_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .max(1024 * 1024)
-    .default(16 * 1024),
-  /// An idle keep-alive connection is closed after this long: longer than clients and proxies keep
-  /// their idle connections, so that they close first.
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
-  /// Largest upload accepted, multipart or resumable (tus answers 413 above it; Tus-Max-Size).
+    .default(16 * 1024)
+    .describe("Largest request line and headers, in bytes (431 above it; Node's default is 16 KiB)."),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .default(65_000)
+    .describe(
+      "An idle keep-alive connection is closed after this long: longer than clients and proxies keep their idle connections, so that they close first.",
+    ),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1)
-    .default(50 * 1024 ** 3),
-  /// Unfinished resumable uploads are deleted (bytes and state) this long after they began.
-  UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().default(24),
-  /// How often the worker deletes expired unfinished uploads.
+    .default(50 * 1024 ** 3)
+    .describe("Largest upload accepted, multipart or resumable (tus answers 413 above it; Tus-Max-Size)."),
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24)
+    .describe("Unfinished resumable uploads are deleted (bytes and state) this long after they began."),
   UPLOAD_CLEANUP_INTERVAL_MS: z.coerce
     .number()
     .int()
     .min(100)
-    .default(15 * 60 * 1000),
-  /// Test hook only (never set in production): every storage write fails after this many bytes,
-  /// as a disk that fills up mid-stream would, to exercise `500 upload_failed`.
-  STORAGE_FAULT_AFTER_BYTES: z.coerce.number().int().min(0).optional(),
-  /// Key of dashboard sessions (32+ characters). Generated into DATA_DIR when unset on the
-  /// embedded database; required on PostgreSQL (every instance must share it).
+    .default(15 * 60 * 1000)
+    .describe("How often the worker deletes expired unfinished uploads."),
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^(file:.*|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?)$/,
+      "must be `file:` or `s3://bucket` or `s3://bucket/prefix`",
+    )
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      'Where uploaded and output files are kept: unset or `file:` for DATA_DIR/files on the local disk; `s3://bucket/optional/prefix` for an S3-compatible bucket (endpoint and credentials from the AWS_* variables; docs/deploy.md "Storage").',
+    ),
+  AWS_ENDPOINT_URL_S3: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe("S3 storage: endpoint of an S3-compatible service (MinIO, R2, ...); unset for AWS S3 itself."),
+  AWS_ENDPOINT_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe("S3 storage: endpoint used when AWS_ENDPOINT_URL_S3 is unset."),
+  AWS_REGION: z.string().min(1).default("us-east-1").describe("S3 storage: region of the bucket."),
+  AWS_ACCESS_KEY_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "S3 storage: access key id (with AWS_SECRET_ACCESS_KEY); unset to use the SDK's other sources (instance or task role, profile).",
+    ),
+  AWS_SECRET_ACCESS_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe("S3 storage: secret access key (with AWS_ACCESS_KEY_ID); never logged."),
+  S3_FORCE_PATH_STYLE: bool
+    .default(false)
+    .describe(
+      "S3 storage: address the bucket as `endpoint/bucket/key` (MinIO, s3rver) instead of `bucket.endpoint/key`.",
+    ),
+  STORAGE_FAULT_AFTER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "Test hook only (never set in production): every storage write fails after this many bytes, as a disk that fills up mid-stream would, to exercise `500 upload_failed`.",
+    ),
   AUTH_SECRET: z
     .string()
     .min(32)
     .optional()
-    .or(z.literal("").transform(() => undefined)),
-  /// Dashboard single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).
-  OIDC_ISSUER: z.string().url().optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  /// First start: password of the first admin (generated and printed once when unset).
-  ADMIN_EMAIL: z.string().email().default("admin@example.com"),
-  ADMIN_PASSWORD: z.string().min(8).optional(),
-  SEED_DEMO: bool.default(true),
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "Key of dashboard sessions (32+ characters). Generated into DATA_DIR when unset on the embedded database; required on PostgreSQL (every instance must share it).",
+    ),
+  OIDC_ISSUER: z
+    .string()
+    .url()
+    .optional()
+    .describe('Dashboard single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).'),
+  OIDC_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Client id of the OpenID Connect application (with OIDC_ISSUER and OIDC_CLIENT_SECRET)."),
+  OIDC_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Client secret of the OpenID Connect application (with OIDC_ISSUER and OIDC_CLIENT_ID)."),
+  ADMIN_EMAIL: z
+    .string()
+    .email()
+    .default("admin@example.com")
+    .describe("First start: email address (sign-in name) of the first admin."),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8)
+    .optional()
+    .describe("First start: password of the first admin (8+ characters; generated and printed once when unset)."),
+  SEED_DEMO: bool.default(true).describe("First start: create the demo agents (echo runtime)."),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -187,7 +390,11 @@ export function env(): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
   }
-  cached = parsed.data;
+  const d = parsed.data;
+  if (!d.AWS_ACCESS_KEY_ID !== !d.AWS_SECRET_ACCESS_KEY) {
+    throw new Error("Invalid environment:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither");
+  }
+  cached = d;
   return cached;
 }
 

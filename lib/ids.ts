@@ -55,6 +55,8 @@ export type IdPrefix =
   | "idem"
   | "sif"
   | "upl"
+  | "dlv"
+  | "att"
   | "req";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */

@@ -17,8 +17,13 @@ export function parseWith<T>(
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const fields = fieldErrors(r.error);
-  const first = fields[0]!;
-  throw new ApiError(code, `Invalid ${where}: ${first.field}: ${first.message}`, { fields });
+  // A field may name its own code (a custom issue's `params.error_code`, e.g. invalid_callback_url).
+  const own = r.error.issues.find((i) => i.code === "custom" && typeof i.params?.error_code === "string") as
+    { params?: Record<string, unknown> } | undefined;
+  const firstIndex = own ? r.error.issues.indexOf(own as z.core.$ZodIssue) : 0;
+  const first = fields[firstIndex]!;
+  const chosen = own ? (own.params!.error_code as ErrorCode) : code;
+  throw new ApiError(chosen, `Invalid ${where}: ${first.field}: ${first.message}`, { fields });
 }
 
 /** A `limit` query value: a positive integer, `defaultValue` when absent, clamped to `cap` (and

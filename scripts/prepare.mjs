@@ -1,6 +1,7 @@
 // Before `next build` and `next dev`: generates the Prisma client (no native engine needed for
 // generate; see docs/decisions.md) when the schema changed, and bundles the production server
-// (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`,
+// (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`
+// and the standalone worker into dist/worker.mjs for `npm run worker`,
 // with the table of route files and the methods they export (scripts/route-table.mjs) built in.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
@@ -22,18 +23,27 @@ if (!existsSync(generated) || statSync(generated).mtimeMs < statSync(schema).mti
 }
 
 // SERVER_DIST (default dist) lets parallel work in one checkout keep its own bundle; one level deep.
-const out = path.join(root, process.env.SERVER_DIST || "dist", "server.mjs");
-mkdirSync(path.dirname(out), { recursive: true });
-const tmp = `${out}.${process.pid}.tmp`;
-await build({
-  entryPoints: [path.join(root, "server.ts")],
-  outfile: tmp,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  logLevel: "warning",
-  define: { __AWS_ROUTE_TABLE__: JSON.stringify(await routeTable(root)) },
-});
-renameSync(tmp, out);
+// The standalone worker (scripts/worker.ts) is bundled beside it into worker.mjs (`npm run worker`),
+// so that neither needs tsx at runtime: production installs keep only the dependencies.
+const dist = path.join(root, process.env.SERVER_DIST || "dist");
+mkdirSync(dist, { recursive: true });
+const routes = JSON.stringify(await routeTable(root));
+for (const [entry, name] of [
+  ["server.ts", "server.mjs"],
+  ["scripts/worker.ts", "worker.mjs"],
+]) {
+  const out = path.join(dist, name);
+  const tmp = `${out}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [path.join(root, entry)],
+    outfile: tmp,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+    define: { __AWS_ROUTE_TABLE__: routes },
+  });
+  renameSync(tmp, out);
+}

@@ -3,7 +3,9 @@
 // PGlite by default, or fresh PostgreSQL databases on the server given by TEST_DATABASE_URL.
 // Ends with one line "N passed, N failed" (totals over all suites).
 // Extra arguments go to Vitest (e.g. `npm test -- --project unit`) and skip the browser tests;
-// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build.
+// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build. On PostgreSQL the upload, tus and
+// download suites run once more on S3-compatible storage (s3rver); S3_TESTS=1 adds that pass to the
+// embedded run, S3_TESTS=0 skips it.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -42,19 +44,51 @@ const vitestCode = run("npx", [
   `--outputFile.json=${vitestJson}`,
   ...args,
 ]);
-let vitestFailed = 0;
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, "utf8"));
-  totals.passed += report.numPassedTests ?? 0;
-  // A file that failed outside its tests (import error, hook) counts once.
-  const brokenFiles = (report.testResults ?? []).filter(
-    (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
-  ).length;
-  vitestFailed = (report.numFailedTests ?? 0) + brokenFiles;
-  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+/** Adds a Vitest JSON report to the totals. */
+function countVitest(code, jsonFile) {
+  let failed = 0;
+  if (existsSync(jsonFile)) {
+    const report = JSON.parse(readFileSync(jsonFile, "utf8"));
+    totals.passed += report.numPassedTests ?? 0;
+    // A file that failed outside its tests (import error, hook) counts once.
+    const brokenFiles = (report.testResults ?? []).filter(
+      (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
+    ).length;
+    failed = (report.numFailedTests ?? 0) + brokenFiles;
+    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  }
+  if (code !== 0 && failed === 0) failed = 1; // the runner failed outside any test
+  totals.failed += failed;
 }
-if (vitestCode !== 0 && vitestFailed === 0) vitestFailed = 1; // the runner failed outside any test
-totals.failed += vitestFailed;
+countVitest(vitestCode, vitestJson);
+
+// The upload, tus and download suites once more on S3-compatible storage (STORAGE_URL=s3://...,
+// s3rver started in-process by e2e/api/global-setup.ts), on the PostgreSQL run only: the storage
+// code does not depend on the database, and CI time matters. S3_TESTS=1 runs them on PGlite too.
+const S3_SUITES = ["e2e/api/uploads.test.ts", "e2e/api/tus.test.ts", "e2e/api/files.test.ts"];
+const withS3 =
+  args.length === 0 && process.env.S3_TESTS !== "0" && (process.env.TEST_DATABASE_URL || process.env.S3_TESTS === "1");
+if (withS3) {
+  const s3Json = path.join(outDir, `vitest-${label}-s3.json`);
+  rmSync(s3Json, { force: true });
+  const started = Date.now();
+  const code = run(
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--project",
+      "api",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${s3Json}`,
+      ...S3_SUITES,
+    ],
+    { TEST_STORAGE: "s3" },
+  );
+  console.log(`[${label}] storage suites on S3: ${Math.round((Date.now() - started) / 1000)} s`);
+  countVitest(code, s3Json);
+}
 
 if (withUi) {
   if (!existsSync(chromium)) {

@@ -1,19 +1,48 @@
 // Standalone worker (npm run worker): executes queued replies and workflow runs. Run any number of
 // these against PostgreSQL (DATABASE_URL) and set RUN_WORKER=false on the web servers. On the
 // embedded database the server's in-process worker does this; a second process is refused.
+// `npm run build` bundles it into dist/worker.mjs (scripts/prepare.mjs), which `npm run worker` runs.
+//
+// With WORKER_PORT set it answers GET /health, /ready and /metrics there (lib/http/worker-server.ts).
+// On SIGTERM (or SIGINT), bounded by SHUTDOWN_TIMEOUT_MS (docs/deploy.md, At scale): /ready answers
+// 503, the worker takes no more jobs, running jobs and replies get the rest of the bound to finish;
+// jobs still running then are failed, so that another worker retries them; the database closes; exit 0.
 import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
+import { env } from "../lib/env";
+import { serveWorker, type WorkerServer } from "../lib/http/worker-server";
+import { markShuttingDown } from "../lib/lifecycle";
 import { log } from "../lib/log";
+import { metrics } from "../lib/metrics";
 import { startWorker } from "../lib/queue/worker";
+
+const settings = env();
 
 try {
   const db = await database();
+  metrics(); // Node's process metrics start with the process, not at the first scrape
   const stop = await startWorker();
+  let listener: WorkerServer | undefined;
+  if (settings.WORKER_PORT !== undefined) {
+    listener = await serveWorker(settings.WORKER_PORT, settings.HOST);
+    log.info({ port: listener.port }, "worker listening for /health, /ready and /metrics");
+  }
   log.info({ database: db.kind }, "worker started");
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    log.info({ signal }, "worker stopping");
-    await stop();
+    if (stopping) return;
+    stopping = true;
+    markShuttingDown();
+    const started = performance.now();
+    const left = () => Math.max(0, settings.SHUTDOWN_TIMEOUT_MS - (performance.now() - started));
+    log.info({ signal, timeout_ms: settings.SHUTDOWN_TIMEOUT_MS }, "worker stopping");
+    await stop.pause(); // no more jobs
+    const { repliesSettled } = await import("../lib/conversations/replies");
+    await repliesSettled(left()); // replies this worker took over
+    await stop(left()); // running jobs: finished, or failed to be retried elsewhere
+    await listener?.close();
     await closeDatabase();
+    log.info({ signal, ms: Math.round(performance.now() - started) }, "worker stopped");
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -18,6 +18,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/runs", label: "Runs" },
   { href: "/uploads", label: "Uploads" },
   { href: "/keys", label: "Access Keys" },
+  { href: "/webhooks", label: "Webhooks" },
   { href: "/members", label: "Members", admin: true },
   { href: "/audit", label: "Audit log", admin: true },
   { href: "/docs/api", label: "API reference" },

@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
-/** One colour per state, the same everywhere (runs, items, sessions, messages, keys). */
+/** One colour per state, the same everywhere (runs, items, sessions, messages, keys, deliveries). */
 const STATUS_TONES: Record<string, string> = {
   pending: "bg-zinc-100 text-zinc-700 ring-zinc-300",
   running: "bg-sky-50 text-sky-800 ring-sky-300",
   processing: "bg-sky-50 text-sky-800 ring-sky-300",
   completed: "bg-emerald-50 text-emerald-800 ring-emerald-300",
+  delivered: "bg-emerald-50 text-emerald-800 ring-emerald-300",
   active: "bg-emerald-50 text-emerald-800 ring-emerald-300",
   failed: "bg-red-50 text-red-800 ring-red-300",
   error: "bg-red-50 text-red-800 ring-red-300",

@@ -21,9 +21,15 @@ beforeAll(async () => {
   const conversational = (await createAgent(orgA, ECHO_AGENT)).agent_id;
   const workflow = (await createAgent(orgA, SIMPLE_WORKFLOW)).agent_id;
   const key = (await mintKey(orgA)).key;
-  const trigger = await call("POST", `/api/agents/webhook/${conversational}`, { auth: key, body: { message: "hi" } });
+  // The reply's completion callback goes to an address that never answers: it stays in the log.
+  const trigger = await call("POST", `/api/agents/webhook/${conversational}`, {
+    auth: key,
+    body: { message: "hi", callback_url: "https://callbacks.invalid/hook" },
+  });
   const run = await call("POST", `/api/agents/webhook/${workflow}`, { auth: key, body: { rows: [{ a: 1 }] } });
   const members = await adminA.call("GET", "/api/console/members");
+  const deliveries = await adminA.call("GET", `/api/console/deliveries?agent_id=${conversational}`);
+  expect(deliveries.body.data, "the trigger's completion callback is logged").toHaveLength(1);
   f = {
     orgA: orgA.organization_id,
     orgB: orgB.organization_id,
@@ -31,6 +37,7 @@ beforeAll(async () => {
     workflow,
     sessionId: trigger.body.session_id,
     runId: run.body.run_id,
+    deliveryId: deliveries.body.data[0].id,
     supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
     freshKey: async () => (await mintKey(orgA)).key_id,
     freshAgent: async () => (await createAgent(orgA, ECHO_AGENT)).agent_id,
@@ -91,7 +98,7 @@ describe.each(CONSOLE_ROUTES)("console route $method $pattern", (route) => {
         return;
       }
       expect([401, 403, 500], `${label(route)}: ${res.status} ${res.text}`).not.toContain(res.status);
-      for (const id of [f.orgA, f.conversational, f.workflow, f.sessionId, f.runId]) {
+      for (const id of [f.orgA, f.conversational, f.workflow, f.sessionId, f.runId, f.deliveryId]) {
         expect(res.text, `${label(route)} leaks ${id}`).not.toContain(id);
       }
     },

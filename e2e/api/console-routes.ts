@@ -10,6 +10,8 @@ export interface ConsoleFixtures {
   sessionId: string;
   runId: string;
   supportUserId: string;
+  /** A completion callback delivery of org A (its trigger named a callback_url). */
+  deliveryId: string;
   /** A key minted for this call (DELETE revokes it). */
   freshKey(): Promise<string>;
   /** A member added for this call (DELETE removes them). */
@@ -174,6 +176,27 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     path: (f) => `/api/console/runs/${f.runId}/approvals/resolve`,
     body: () => ({ exception_id: "exc_unknown", resolution: "approved" }),
     otherOrg: "run_not_found",
+  },
+  { method: "GET", pattern: "/api/console/webhooks/secret", path: () => "/api/console/webhooks/secret" },
+  {
+    method: "POST",
+    pattern: "/api/console/webhooks/secret",
+    path: () => "/api/console/webhooks/secret",
+    admin: true,
+  },
+  { method: "GET", pattern: "/api/console/deliveries", path: () => "/api/console/deliveries" },
+  {
+    method: "GET",
+    pattern: "/api/console/deliveries/[delivery_id]",
+    path: (f) => `/api/console/deliveries/${f.deliveryId}`,
+    otherOrg: "delivery_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/deliveries/[delivery_id]/redeliver",
+    path: (f) => `/api/console/deliveries/${f.deliveryId}/redeliver`,
+    admin: true,
+    otherOrg: "delivery_not_found",
   },
   { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members", admin: true },
   {

@@ -8,6 +8,7 @@ import { resetEnvCache } from "../../lib/env";
 import { resetSigningKeyCache, signDownload } from "../../lib/files/signing";
 import { storageKeyFor } from "../../lib/files/upload";
 import { newFileId } from "../../lib/ids";
+import { onS3 } from "./s3-server";
 import { createAgent, ctx, ECHO_AGENT, expectError, mintKey, type ApiResponse } from "./helpers";
 
 const SAVED = { ...process.env };
@@ -77,7 +78,26 @@ describe("signed downloads", () => {
     );
     expect(file.filename).toBe(filename);
     expect(res.headers.get("accept-ranges")).toBe("bytes");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    // On the local disk the service streams the bytes; on S3 the bucket does (a presigned URL on
+    // another origin, where the bytes cannot act as this service's pages).
+    if (!onS3()) expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it.runIf(onS3())("on S3 storage, redirects to a presigned GET of the object valid 15 minutes", async () => {
+    const res = await fetch(sign().url, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const location = new URL(res.headers.get("location")!);
+    expect(location.origin).toBe(process.env.AWS_ENDPOINT_URL_S3);
+    expect(location.pathname.endsWith(`/${storageKey}`)).toBe(true);
+    expect(location.searchParams.get("X-Amz-Expires")).toBe("900");
+    expect(location.searchParams.get("response-content-type")).toBe("application/pdf");
+    expect(location.searchParams.get("response-content-disposition")).toMatch(/^attachment; /);
+    // A Range is answered by the service itself, with its own range rules (the tests below).
+    const ranged = await fetch(sign().url, { redirect: "manual", headers: { range: "bytes=0-9" } });
+    expect([ranged.status, ranged.headers.get("content-range")]).toEqual([206, `bytes 0-9/${content.length}`]);
+    await ranged.arrayBuffer();
   });
 
   it("serves a byte range with 206 and Content-Range", async () => {

@@ -2,6 +2,7 @@
 // new PostgreSQL database when TEST_DATABASE_URL is set. Organizations are made with the admin CLI
 // before the server starts (the embedded database allows one process at a time).
 import type { TestProject } from "vitest/node";
+import { startS3Server, type S3TestServer } from "./s3-server";
 import { admin, freshTarget, startServer, type DbTarget } from "./server";
 
 export interface ApiTestContext {
@@ -20,6 +21,15 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  // TEST_STORAGE=s3 (scripts/test.mjs's S3 pass): a local S3-compatible server, and every server
+  // the suites start stores its files there (e2e/api/s3-server.ts storageEnv). Set before the test
+  // workers start, so that they and the servers they start inherit it.
+  let s3: S3TestServer | undefined;
+  if (process.env.TEST_STORAGE === "s3") {
+    s3 = await startS3Server();
+    const { STORAGE_URL, ...aws } = s3.env("suites");
+    Object.assign(process.env, aws, { TEST_S3_STORAGE_URL: STORAGE_URL });
+  }
   const { target, dispose } = await freshTarget("api");
   const password = "correct horse battery";
   const orgA = (await admin(target, [
@@ -63,5 +73,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await dispose();
+    await s3?.close();
   };
 }

@@ -185,6 +185,8 @@ describe("conversations: real answers match the document", () => {
       [{ message: "" }, {}, 400],
       [{ message: "hi", session_id: "sess_unknown" }, {}, 404],
       [{ message: "hi", attachments: [{ file_id: `fi_${"0".repeat(32)}` }] }, {}, 400],
+      // Completion callbacks: a documented code of its own.
+      [{ message: "hi", callback_url: "ftp://example.com/hook" }, {}, 400],
     ];
     for (const [body, headers, status] of errors) {
       const res = await call("POST", `/api/agents/webhook/${agents.echo}`, { auth: key, body, headers });

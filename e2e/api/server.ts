@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
+import { storageEnv } from "./s3-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -113,6 +114,8 @@ export async function startServer(
       RATE_LIMIT_PER_MINUTE: "1000000",
       ...LOCAL_UPSTREAMS_ENV,
       ...dbEnv(target),
+      // The S3 pass of the storage suites: a prefix of the test bucket per data folder.
+      ...storageEnv(target),
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],

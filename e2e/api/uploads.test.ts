@@ -2,7 +2,7 @@
 // error table, and, on a server of our own with short timeouts and a storage fault, slow clients,
 // mid-stream failures and disconnects (nothing may be left behind).
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -10,6 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartEnvelope } from "../../lib/files/multipart-body";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey } from "./helpers";
+import { onS3, pendingWrites, storedKeys } from "./s3-server";
 import { ownServer, type DbTarget, type OwnServer } from "./server";
 
 const FILE_ID = /^fi_[0-9a-f]{32}$/;
@@ -243,11 +244,6 @@ function split(buf: Buffer, parts: number): Buffer[] {
   return Array.from({ length: parts }, (_, i) => buf.subarray(i * size, (i + 1) * size)).filter((b) => b.length);
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => statSync(path.join(dir, p)).isFile());
-}
-
 async function fileRows(target: DbTarget): Promise<string[]> {
   if (target.databaseUrl) {
     const c = new pg.Client({ connectionString: target.databaseUrl });
@@ -284,16 +280,24 @@ async function waitFor(check: () => boolean, what: string, ms = 15_000) {
   }
 }
 
+async function waitForAsync(check: () => Promise<boolean>, what: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe("upload: slow clients, storage failures and disconnects (own server)", () => {
-  const FAULT_AT = 4 * 1024 * 1024;
+  // On S3 past the first 5 MiB part (a multipart upload exists when the fault or the hang-up comes).
+  const FAULT_AT = (onS3() ? 8 : 4) * 1024 * 1024;
   let own: OwnServer;
   let key: string;
   let agentId: string;
   const stored: string[] = [];
 
-  const filesDir = () => path.join(own.target.dataDir, "files");
-  const tmpBytes = () =>
-    filesUnder(path.join(filesDir(), ".tmp")).reduce((n, f) => n + statSync(path.join(filesDir(), ".tmp", f)).size, 0);
+  /** Stored objects that are not the successful uploads' files (temp files, leftovers). */
+  const strays = async () => (await storedKeys(own.target)).filter((k) => !stored.some((id) => k.endsWith(id)));
   const uploadUrl = () => `${own.server.baseUrl}/api/agents/${agentId}/upload`;
 
   beforeAll(async () => {
@@ -361,26 +365,30 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
     const body = await res.json();
     expect([res.status, body.error.code]).toEqual([500, "upload_failed"]);
     expect(body.error.message).not.toMatch(/Injected|fault/i);
-    expect(filesUnder(filesDir()).filter((f) => !stored.some((id) => f.endsWith(id)))).toEqual([]);
+    expect(await strays()).toEqual([]);
+    expect(await pendingWrites(own.target)).toEqual([]);
   });
 
   it("keeps no file record and no partial bytes when the client disconnects mid-upload, and logs a client abort", async () => {
     const logFrom = statSync(own.server.logFile).size;
     const env = multipartEnvelope({ filename: "gone.bin", contentType: "application/octet-stream" });
     const declared = env.length(50 * 1024 * 1024);
-    const chunks = [env.head, ...Array.from({ length: 40 }, () => randomBytes(64 * 1024))];
+    // On S3 the first bytes leave the server once a 5 MiB part is full: more chunks before the hang-up.
+    const count = onS3() ? 120 : 40;
+    const chunks = [env.head, ...Array.from({ length: count }, () => randomBytes(64 * 1024))];
     const res = await slowRequest({
       url: uploadUrl(),
       headers: { authorization: `Bearer ${key}`, "content-type": env.contentType, "content-length": String(declared) },
       chunks,
       pauseMs: 10,
-      abortAfterChunks: 30,
-      // Hang up only once the server holds partial bytes, so that there is something to clean up.
-      beforeAbort: () => waitFor(() => tmpBytes() > 0, "partial bytes on the server"),
+      abortAfterChunks: count - 10,
+      // Hang up only once storage holds partial bytes (a temp file, a multipart upload's first
+      // part), so that there is something to clean up.
+      beforeAbort: () => waitForAsync(async () => (await pendingWrites(own.target)).length > 0, "partial bytes stored"),
     });
     expect(res.status).toBeUndefined();
-    await waitFor(() => filesUnder(path.join(filesDir(), ".tmp")).length === 0, "the partial upload to be removed");
-    expect(filesUnder(filesDir()).filter((f) => !stored.some((id) => f.endsWith(id)))).toEqual([]);
+    await waitForAsync(async () => (await pendingWrites(own.target)).length === 0, "the partial upload to be removed");
+    expect(await strays()).toEqual([]);
 
     // The log: the request as a client abort (warn, 499), no error line, no 500, nothing unhandled.
     const uploadPath = `/api/agents/${agentId}/upload`;
@@ -420,10 +428,6 @@ describe("upload: slow clients, storage failures and disconnects (own server)", 
   it("has exactly the successful uploads in the database and on disk", async () => {
     if (!own.target.databaseUrl) await own.server.stop(); // PGlite: one process per data folder
     expect(await fileRows(own.target)).toEqual([...stored].sort());
-    expect(
-      filesUnder(filesDir())
-        .map((f) => path.basename(f))
-        .sort(),
-    ).toEqual([...stored].sort());
+    expect((await storedKeys(own.target)).map((f) => path.basename(f)).sort()).toEqual([...stored].sort());
   });
 });

@@ -8,19 +8,22 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { ECHO_AGENT, SIMPLE_WORKFLOW } from "./helpers";
-import { dbEnv, LOCAL_UPSTREAMS_ENV, ownServer, type OwnServer } from "./server";
+import { dbEnv, freePort, LOCAL_UPSTREAMS_ENV, ownServer, type OwnServer } from "./server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let own: OwnServer | undefined;
 let worker: ChildProcess | undefined;
+let drainServer: OwnServer | undefined;
+const drainWorkers: ChildProcess[] = [];
 afterAll(async () => {
-  // tsx runs the script in a child process: end the whole group, not only tsx.
-  if (worker?.pid && worker.exitCode === null) process.kill(-worker.pid, "SIGKILL");
+  for (const w of [worker, ...drainWorkers]) if (w?.pid && w.exitCode === null) process.kill(-w.pid, "SIGKILL");
   await own?.dispose();
+  await drainServer?.dispose();
 });
 
+/** The bundled worker (`npm run worker` runs dist/worker.mjs; SERVER_DIST as the server's bundle). */
 function startWorker(env: Record<string, string>) {
-  const proc = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/worker.ts"], {
+  const proc = spawn(process.execPath, [`${process.env.SERVER_DIST || "dist"}/worker.mjs`], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...LOCAL_UPSTREAMS_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -141,6 +144,138 @@ describe("standalone worker", () => {
       worker = w.proc;
       expect(await w.exited).toBe(1);
       expect(w.output()).toMatch(/in use by process \d+/);
+    },
+  );
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` every 100 ms until `done` holds (at most `ms`); returns the last result. */
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let v = await probe();
+  while (!done(v) && Date.now() < deadline) {
+    await sleep(100);
+    v = await probe();
+  }
+  return v;
+}
+
+describe("standalone worker: probes, metrics and graceful shutdown", () => {
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "answers /health, /ready and /metrics on WORKER_PORT; on SIGTERM finishes its running job, or hands it back to another worker",
+    { timeout: 300_000 },
+    async () => {
+      const own = (drainServer = await ownServer("worker-drain", { RUN_WORKER: "false" }));
+      const key = await own.mintKey();
+      const token = "worker-metrics-token-0123456789";
+      const gateA = await gatedUpstream();
+      const gateB = await gatedUpstream();
+      const gatedWorkflow = (name: string, url: string) =>
+        own.createAgent({
+          name,
+          kind: "workflow",
+          runtime: { type: "echo" },
+          workflow: {
+            inputs: { rows: { type: "array", required: true } },
+            items: { from: "rows" },
+            steps: [{ id: "send", type: "http", url, timeout_ms: 120_000 }],
+          },
+        });
+      const wfA = await gatedWorkflow("gated-a", gateA.url);
+      const wfB = await gatedWorkflow("gated-b", gateB.url);
+      const trigger = async (wf: string) => {
+        const res = await own.call("POST", `/api/agents/webhook/${wf}`, { auth: key, body: { rows: [{ n: 1 }] } });
+        expect(res.status).toBe(202);
+        return `/api/agents/${wf}/runs/${res.body.run_id}`;
+      };
+      const run = async (p: string) => (await own.call("GET", p, { auth: key })).body;
+      const launch = async (extra: Record<string, string>) => {
+        const port = await freePort();
+        const w = startWorker({ ...dbEnv(own.target), HOST: "127.0.0.1", WORKER_PORT: String(port), ...extra });
+        drainWorkers.push(w.proc);
+        const base = `http://127.0.0.1:${port}`;
+        const health = await until(
+          () =>
+            fetch(`${base}/health`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          (s) => s === 200 || w.proc.exitCode !== null,
+        );
+        expect(health, w.output()).toBe(200);
+        return { ...w, base };
+      };
+
+      // 1. Probes and metrics, as the server's.
+      const a = await launch({ METRICS_TOKEN: token, SHUTDOWN_TIMEOUT_MS: "60000" });
+      const ready = await fetch(`${a.base}/ready`);
+      expect([ready.status, await ready.json()]).toEqual([
+        200,
+        { status: "ready", checks: { database: "ok", queue: "ok" } },
+      ]);
+      const refused = await fetch(`${a.base}/metrics`);
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).error.code).toBe("unauthorized");
+      const notFound = await fetch(`${a.base}/api/agents`);
+      expect(notFound.status).toBe(404);
+      const post = await fetch(`${a.base}/ready`, { method: "POST" });
+      expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+
+      const runA = await trigger(wfA);
+      await until(
+        async () => gateA.seen(),
+        (n) => n >= 1,
+      );
+      const scrape = async () => {
+        const res = await fetch(`${a.base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+        return res.text();
+      };
+      const text = await until(scrape, (t) => t.includes('agent_webhook_queue_active{queue="run"} 1'));
+      expect(text).toContain('agent_webhook_queue_active{queue="run"} 1');
+      expect(text).toContain('agent_webhook_runs{state="running"} 1');
+      expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+      expect(text).toMatch(/^agent_webhook_scrape_processes\{state="answered"\} 1$/m);
+
+      // 2. SIGTERM while the job waits on its upstream: not ready, still running it, then exit 0.
+      process.kill(a.proc.pid!, "SIGTERM");
+      const notReady = await until(
+        () => fetch(`${a.base}/ready`).then(async (r) => ({ status: r.status, body: await r.json() })),
+        (r) => r.status === 503,
+      );
+      expect(notReady.status).toBe(503);
+      expect(notReady.body.error.details).toEqual({ shutting_down: true });
+      expect(a.proc.exitCode).toBeNull();
+      gateA.open();
+      expect(await a.exited).toBe(0);
+      const doneA = await run(runA);
+      expect(doneA.status).toBe("completed");
+      expect(doneA.item_counts).toEqual({ completed: 1, failed: 0, needs_review: 0, total: 1 });
+      expect(gateA.seen()).toBe(1);
+
+      // 3. A job that outlasts SHUTDOWN_TIMEOUT_MS is handed back: the worker exits 0 and another
+      //    worker runs it to the end, the item counted once.
+      const b = await launch({ SHUTDOWN_TIMEOUT_MS: "1000" });
+      const runB = await trigger(wfB);
+      await until(
+        async () => gateB.seen(),
+        (n) => n >= 1,
+      );
+      process.kill(b.proc.pid!, "SIGTERM");
+      expect(await b.exited).toBe(0);
+      expect(b.output()).toContain("worker stopped");
+      expect((await run(runB)).status).not.toMatch(/completed|failed/);
+      gateB.open();
+      await launch({});
+      const doneB = await until(
+        () => run(runB),
+        (r) => r.status === "completed" || r.status === "failed",
+      );
+      expect(doneB.status).toBe("completed");
+      expect(doneB.item_counts).toEqual({ completed: 1, failed: 0, needs_review: 0, total: 1 });
+      expect(gateB.seen()).toBe(2);
     },
   );
 });

@@ -385,6 +385,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       sessionId: chat.body.session_id,
       runId: done.body.run_id,
       supportUserId: victims.members[0]!,
+      // No callback is configured here: the delivery routes answer 404 delivery_not_found.
+      deliveryId: "dlv_fuzz",
       freshKey: async () => victims.keys[0]!,
       freshMember: async () => victims.members[0]!,
       freshAgent: async () => victims.agents[0]!,

@@ -1,7 +1,7 @@
 // Sign-in, sign-out, wrong passwords, the lockout, and pages refusing signed-out visitors.
 import { call, expect, expectAccessible, screenshots, test, ui } from "./fixtures";
 
-const DASHBOARD_PAGES = ["/", "/keys", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
+const DASHBOARD_PAGES = ["/", "/keys", "/webhooks", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
 
 test("every dashboard page sends a signed-out visitor to /login and back after sign-in", async ({ page }) => {
   for (const p of DASHBOARD_PAGES) {

@@ -85,6 +85,7 @@ test.beforeAll(async () => {
 const PAGES: { name: string; path: () => string; heading: RegExp }[] = [
   { name: "overview", path: () => "/", heading: /Overview/ },
   { name: "keys", path: () => "/keys", heading: /Access Keys/ },
+  { name: "webhooks", path: () => "/webhooks", heading: /Webhooks/ },
   { name: "agents", path: () => "/agents", heading: /Agents/ },
   { name: "agent-new", path: () => "/agents/new", heading: /agent/i },
   { name: "agent-conversational", path: () => `/agents/${seed.echo}`, heading: /Support bot/ },
@@ -112,7 +113,7 @@ async function firstLoadJs(page: Page, url: string): Promise<number> {
 test("every page as an admin: accessible, fits a phone, screenshots, first-load JS under budget", async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   const weights: Record<string, number> = {};
   for (const p of PAGES) {
     const context = await browser.newContext({ storageState: ui().users.adminA.state });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CallbackUrl } from "../callbacks/schemas";
 import { RuntimeConfig } from "../runtime/schema";
 import { idString, queryOffset, responseId, responseTimestamp } from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
@@ -14,6 +15,8 @@ export const CreateAgentBody = z
     project_id: idString("proj", "project").optional(),
     runtime: RuntimeConfig,
     workflow: WorkflowDefinition.optional(),
+    /** The default `callback_url` of the agent's triggers (a trigger's own wins); null: none. */
+    callback_url: CallbackUrl.nullable().optional(),
   })
   .superRefine((a, ctx) => {
     if (a.kind === "workflow" && !a.workflow)
@@ -29,6 +32,8 @@ export const UpdateAgentBody = z.strictObject({
   project_id: idString("proj", "project").optional(),
   runtime: RuntimeConfig.optional(),
   workflow: WorkflowDefinition.optional(),
+  /** The default `callback_url` of the agent's triggers; null removes it. */
+  callback_url: CallbackUrl.nullable().optional(),
 });
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
@@ -69,6 +74,10 @@ export const AgentRecord = z.strictObject({
   archived_at: responseTimestamp()
     .nullable()
     .meta({ description: "Set once the agent is archived: it takes no new triggers or uploads." }),
+  callback_url: z
+    .string()
+    .nullable()
+    .meta({ description: 'The default callback_url of the agent\'s triggers (docs/api.md "Completion callbacks").' }),
 });
 
 export const AgentList = z.strictObject({ agents: z.array(AgentRecord) });

@@ -22,6 +22,7 @@ export function agentRecord(a: Agent) {
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
     archived_at: a.archivedAt?.toISOString() ?? null,
+    callback_url: a.callbackUrl ?? null,
   };
 }
 
@@ -95,6 +96,7 @@ export async function createAgent(opts: { organizationId: string; input: CreateA
       kind: input.kind,
       runtime: input.runtime,
       workflow: input.workflow as Prisma.InputJsonValue | undefined,
+      callbackUrl: input.callback_url ?? null,
     },
   });
   await audit({ organizationId, actor: opts.actor, action: "agent.created", targetType: "agent", targetId: agent.id });
@@ -152,6 +154,8 @@ export async function updateAgent(opts: {
       projectId,
       runtime: input.runtime,
       workflow: input.workflow as Prisma.InputJsonValue | undefined,
+      // null clears the default; absent keeps it.
+      callbackUrl: input.callback_url,
     },
   });
   await audit({

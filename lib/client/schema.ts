@@ -315,7 +315,7 @@ export interface paths {
     };
     /**
      * Download a file (signed URL)
-     * @description The `url` of a resolved file reference or of a run's output file: the token is the credential (no Authorization), valid for 15 minutes. A single `Range` gives `206`.
+     * @description The `url` of a resolved file reference or of a run's output file: the token is the credential (no Authorization), valid for 15 minutes. A single `Range` gives `206`. With S3 storage (`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the object, valid 15 minutes, that serves the same type and filename: follow redirects.
      */
     get: operations["downloadFile"];
     put?: never;
@@ -556,7 +556,148 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "message.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: message.completed
+     * @description A message's reply was stored (`completed`) or ended in error (`failed`). `data` is GET message's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_message_completed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "message.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: message.failed
+     * @description A message's reply was stored (`completed`) or ended in error (`failed`). `data` is GET message's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_message_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "run.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: run.completed
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_run_completed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "run.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: run.failed
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_run_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "run.needs_review": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: run.needs_review
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_run_needs_review"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "run.paused": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: run.paused
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_run_paused"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "run.cancelled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: run.cancelled
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_run_cancelled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     AccessKeyList: {
@@ -597,6 +738,8 @@ export interface components {
       updated_at: string;
       /** @description Set once the agent is archived: it takes no new triggers or uploads. */
       archived_at: string | null;
+      /** @description The default callback_url of the agent's triggers (docs/api.md "Completion callbacks"). */
+      callback_url: string | null;
     };
     Approval: {
       exception_id: string;
@@ -654,6 +797,7 @@ export interface components {
       metadata?: {
         [key: string]: unknown;
       };
+      callback_url?: string | null;
     } & {
       [key: string]: unknown;
     };
@@ -664,6 +808,7 @@ export interface components {
       project_id?: string;
       runtime: components["schemas"]["RuntimeConfig"];
       workflow?: components["schemas"]["WorkflowDefinition"];
+      callback_url?: string | null;
     };
     EchoRuntime: {
       /** @constant */
@@ -685,6 +830,7 @@ export interface components {
       | "missing_file"
       | "empty_file"
       | "file_not_found"
+      | "invalid_callback_url"
       | "unauthorized"
       | "invalid_credentials"
       | "forbidden"
@@ -701,6 +847,7 @@ export interface components {
       | "approval_not_found"
       | "member_not_found"
       | "upload_not_found"
+      | "delivery_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -1010,6 +1157,7 @@ export interface components {
       project_id?: string;
       runtime?: components["schemas"]["RuntimeConfig"];
       workflow?: components["schemas"]["WorkflowDefinition"];
+      callback_url?: string | null;
     };
     UploadedFile: {
       /** @description Use it as `{"file_id": "fi_..."}` in a trigger body. */
@@ -1042,7 +1190,7 @@ export interface components {
         format: "csv" | "jsonl" | "json";
       };
     };
-    /** @description A workflow agent's input fields (its definition's `inputs`), checked against their declared types. A field of type `file` takes a file reference `{"file_id": "fi_..."}`. */
+    /** @description A workflow agent's input fields (its definition's `inputs`), checked against their declared types. A field of type `file` takes a file reference `{"file_id": "fi_..."}`. An optional `callback_url` (not an input unless the workflow declares one of that name) receives the run's completion callbacks. */
     WorkflowInputs: {
       [key: string]: unknown;
     };
@@ -1156,6 +1304,7 @@ export interface components {
       variables?: {
         [key: string]: unknown;
       };
+      callback_url?: string | null;
     } & {
       [key: string]: unknown;
     };
@@ -1186,8 +1335,10 @@ export interface components {
      *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
      *
      *     `file_not_found`: a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.
+     *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
      */
-    Error400_invalid_json_invalid_request_file_not_found: {
+    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -1196,7 +1347,7 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "invalid_json" | "invalid_request" | "file_not_found";
+            code?: "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url";
           };
         };
       };
@@ -1208,9 +1359,11 @@ export interface components {
      *
      *     `file_not_found`: a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.
      *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     *
      *     `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
      */
-    Error400_invalid_json_invalid_request_file_not_found_runtime_not_applicable: {
+    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -1219,7 +1372,29 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "invalid_json" | "invalid_request" | "file_not_found" | "runtime_not_applicable";
+            code?:
+              "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url" | "runtime_not_applicable";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     */
+    Error400_invalid_json_invalid_request_invalid_callback_url: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_json" | "invalid_request" | "invalid_callback_url";
           };
         };
       };
@@ -1866,7 +2041,7 @@ export interface operations {
           "application/json": components["schemas"]["ConversationAccepted"] | components["schemas"]["RunAccepted"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_session_not_found"];
@@ -2503,7 +2678,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkflowRunAccepted"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_runtime_not_applicable"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found"];
@@ -2561,6 +2736,16 @@ export interface operations {
         content: {
           "*/*": Blob;
         };
+      };
+      /** @description S3 storage, whole file: fetch the presigned URL in `Location` (valid 15 minutes). */
+      302: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description Presigned GET of the stored object. */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       400: components["responses"]["Error400_invalid_request"];
       403: components["responses"]["Error403_invalid_signature_url_expired"];
@@ -3306,7 +3491,7 @@ export interface operations {
           "application/json": components["schemas"]["AgentRecord"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
@@ -3417,12 +3602,257 @@ export interface operations {
           "application/json": components["schemas"]["AgentRecord"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  callback_message_completed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "message.completed";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["MessageRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_message_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "message.failed";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["MessageRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_run_completed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "run.completed";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_run_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "run.failed";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_run_needs_review: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "run.needs_review";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_run_paused: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "run.paused";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_run_cancelled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "run.cancelled";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

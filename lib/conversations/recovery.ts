@@ -2,7 +2,10 @@
 // claimed by one process (`FOR UPDATE SKIP LOCKED`: never by two), which produces it again from
 // the stored user message. After MAX_RECOVERIES takeovers it ends `error`, so no message stays
 // processing for ever. Runs in every process with a worker (lib/queue/worker.ts).
-import { prisma } from "../db";
+import { MESSAGE_CALLBACK_CTE } from "../callbacks/events";
+import { nudgeDeliverer } from "../callbacks/service";
+import { database, prisma } from "../db";
+import { newId } from "../ids";
 import type { Message } from "../generated/prisma/client";
 import { log } from "../log";
 import { Prisma as P } from "../generated/prisma/client";
@@ -34,21 +37,31 @@ async function taskOf(reply: Message): Promise<ReplyTask | null> {
   };
 }
 
+// The end of a reply that cannot be produced any more, with its completion callback when it has a
+// callback_url (one statement: both or neither).
+const GIVE_UP = `
+WITH m AS (
+  UPDATE messages SET status = 'error', error = $2::jsonb, processing_time_ms = $3, completed_at = $4::timestamp(3),
+    lease_until = NULL
+  WHERE id = $1 AND status = 'processing'
+  RETURNING *),
+d AS (${MESSAGE_CALLBACK_CTE("m", "$5", "$4")})
+SELECT (SELECT count(*) FROM d)::int AS queued`;
+
 /** Ends a reply that cannot be produced any more. */
 async function giveUp(id: string, message: string) {
   const db = await prisma();
   const now = new Date();
   const reply = await db.message.findUniqueOrThrow({ where: { id }, select: { createdAt: true } });
-  await db.message.updateMany({
-    where: { id, status: "processing" },
-    data: {
-      status: "error",
-      error: { code: "message_processing_failed", message },
-      processingTimeMs: Math.max(0, now.getTime() - reply.createdAt.getTime()),
-      completedAt: now,
-      leaseUntil: null,
-    },
-  });
+  const sql = (await database()).sql;
+  const rows = await sql.query<{ queued: number }>(GIVE_UP, [
+    id,
+    JSON.stringify({ code: "message_processing_failed", message }),
+    Math.max(0, now.getTime() - reply.createdAt.getTime()),
+    now.toISOString(),
+    newId("dlv"),
+  ]);
+  if (Number(rows[0]?.queued ?? 0) > 0) nudgeDeliverer();
 }
 
 /** Claims up to BATCH replies whose lease ran out and produces them; returns the ids it claimed. */

@@ -1,6 +1,7 @@
 // Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
+import { CallbackUrl } from "../callbacks/schemas";
 import { fileIdString, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
@@ -10,6 +11,8 @@ export const ConversationTriggerBody = z.looseObject({
   user_id: z.string().max(255).optional(),
   attachments: z.array(z.strictObject({ file_id: fileIdString() })).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Checked before this schema (400 invalid_callback_url); here for the OpenAPI document. */
+  callback_url: CallbackUrl.nullable().optional(),
 });
 export type ConversationTriggerBody = z.infer<typeof ConversationTriggerBody>;
 

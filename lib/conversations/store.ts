@@ -3,38 +3,43 @@
 // statement is atomic by itself and holds a connection for one round trip only; an interactive
 // transaction would hold it across several while the process serves other requests, and under
 // load callers waited for connections (measured: "Unable to start a transaction in the given time").
+import { MESSAGE_CALLBACK_CTE } from "../callbacks/events";
+import { nudgeDeliverer } from "../callbacks/service";
 import { database } from "../db";
+import { newId } from "../ids";
 import type { Message } from "../generated/prisma/client";
 
 /** timestamp(3) columns hold UTC wall time (as Prisma writes them): send ISO strings, cast in SQL. */
 const at = (d: Date) => d.toISOString();
 
 const MESSAGE_COLUMNS = `id, session_id, agent_id, organization_id, project_id, role, status, content, payload,
-  created_at, completed_at, reply_to_id, lease_until`;
+  created_at, completed_at, reply_to_id, lease_until, callback_url`;
 
 /**
  * The two messages of a trigger, selected from the session row `s` (none when it does not exist).
  * Parameters: $1 session, $2 organization, $3 project, $4 agent, $5 time, $6 user message id,
- * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease.
+ * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease; `callback` names the parameter of
+ * the reply's callback_url.
  */
-const MESSAGES_FROM_S = `
+const messagesFromS = (callback: string) => `
 INSERT INTO messages (${MESSAGE_COLUMNS})
-  SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL FROM s
+  SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL, NULL FROM s
   UNION ALL
-  SELECT $9, s.id, $4, $2, $3, 'assistant', 'processing', '', NULL, $10::timestamp(3), NULL, $6, $11::timestamp(3) FROM s
+  SELECT $9, s.id, $4, $2, $3, 'assistant', 'processing', '', NULL, $10::timestamp(3), NULL, $6, $11::timestamp(3),
+    ${callback}::text FROM s
 RETURNING id`;
 
-/** $12 channel, $13 user_id, $14 environment, $15 metadata. */
+/** $12 channel, $13 user_id, $14 environment, $15 metadata, $16 callback_url. */
 const NEW_SESSION = `
 WITH s AS (
   INSERT INTO sessions (id, organization_id, project_id, agent_id, status, channel, user_id, environment, metadata,
                         message_count, created_at, last_message_at)
   VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3))
   RETURNING id)
-${MESSAGES_FROM_S}`;
+${messagesFromS("$16")}`;
 
 /**
- * $12 environment, $13 user_id ('' when none was given). Counters move in the database (never
+ * $12 environment, $13 user_id ('' when none was given), $14 callback_url ('' when none was given). Counters move in the database (never
  * read-modify-write) so that concurrent triggers on one session stay exact; GREATEST keeps
  * last_message_at monotonic whatever the commit order. A session without a user_id takes the first
  * one a later message gives; a session's user_id, once set, is kept.
@@ -45,7 +50,7 @@ WITH s AS (
     user_id = CASE WHEN user_id = '' THEN $13::text ELSE user_id END
   WHERE id = $1 AND organization_id = $2 AND agent_id = $4 AND environment = $12::"Environment"
   RETURNING id)
-${MESSAGES_FROM_S}`;
+${messagesFromS("$14")}`;
 
 export interface TriggerRows {
   sessionId: string;
@@ -64,6 +69,8 @@ export interface TriggerRows {
   replyId: string;
   at: Date;
   leaseUntil: Date;
+  /** Where the reply's completion callback goes (null: none). */
+  callbackUrl: string | null;
 }
 
 /** Stores a trigger; false when the session to continue does not exist (nothing is stored then). */
@@ -84,24 +91,34 @@ export async function insertTrigger(t: TriggerRows): Promise<boolean> {
     at(t.leaseUntil),
   ];
   const rows = t.newSession
-    ? await db.sql.query(NEW_SESSION, [...common, t.channel, t.userId, t.environment, JSON.stringify(t.metadata)])
-    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId]);
+    ? await db.sql.query(NEW_SESSION, [
+        ...common,
+        t.channel,
+        t.userId,
+        t.environment,
+        JSON.stringify(t.metadata),
+        t.callbackUrl,
+      ])
+    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId, t.callbackUrl]);
   return rows.length === 2;
 }
 
+// With the reply, in the same statement, its completion callback when it has a callback_url
+// (lib/callbacks/events.ts; $12 the delivery id, $10 its time).
 const STORE_REPLY = `
 WITH m AS (
   UPDATE messages SET status = $2, content = $3, model = $4, prompt_tokens = $5, completion_tokens = $6,
     total_tokens = $7, cost = $8, processing_time_ms = $9, completed_at = $10::timestamp(3), error = $11::jsonb,
     lease_until = NULL
   WHERE id = $1 AND status = 'processing'
-  RETURNING session_id),
+  RETURNING *),
+d AS (${MESSAGE_CALLBACK_CTE("m", "$12", "$10")}),
 s AS (
   UPDATE sessions SET prompt_tokens = prompt_tokens + COALESCE($5, 0), completion_tokens = completion_tokens + COALESCE($6, 0),
     total_tokens = total_tokens + COALESCE($7, 0), cost = cost + $8
   WHERE id IN (SELECT session_id FROM m)
   RETURNING id)
-SELECT (SELECT count(*) FROM m)::int AS stored`;
+SELECT (SELECT count(*) FROM m)::int AS stored, (SELECT count(*) FROM d)::int AS queued`;
 
 export interface ReplyRow {
   id: string;
@@ -118,7 +135,7 @@ export interface ReplyRow {
 /** Stores a reply if its message is still processing (with the session's counters); false otherwise. */
 export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
   const db = await database();
-  const rows = await db.sql.query<{ stored: number }>(STORE_REPLY, [
+  const rows = await db.sql.query<{ stored: number; queued: number }>(STORE_REPLY, [
     r.id,
     r.status,
     r.content,
@@ -130,7 +147,9 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
     r.processingTimeMs,
     at(r.completedAt),
     r.error ? JSON.stringify(r.error) : null,
+    newId("dlv"),
   ]);
+  if (Number(rows[0]?.queued ?? 0) > 0) nudgeDeliverer();
   return Number(rows[0]?.stored ?? 0) === 1;
 }
 
@@ -145,7 +164,7 @@ SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organizatio
   m.project_id AS "projectId", m.role, m.status, m.content, m.payload, m.model,
   m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
   m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
-  m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries,
+  m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
   m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
 FROM messages m JOIN sessions s ON s.id = m.session_id
 WHERE m.id = $1 AND m.session_id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;

@@ -3,6 +3,7 @@
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
 // bounded, for the reply. The caller (route or dashboard) picks one and shapes the HTTP answer.
 import { assertNotArchived } from "../agents/service";
+import { chooseCallbackUrl } from "../callbacks/events";
 import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
@@ -35,6 +36,7 @@ async function storeTrigger(opts: {
   body: ConversationTriggerBody;
   payload: Record<string, unknown>;
   environment: "production" | "draft";
+  callbackUrl: string | null;
 }): Promise<ReplyTask> {
   const { agent, body, environment } = opts;
   const now = new Date();
@@ -55,6 +57,7 @@ async function storeTrigger(opts: {
     replyId: newId("msg"),
     at: now,
     leaseUntil: new Date(now.getTime() + leaseMs()),
+    callbackUrl: opts.callbackUrl,
   };
   if (!(await insertTrigger(rows))) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
@@ -79,13 +82,16 @@ async function prepare(opts: ConversationTrigger) {
   const { agent } = opts;
   assertNotArchived(agent);
   assertReplyCapacity();
+  const environment = opts.environment ?? "production";
+  // Checked first, for its own error code; the dashboard's test console (draft) sends none.
+  const callbackUrl = environment === "production" ? chooseCallbackUrl(opts.body, agent) : null;
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
   const payload = (await resolveFileRefs(opts.body, {
     organizationId: agent.organizationId,
     agentId: agent.id,
     baseUrl: opts.baseUrl,
   })) as Record<string, unknown>;
-  return { body, payload, environment: opts.environment ?? "production" };
+  return { body, payload, environment, callbackUrl };
 }
 
 const agentIds = (agent: Agent) => ({

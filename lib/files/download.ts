@@ -1,5 +1,6 @@
 // GET /api/files/download?token=...: streams the file named by a signed token (lib/files/signing),
-// with a single byte range when asked (resumable downloads of large files).
+// with a single byte range when asked (resumable downloads of large files). On S3 storage a request
+// for the whole file is answered 302 to a presigned URL of the object instead, after the same checks.
 import { Readable } from "node:stream";
 import { ApiError } from "../errors";
 import { storage } from "../storage";
@@ -54,6 +55,18 @@ export async function downloadFile(opts: { token: string; range: string | null }
   const range = parseRange(opts.range, size);
   if (range === "unsatisfiable") {
     throw new ApiError("range_not_satisfiable", "The requested range is outside the file.", { size_bytes: size });
+  }
+  if (store.downloadUrl && opts.range === null) {
+    // Object storage, whole file: the bucket serves the bytes through a presigned GET valid 15
+    // minutes, with the same type, filename and caching. A request with a Range is answered here
+    // (below), so that ranges mean what this route documents on every S3-compatible service
+    // (suffix ranges, multiple ranges ignored) (docs/decisions.md).
+    const location = await store.downloadUrl(signed.storageKey, {
+      contentType: signed.contentType,
+      contentDisposition: headers.get("content-disposition")!,
+      cacheControl: headers.get("cache-control")!,
+    });
+    return new Response(null, { status: 302, headers: { location, "cache-control": "private, no-store" } });
   }
   if (range) {
     headers.set("content-range", `bytes ${range.start}-${range.end}/${size}`);

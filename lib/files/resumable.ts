@@ -125,8 +125,7 @@ export async function uploadedFile(upload: Upload) {
 
 /** Removes an upload's bytes and state, whichever of the two is still there. */
 async function removeStored(uploadId: string) {
-  const store = tusStore();
-  await store.remove(uploadId).catch(() => store.configstore.delete(uploadId).catch(() => undefined));
+  await tusStore().discard(uploadId);
 }
 
 /**
@@ -164,14 +163,16 @@ export async function deleteExpiredUploads(now = new Date()): Promise<number> {
     removed++;
   }
   // Bytes left without a record (a crash between the two steps above).
-  const store = tusStore();
-  const ids: string[] = (await store.configstore.list?.().catch(() => [])) ?? [];
+  const stored = await tusStore()
+    .listStored()
+    .catch(() => []);
   const known = new Set(
-    (await db.upload.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((u) => u.id),
+    (await db.upload.findMany({ where: { id: { in: stored.map((s) => s.id) } }, select: { id: true } })).map(
+      (u) => u.id,
+    ),
   );
-  for (const id of ids.filter((i) => !known.has(i))) {
-    const info = await store.configstore.get(id);
-    if (info?.creation_date && new Date(info.creation_date) < cutoff) {
+  for (const { id, createdAt } of stored.filter((s) => !known.has(s.id))) {
+    if (createdAt && createdAt < cutoff) {
       await removeStored(id);
       removed++;
     }

@@ -16,8 +16,15 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   const h = new Headers(headers);
   h.set("content-type", "application/json; charset=utf-8");
   h.set("cache-control", "no-store");
-  return new Response(JSON.stringify(body, jsonReplacer), { status, headers: h });
+  const text = JSON.stringify(body, jsonReplacer);
+  const res = new Response(text, { status, headers: h });
+  // server.ts's hot routes write this text as is instead of reading the body back (lib/http/fast-routes.ts).
+  (res as unknown as Record<symbol, string>)[RESPONSE_TEXT] = text;
+  return res;
 }
+
+/** lib/http/fast-routes.ts's RESPONSE_TEXT (a registered symbol: the same in every bundle). */
+const RESPONSE_TEXT = Symbol.for("aws.responseText");
 
 /** BigInt columns (file sizes) serialise as numbers. */
 function jsonReplacer(_key: string, value: unknown) {

@@ -4,7 +4,7 @@ import type { AgentRow } from "../agents/service";
 import { converseStream } from "../conversations/stream";
 import { acceptMessage, converse } from "../conversations/trigger";
 import { isApiError } from "../errors";
-import { createRun } from "../workflow/trigger";
+import { createRun, takeCallbackUrl } from "../workflow/trigger";
 import type { KeyCtx } from "./handler";
 import { parsePrefer } from "./prefer";
 import { Reply } from "./respond";
@@ -41,11 +41,20 @@ export async function conversationTrigger({ req, agent, body, baseUrl }: Trigger
 
 /** A workflow trigger: the run is created pending and runs in the background. */
 export async function runTrigger(
-  { agent, actor, baseUrl }: TriggerCtx,
+  { agent, actor, baseUrl, body }: TriggerCtx,
   inputs: Record<string, unknown>,
   answer: (runId: string) => unknown,
+  opts: { inputsAreBody?: boolean } = {},
 ): Promise<Reply> {
-  const { runId } = await createRun({ agent, inputs, actor, triggerType: "event", baseUrl });
+  const chosen = takeCallbackUrl(agent, body, inputs, opts.inputsAreBody ?? false);
+  const { runId } = await createRun({
+    agent,
+    inputs: chosen.inputs,
+    actor,
+    triggerType: "event",
+    baseUrl,
+    callbackUrl: chosen.callbackUrl,
+  });
   return new Reply(answer(runId), 202);
 }
 

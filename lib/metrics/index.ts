@@ -27,6 +27,7 @@ export interface Metrics {
   upstreamErrors: client.Counter<"runtime" | "kind">;
   uploadsInFlight: client.Gauge<"kind">;
   rateLimited: client.Counter<"limiter">;
+  callbackAttempts: client.Counter<"outcome">;
 }
 
 const g = globalThis as unknown as { __awsMetrics?: Metrics };
@@ -67,6 +68,12 @@ function create(): Metrics {
       name: `${METRIC_PREFIX}rate_limited_total`,
       help: "Requests refused with 429 rate_limited, by limiter (access_key, sign_in).",
       labelNames: ["limiter"],
+      registers,
+    }),
+    callbackAttempts: new client.Counter({
+      name: `${METRIC_PREFIX}callback_attempts_total`,
+      help: "Completion callback attempts by outcome (delivered, retry, failed: the last attempt, or a refused address).",
+      labelNames: ["outcome"],
       registers,
     }),
   };
@@ -141,6 +148,10 @@ export async function trackUpload<T>(kind: UploadKind, receive: () => Promise<T>
 
 export function countRateLimited(limiter: Limiter) {
   metrics().rateLimited.inc({ limiter });
+}
+
+export function countCallbackAttempt(outcome: "delivered" | "retry" | "failed") {
+  metrics().callbackAttempts.inc({ outcome });
 }
 
 // --- the cluster: one answer for all server processes -----------------------------------------

@@ -52,6 +52,8 @@ export async function startWorker(): Promise<WorkerStop> {
   await queue();
   const stops: Array<() => Promise<void>> = [];
   for (const name of QUEUE_NAMES) stops.push(await start(name));
+  // Completion callbacks: a poller of the outbox table (lib/callbacks/deliver.ts), not a queue.
+  stops.push((await import("../callbacks/deliver")).startCallbackDeliverer());
   const stopUpkeep = startUpkeep();
   log.info({ queues: QUEUE_NAMES }, "worker ready");
   let paused: Promise<void> | undefined;

@@ -5,6 +5,7 @@
 // wall time: `AT TIME ZONE 'UTC'` reads them as instants whatever the client's zone, and
 // `to_char(... 'MS')` keeps milliseconds inside JSON.
 import { database } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import type { OutputFileView, RunEventRow, RunView } from "./record";
 
 const UTC_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -43,6 +44,19 @@ export async function readRun(opts: {
 }): Promise<RunRead | undefined> {
   const db = await database();
   const [row] = await db.sql.query<Row>(RUN_RECORD, [opts.runId, opts.agentId, opts.organizationId]);
+  return fromRow(row);
+}
+
+/** readRun inside a transaction (a callback's payload, written with the move that causes it). */
+export async function readRunIn(
+  tx: Prisma.TransactionClient,
+  opts: { runId: string; agentId: string; organizationId: string },
+): Promise<RunRead | undefined> {
+  const [row] = await tx.$queryRawUnsafe<Row[]>(RUN_RECORD, opts.runId, opts.agentId, opts.organizationId);
+  return fromRow(row);
+}
+
+function fromRow(row: Row | undefined): RunRead | undefined {
   if (!row) return undefined;
   const { outputFiles, events, ...run } = row;
   return {

@@ -1,5 +1,6 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
+import { CallbackUrl } from "../callbacks/schemas";
 import { queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 import { RUN_STATUSES } from "./state";
 
@@ -31,6 +32,7 @@ export const ResolveBody = z.object({
 export const WorkflowTriggerBody = z.looseObject({
   payload: z.record(z.string(), z.unknown()).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
+  callback_url: CallbackUrl.nullable().optional(),
 });
 export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 

@@ -4,9 +4,13 @@
 // racing transitions are therefore serialised and end in one legal state.
 import type { Actor } from "../audit";
 import { audit, systemActor } from "../audit";
+import { callbackBaseUrl, enqueueRunCallback } from "../callbacks/events";
+import { nudgeDeliverer } from "../callbacks/service";
 import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
+import { readRunIn } from "./read";
+import { runRecord } from "./record";
 import { announceRun } from "./signals";
 
 export const RUN_STATUSES = [
@@ -62,6 +66,8 @@ export function isLegalMove(from: string, to: string, move?: RunMove): boolean {
 export interface LockedRun {
   id: string;
   organization_id: string;
+  agent_id: string;
+  callback_url: string | null;
   status: RunStatus;
   epoch: number;
   version: number;
@@ -109,7 +115,7 @@ export async function transition(opts: {
     ? opts.onlyFrom.filter((s) => (entry.from as readonly RunStatus[]).includes(s))
     : entry.from;
   const rows = await tx.$queryRaw<LockedRun[]>(P.sql`
-    SELECT id, organization_id, status, epoch, version, items_total, items_completed, items_failed,
+    SELECT id, organization_id, agent_id, callback_url, status, epoch, version, items_total, items_completed, items_failed,
            items_needs_review, items_ready
     FROM runs WHERE id = ${opts.runId} FOR UPDATE`);
   const run = rows[0];
@@ -139,6 +145,23 @@ export async function transition(opts: {
     targetId: run.id,
     data: { from: run.status, to: decided.to, seq: version, triggered_by: opts.triggeredBy ?? null },
   });
+  // The completion callback of this move, in this transaction (with the audit event above in its events).
+  const ids = { runId: run.id, agentId: run.agent_id, organizationId: run.organization_id };
+  const queued = await enqueueRunCallback(
+    tx,
+    {
+      id: run.id,
+      organizationId: run.organization_id,
+      agentId: run.agent_id,
+      callbackUrl: run.callback_url,
+      status: decided.to,
+    },
+    async () => {
+      const found = await readRunIn(tx, ids);
+      return found && runRecord(found.run, { ...found, baseUrl: callbackBaseUrl() });
+    },
+  );
+  if (queued) nudgeDeliverer();
   return { from: run.status, to: decided.to, version, epoch };
 }
 

@@ -8,9 +8,12 @@ import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { S3Client } from "@aws-sdk/client-s3";
 import { FileStore } from "@tus/file-store";
-import { env } from "../env";
+import type { DataStore } from "@tus/utils";
+import { env, type Env } from "../env";
 import { log } from "../log";
+import { createS3Storage, parseS3Url, PrefixedS3Store, s3ClientConfig } from "./s3";
 
 export interface Storage {
   /** Streams into `key` atomically (temp file then rename); on any error or abort the partial
@@ -24,6 +27,15 @@ export interface Storage {
   read(key: string, range?: { start: number; end?: number }): Readable;
   size(key: string): Promise<number>;
   remove(key: string): Promise<void>;
+  /** Object storage only: a presigned GET of the key that answers with these headers (15 minutes).
+   *  Absent on the local disk, where the service streams the bytes itself. */
+  downloadUrl?(key: string, headers: DownloadHeaders): Promise<string>;
+}
+
+export interface DownloadHeaders {
+  contentType: string;
+  contentDisposition: string;
+  cacheControl: string;
 }
 
 /** Thrown by the fault hook (STORAGE_FAULT_AFTER_BYTES), like a disk that fills up mid-stream. */
@@ -38,7 +50,7 @@ export class StorageFaultError extends Error {
 // bug from ever reaching outside the root.
 const KEY_RE = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
-function assertKey(key: string) {
+export function assertKey(key: string) {
   if (!KEY_RE.test(key) || key.split("/").some((s) => s === "." || s === "..")) {
     throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
   }
@@ -117,40 +129,98 @@ export function createLocalStorage(root: string, opts: LocalStorageOptions = {})
   };
 }
 
-const g = globalThis as unknown as { __awsStorage?: { root: string; storage: Storage } };
+/** Where files are kept, from STORAGE_URL: the local disk (unset or `file:`) or an S3 bucket and prefix. */
+function target(
+  e: Env,
+): { kind: "file"; root: string; id: string } | { kind: "s3"; bucket: string; prefix: string; id: string } {
+  if (e.STORAGE_URL?.startsWith("s3://")) {
+    const { bucket, prefix } = parseS3Url(e.STORAGE_URL);
+    const endpoint = e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL ?? "";
+    return { kind: "s3", bucket, prefix, id: `s3 ${endpoint} ${bucket} ${prefix}` };
+  }
+  const root = path.resolve(e.DATA_DIR, "files");
+  return { kind: "file", root, id: `file ${root}` };
+}
 
-/** The process-wide storage, from the environment (local disk under DATA_DIR/files). */
+const g = globalThis as unknown as { __awsStorage?: { id: string; storage: Storage } };
+
+/** The process-wide storage, from the environment (STORAGE_URL; the local disk under DATA_DIR/files by default). */
 export function storage(): Storage {
   const e = env();
-  const root = path.resolve(e.DATA_DIR, "files");
-  if (g.__awsStorage?.root !== root) {
+  const t = target(e);
+  if (g.__awsStorage?.id !== t.id) {
     g.__awsStorage = {
-      root,
-      storage: createLocalStorage(root, {
-        faultAfterBytes: e.STORAGE_FAULT_AFTER_BYTES,
-        // An upload can be in flight for UPLOAD_TIMEOUT_MS: only older temp files are abandoned.
-        staleTempMs: e.UPLOAD_TIMEOUT_MS + 60_000,
-      }),
+      id: t.id,
+      storage:
+        t.kind === "s3"
+          ? createS3Storage({
+              client: new S3Client(s3ClientConfig(e)),
+              bucket: t.bucket,
+              prefix: t.prefix,
+              faultAfterBytes: e.STORAGE_FAULT_AFTER_BYTES,
+              assertKey,
+              faultError: (limit) => new StorageFaultError(limit),
+            })
+          : createLocalStorage(t.root, {
+              faultAfterBytes: e.STORAGE_FAULT_AFTER_BYTES,
+              // An upload can be in flight for UPLOAD_TIMEOUT_MS: only older temp files are abandoned.
+              staleTempMs: e.UPLOAD_TIMEOUT_MS + 60_000,
+            }),
     };
   }
   return g.__awsStorage.storage;
 }
 
-const gTus = globalThis as unknown as { __awsTusStore?: { dir: string; store: FileStore } };
+/** What lib/files/resumable needs of a tus store beyond tus's own DataStore. */
+export type TusStore = DataStore & {
+  /** Removes an unfinished upload's bytes and state, whichever of them are still there. */
+  discard(id: string): Promise<void>;
+  /** Every upload with stored state, with when it began (to sweep state whose record was lost). */
+  listStored(): Promise<{ id: string; createdAt?: Date }[]>;
+};
+
+class LocalTusStore extends FileStore {
+  async discard(id: string) {
+    await this.remove(id).catch(() => this.configstore.delete(id).catch(() => undefined));
+  }
+  async listStored() {
+    const ids: string[] = (await this.configstore.list?.().catch(() => [])) ?? [];
+    const found: { id: string; createdAt?: Date }[] = [];
+    for (const id of ids) {
+      const info = await this.configstore.get(id).catch(() => undefined);
+      found.push({ id, createdAt: info?.creation_date ? new Date(info.creation_date) : undefined });
+    }
+    return found;
+  }
+}
+
+const gTus = globalThis as unknown as { __awsTusStore?: { id: string; store: TusStore } };
 
 /**
- * Where resumable (tus) uploads keep their bytes and state: `${DATA_DIR}/files/tus/<upload id>`
- * and `<upload id>.json`, so that an upload survives a restart. A finished upload's bytes stay
- * there and its file's storage key is `tus/<upload id>`.
+ * Where resumable (tus) uploads keep their bytes and state, so that an upload survives a restart.
+ * On the local disk `${DATA_DIR}/files/tus/<upload id>` and `<upload id>.json`; on S3
+ * `<prefix>tus/<upload id>` (a multipart upload until the last byte), `.info` and `.part`
+ * (lib/storage/s3.ts). Either way a finished upload's bytes stay there and its file's storage key
+ * is `tus/<upload id>`.
  */
-export function tusStore(): FileStore {
+export function tusStore(): TusStore {
   const e = env();
-  const dir = path.resolve(e.DATA_DIR, "files", TUS_PREFIX);
-  if (gTus.__awsTusStore?.dir !== dir) {
-    const store = new FileStore({ directory: dir, expirationPeriodInMilliseconds: e.UPLOAD_EXPIRY_HOURS * 3_600_000 });
+  const t = target(e);
+  if (gTus.__awsTusStore?.id !== t.id) {
+    const expirationPeriodInMilliseconds = e.UPLOAD_EXPIRY_HOURS * 3_600_000;
+    const store: TusStore =
+      t.kind === "s3"
+        ? new PrefixedS3Store(`${t.prefix}${TUS_PREFIX}/`, {
+            s3ClientConfig: { ...s3ClientConfig(e), bucket: t.bucket },
+            expirationPeriodInMilliseconds,
+            // Tags only serve lifecycle rules, and several S3-compatible services refuse them: the
+            // worker deletes expired uploads itself (lib/files/resumable).
+            useTags: false,
+          })
+        : new LocalTusStore({ directory: path.join(t.root, TUS_PREFIX), expirationPeriodInMilliseconds });
     // The size must be known at creation (SPEC 4.2 answers with it), so deferred lengths are not offered.
     store.extensions = store.extensions.filter((x) => x !== "creation-defer-length");
-    gTus.__awsTusStore = { dir, store };
+    gTus.__awsTusStore = { id: t.id, store };
   }
   return gTus.__awsTusStore.store;
 }

@@ -4,6 +4,7 @@
 // POST /api/agents/webhook/{agent_id}, POST /api/workflows/{agent_id}/trigger and the dashboard.
 import { assertNotArchived } from "../agents/service";
 import { audit, type Actor } from "../audit";
+import { chooseCallbackUrl } from "../callbacks/events";
 import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
 import type { Agent, Prisma } from "../generated/prisma/client";
@@ -23,6 +24,8 @@ export async function createRun(opts: {
   triggerType: string;
   /** Base of the signed links handed to steps (the address the caller used). */
   baseUrl: string;
+  /** Where the run's state changes are sent (takeCallbackUrl); absent: the agent's default. */
+  callbackUrl?: string | null;
 }): Promise<{ runId: string }> {
   requireWorkflowAgent(opts.agent);
   assertNotArchived(opts.agent);
@@ -45,6 +48,7 @@ export async function createRun(opts: {
         triggerType: opts.triggerType,
         inputs: inputs as Prisma.InputJsonValue,
         definition: definition as Prisma.InputJsonValue,
+        callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,
       },
     });
     await audit({
@@ -83,4 +87,27 @@ export function aliasInputs(agent: Agent, body: WorkflowTriggerBody): Record<str
     }
   }
   return { ...body.payload, ...body.variables };
+}
+
+/**
+ * A trigger's `callback_url` (checked: 400 invalid_callback_url) or else the agent's default, and
+ * the inputs without it. When the inputs are the body itself (POST /api/agents/webhook/{agent_id})
+ * the field is taken out of them, unless the workflow declares an input of that name: then it stays
+ * an input and the agent's default applies.
+ */
+export function takeCallbackUrl(
+  agent: Agent,
+  body: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+  inputsAreBody: boolean,
+): { inputs: Record<string, unknown>; callbackUrl: string | null } {
+  if (!inputsAreBody) return { inputs, callbackUrl: chooseCallbackUrl(body, agent) };
+  const parsed = WorkflowDefinition.safeParse(agent.workflow);
+  if (parsed.success && Object.hasOwn(parsed.data.inputs, "callback_url")) {
+    return { inputs, callbackUrl: agent.callbackUrl ?? null };
+  }
+  const callbackUrl = chooseCallbackUrl(body, agent);
+  if (!Object.hasOwn(inputs, "callback_url")) return { inputs, callbackUrl };
+  const { callback_url: _, ...rest } = inputs;
+  return { inputs: rest, callbackUrl };
 }

@@ -50,6 +50,7 @@ interface FormState {
   url: string;
   headers: string;
   workflow: string;
+  callback_url: string;
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
@@ -72,6 +73,7 @@ function initialState(agent?: Agent): FormState {
     url: str(r.url),
     headers: r.headers ? JSON.stringify(r.headers, null, 2) : "",
     workflow: agent?.workflow ? JSON.stringify(agent.workflow, null, 2) : STARTER_WORKFLOW,
+    callback_url: agent?.callback_url ?? "",
   };
 }
 
@@ -141,6 +143,10 @@ function build(s: FormState, agent?: Agent): Built {
   }
   const body: Record<string, unknown> = { name: s.name, runtime };
   if (!agent) body.kind = s.kind;
+  // Empty: no default; on an agent that has one, null removes it.
+  const callbackUrl = s.callback_url.trim();
+  if (callbackUrl) body.callback_url = callbackUrl;
+  else if (agent?.callback_url) body.callback_url = null;
   if (s.kind === "workflow") {
     const w = parseJsonObject(s.workflow);
     if (w.ok) body.workflow = w.value;
@@ -190,8 +196,12 @@ export function AgentForm({ agent }: { agent?: Agent }) {
   const headerErrors: JsonLineError[] = clientErrors.headers
     ? [clientErrors.headers]
     : locateFieldErrors(s.headers, fields, "runtime.headers");
+  // A refused URL may come as a field error or as its own code (invalid_callback_url).
+  const callbackError =
+    fields.callback_url ?? (apiError?.code === "invalid_callback_url" ? apiError.message : undefined);
   const placed = (f: string) =>
     f === "name" ||
+    f === "callback_url" ||
     f === "kind" ||
     f === "runtime" ||
     f === "workflow" ||
@@ -199,7 +209,7 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     f.startsWith("runtime.headers") ||
     RUNTIME_FIELDS.some((k) => f === `runtime.${k}`);
   const unplaced = Object.entries(fields).filter(([f]) => !placed(f));
-  const fieldCount = Object.keys(fields).length;
+  const fieldCount = Object.keys(fields).length || (callbackError ? 1 : 0);
 
   const submit = () => {
     const built = build(s, agent);
@@ -424,6 +434,23 @@ export function AgentForm({ agent }: { agent?: Agent }) {
           />
         </Card>
       )}
+
+      <Card title="Completion callbacks">
+        {text("callback_url", "Callback URL (optional)", {
+          error: callbackError,
+          inputMode: "url",
+          placeholder: "https://example.com/hooks/agents",
+          className: "max-w-2xl",
+          hint: (
+            <>
+              Where this agent&apos;s completion callbacks go when a trigger names no{" "}
+              <code className="font-mono">callback_url</code> of its own: a message completed or failed, a run
+              completed, failed, paused, cancelled or waiting for review. Signed with the organization&apos;s secret
+              (Webhooks page). Empty: none.
+            </>
+          ),
+        })}
+      </Card>
 
       {(unplaced.length > 0 || (save.error && !fieldCount)) && (
         <ErrorState

@@ -14,6 +14,8 @@ export interface Agent {
   updated_at: string;
   /** Set once the agent is archived: no new triggers or uploads; its data stays readable. */
   archived_at: string | null;
+  /** The default callback URL of the agent's triggers (a trigger's own wins); null: none. */
+  callback_url: string | null;
 }
 
 export interface WorkflowDefinition {

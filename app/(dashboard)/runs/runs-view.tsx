@@ -2,11 +2,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { api } from "@/components/console/api";
+import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
-import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
+import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Field, Select } from "@/components/ui/field";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -48,45 +48,15 @@ export function RunsView() {
         title="Runs"
         description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
       />
-      <form
-        role="search"
-        aria-label="Filter runs"
-        className="mb-4 flex flex-wrap items-end gap-3"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <Field label="Status" className="w-full sm:w-48">
-          {({ id }) => (
-            <Select id={id} value={status} onChange={(e) => set({ status: e.target.value })}>
-              <option value="">All statuses</option>
-              {RUN_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabel(s)}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field label="Agent" className="w-full sm:w-64">
-          {({ id }) => (
-            <Select id={id} value={agentId} onChange={(e) => set({ agent_id: e.target.value })}>
-              <option value="">All agents</option>
-              {workflowAgents.map((a) => (
-                <option key={a.agent_id} value={a.agent_id}>
-                  {a.name}
-                </option>
-              ))}
-              {agentId && !workflowAgents.some((a) => a.agent_id === agentId) && (
-                <option value={agentId}>{agents.isPending ? "Loading…" : shortId(agentId)}</option>
-              )}
-            </Select>
-          )}
-        </Field>
-        {filtered && (
-          <Button variant="ghost" onClick={() => set({ status: "", agent_id: "" })}>
-            Clear filters
-          </Button>
-        )}
-      </form>
+      <StatusAgentFilters
+        label="Filter runs"
+        statuses={RUN_STATUSES}
+        status={status}
+        agentId={agentId}
+        agents={workflowAgents}
+        agentsPending={agents.isPending}
+        onChange={set}
+      />
 
       {runs.isPending ? (
         <SkeletonRows label="Loading runs" />

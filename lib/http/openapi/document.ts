@@ -17,6 +17,9 @@ import {
   type Json,
   type Operation,
 } from "./builder";
+import { CALLBACK_EVENTS } from "../../callbacks/schemas";
+import { MessageRecord } from "../../conversations/schemas";
+import { RunRecord } from "../../runs/schemas";
 import { managementOperations } from "./management";
 import { publicOperations } from "./public";
 import { tusHeaders, tusOperations } from "./tus";
@@ -32,6 +35,8 @@ export const ERROR_DOCS: ErrorDocs = {
   empty_file: "upload: the file is empty.",
   file_not_found:
     "a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.",
+  invalid_callback_url:
+    "`callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "dashboard sign-in: wrong email or password.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
@@ -48,6 +53,7 @@ export const ERROR_DOCS: ErrorDocs = {
   approval_not_found: "no open approval with this `exception_id` in the run.",
   member_not_found: "dashboard: no such member.",
   upload_not_found: "the resumable upload does not exist, belongs to another agent, or was deleted.",
+  delivery_not_found: "dashboard: no such callback delivery in this organization.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "dashboard: the member already belongs to the organization.",
   invalid_state_transition:
@@ -111,6 +117,11 @@ carries \`X-Request-Id\`. Besides the codes each operation lists, any request ma
 **Polling.** Replies and runs are polled. \`Prefer: wait=N\` (N up to ${MAX_WAIT_SECONDS}) on a GET of a message or
 a run answers as soon as it changes.
 
+**Completion callbacks.** A trigger's optional \`callback_url\` (or the agent's default) receives a signed \`POST\`
+when a message completes or fails and when a run is completed, failed, needs review, paused or cancelled
+(\`webhooks\` below): Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) signed
+with the organization's secret (dashboard, Webhooks), retried with backoff until a \`2xx\`.
+
 The dashboard's own backend (\`/api/console/...\`) is private and not described here.
 
 ## Error codes
@@ -129,6 +140,10 @@ const TAGS = [
   { name: "Access Keys", description: "Management API: the credentials of the public API (SPEC 4.10)." },
   { name: "Agents", description: "Management API: agents, their runtimes and workflow definitions." },
   { name: "Service", description: "Health and this document; no authentication." },
+  {
+    name: "Completion callbacks",
+    description: "Signed POSTs the service sends to a trigger's `callback_url` (docs/api.md, Completion callbacks).",
+  },
 ];
 
 export const TAG_NAMES = TAGS.map((t) => t.name);
@@ -286,6 +301,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: TAGS,
     security: [],
     paths,
+    webhooks: callbackWebhooks(c),
     components: {
       schemas: c.schemas(),
       responses: sortedResponses,
@@ -293,6 +309,61 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...sharedComponents(),
     },
   };
+}
+
+/** OpenAPI 3.1 `webhooks`: the completion callbacks, one per event. */
+function callbackWebhooks(c: Components): Record<string, Json> {
+  const message = c.ref("MessageRecord", MessageRecord);
+  const run = c.ref("RunRecord", RunRecord);
+  const headerParam = (name: string, description: string) => ({
+    name,
+    in: "header",
+    required: true,
+    description,
+    schema: { type: "string" },
+  });
+  const out: Record<string, Json> = {};
+  for (const event of CALLBACK_EVENTS) {
+    const isMessage = event.startsWith("message.");
+    out[event] = {
+      post: {
+        operationId: `callback_${event.replace(".", "_")}`,
+        summary: `Callback: ${event}`,
+        description:
+          (isMessage
+            ? "A message's reply was stored (`completed`) or ended in error (`failed`). `data` is GET message's object."
+            : "A run moved to this state. `data` is GET run's object.") +
+          " Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.",
+        tags: ["Completion callbacks"],
+        security: [],
+        parameters: [
+          headerParam("webhook-id", "The delivery id (`dlv_...`), the same on every retry and redelivery."),
+          headerParam("webhook-timestamp", "Seconds since the epoch of this attempt."),
+          headerParam("webhook-signature", "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret."),
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "timestamp", "data"],
+                properties: {
+                  type: { type: "string", const: event },
+                  timestamp: { type: "string", format: "date-time" },
+                  data: isMessage ? message : run,
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          "200": { description: "Any 2xx marks the delivery delivered; anything else is retried with backoff." },
+        },
+      },
+    };
+  }
+  return out;
 }
 
 const g = globalThis as unknown as { __awsOpenApi?: { body: string; etag: string; document: OpenApiDocument } };

@@ -229,6 +229,7 @@ export const agentRecord = {
   created_at: AT,
   updated_at: AT,
   archived_at: null,
+  callback_url: null,
 };
 
 export const createConversationalAgent = { name: "Support bot", kind: "conversational", runtime: { type: "echo" } };

@@ -124,7 +124,7 @@ export function managementOperations(c: Components): Operation[] {
       responses: {
         "201": answer("The agent.", jsonContent(agentRecord, { agent: { summary: "Created", value: ex.agentRecord } })),
       },
-      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
+      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url"],
     },
     {
       ...agents,
@@ -186,7 +186,7 @@ export function managementOperations(c: Components): Operation[] {
           }),
         ),
       },
-      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "agent_not_found"],
+      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "agent_not_found"],
     },
     {
       ...agents,

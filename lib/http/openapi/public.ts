@@ -87,7 +87,8 @@ export function publicOperations(c: Components): Operation[] {
     JsonObject.meta({
       description:
         "A workflow agent's input fields (its definition's `inputs`), checked against their declared types. " +
-        'A field of type `file` takes a file reference `{"file_id": "fi_..."}`.',
+        'A field of type `file` takes a file reference `{"file_id": "fi_..."}`. An optional `callback_url` ' +
+        "(not an input unless the workflow declares one of that name) receives the run's completion callbacks.",
     }),
   );
   return [
@@ -176,6 +177,7 @@ export function publicOperations(c: Components): Operation[] {
         ...KEY_ERRORS,
         ...JSON_BODY_ERRORS,
         "file_not_found",
+        "invalid_callback_url",
         "session_not_found",
         "agent_archived",
         "idempotency_conflict",
@@ -479,6 +481,7 @@ export function publicOperations(c: Components): Operation[] {
         ...KEY_ERRORS,
         ...JSON_BODY_ERRORS,
         "file_not_found",
+        "invalid_callback_url",
         "runtime_not_applicable",
         "agent_archived",
         "idempotency_conflict",
@@ -493,7 +496,9 @@ export function publicOperations(c: Components): Operation[] {
       auth: "none",
       description:
         "The `url` of a resolved file reference or of a run's output file: the token is the credential (no " +
-        "Authorization), valid for 15 minutes. A single `Range` gives `206`.",
+        "Authorization), valid for 15 minutes. A single `Range` gives `206`. With S3 storage " +
+        "(`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the " +
+        "object, valid 15 minutes, that serves the same type and filename: follow redirects.",
       parameters: [
         { name: "token", in: "query", required: true, description: "The signed token.", schema: { type: "string" } },
         {
@@ -509,6 +514,10 @@ export function publicOperations(c: Components): Operation[] {
         "206": binaryFile("The requested range.", {
           "Content-Range": header("`bytes start-end/size`."),
         }),
+        "302": {
+          description: "S3 storage, whole file: fetch the presigned URL in `Location` (valid 15 minutes).",
+          headers: { Location: header("Presigned GET of the stored object.", { type: "string", format: "uri" }, true) },
+        },
       },
       errors: ["invalid_request", "invalid_signature", "url_expired", "not_found", "range_not_satisfiable"],
     },

@@ -37,6 +37,7 @@ function ReadOnlySettings({ agent }: { agent: Agent }) {
           ["Name", agent.name],
           ["Runtime type", RUNTIME_LABELS[type] ?? type],
           ...Object.entries(rest).map(([k, v]): [string, ReactNode] => [k, show(v)]),
+          ["Callback URL", show(agent.callback_url)],
         ]}
       />
       {agent.workflow && (

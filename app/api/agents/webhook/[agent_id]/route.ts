@@ -6,5 +6,7 @@ import { JsonObject } from "@/lib/validate";
 export const POST = withAccessKey({ body: JsonObject, idempotency: "trigger" }, (c) =>
   c.agent.kind === "conversational"
     ? conversationTrigger(c)
-    : runTrigger(c, c.body, (runId) => ({ run_id: runId, status: "pending", agent_id: c.agent.id })),
+    : runTrigger(c, c.body, (runId) => ({ run_id: runId, status: "pending", agent_id: c.agent.id }), {
+        inputsAreBody: true,
+      }),
 );

@@ -1,0 +1,11 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { DeliveryView } from "./delivery-view";
+
+export const metadata: Metadata = { title: "Delivery" };
+
+export default async function DeliveryPage({ params }: { params: Promise<{ delivery_id: string }> }) {
+  const { delivery_id } = await params;
+  await requireConsolePage(`/webhooks/deliveries/${encodeURIComponent(delivery_id)}`);
+  return <DeliveryView deliveryId={delivery_id} />;
+}

@@ -1,0 +1,236 @@
+"use client";
+// The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
+// filtered by status and agent (in the URL), paged with the server's cursor.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { api } from "@/components/console/api";
+import { formatDate, relative, shortId } from "@/components/console/format";
+import { StatusAgentFilters } from "@/components/console/status-agent-filters";
+import { useUrlParams } from "@/components/console/url-params";
+import { StatusBadge, statusLabel } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { SecretPanel } from "./secret-panel";
+import { Code, DELIVERY_STATUSES, HttpStatus, type DeliveryList } from "./shared";
+
+const LIMIT = 20;
+
+interface AgentSummary {
+  agent_id: string;
+  name: string;
+}
+
+function When({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={formatDate(iso)}>
+      {relative(iso)}
+    </time>
+  );
+}
+
+/** When the next attempt is due, relative to now ("in 40 s", "due"). */
+function dueIn(iso: string, now = Date.now()): string {
+  const s = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (s <= 0) return "due now";
+  if (s < 60) return `in ${s} s`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `in ${m} min` : `in ${Math.round(m / 60)} h`;
+}
+
+function Deliveries() {
+  const { filters, update: set } = useUrlParams({ status: "", agent_id: "", cursor: "" }, { limit: LIMIT });
+  const status = (DELIVERY_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
+  const { agent_id: agentId, cursor } = filters;
+  // The cursors of the pages before this one, for "Previous" (a reload starts over from "Newest").
+  const [back, setBack] = useState<string[]>([]);
+  const agents = useQuery({
+    queryKey: ["agents"],
+    queryFn: () => api<{ agents: AgentSummary[] }>("/agents"),
+    staleTime: 60_000,
+  });
+  const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
+  const query = new URLSearchParams({ limit: String(LIMIT) });
+  if (status) query.set("status", status);
+  if (agentId) query.set("agent_id", agentId);
+  if (cursor) query.set("cursor", cursor);
+  const list = useQuery({
+    queryKey: ["deliveries", { status, agentId, cursor }],
+    queryFn: () => api<DeliveryList>(`/deliveries?${query}`),
+    placeholderData: keepPreviousData,
+    // Live while a listed delivery is still being tried.
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false),
+  });
+  const filtered = Boolean(status || agentId);
+  const refilter = (changes: { status?: string; agent_id?: string }) => {
+    setBack([]);
+    set({ ...changes, cursor: "" });
+  };
+
+  return (
+    <section aria-labelledby="deliveries-heading" className="mt-8">
+      <h2 id="deliveries-heading" className="mb-1 text-base font-semibold text-zinc-900">
+        Deliveries
+      </h2>
+      <p className="mb-4 text-sm text-zinc-600">
+        Every callback sent for this organization, newest first. Failed attempts are retried with growing delays; open
+        one to see the request, each attempt and the receiver&apos;s answer.
+      </p>
+      <StatusAgentFilters
+        label="Filter deliveries"
+        statuses={DELIVERY_STATUSES}
+        status={status}
+        agentId={agentId}
+        agents={agents.data?.agents ?? []}
+        agentsPending={agents.isPending}
+        onChange={refilter}
+      />
+
+      {list.isPending ? (
+        <SkeletonRows label="Loading deliveries" />
+      ) : list.error ? (
+        <ErrorState error={list.error} title="Deliveries could not be loaded" />
+      ) : list.data.data.length === 0 ? (
+        filtered || cursor ? (
+          <EmptyState
+            title="No deliveries match these filters"
+            action={
+              <Button variant="secondary" onClick={() => refilter({ status: "", agent_id: "" })}>
+                Show all deliveries
+              </Button>
+            }
+          >
+            {status ? `No ${statusLabel(status)} deliveries` : "No deliveries"}
+            {agentId ? " for this agent" : ""}
+            {cursor ? " on this page" : ""}.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No deliveries yet">
+            A delivery is made when a message completes or fails, or a run changes state, and a callback URL is set:
+            send <Code>callback_url</Code> in the trigger&apos;s body, or give the agent a default{" "}
+            <strong>Callback URL</strong> in its settings.
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <Table label="Deliveries">
+            <THead>
+              <Tr>
+                <Th className="hidden sm:table-cell">Status</Th>
+                <Th>Event</Th>
+                <Th className="hidden md:table-cell">Agent</Th>
+                <Th className="hidden lg:table-cell">Subject</Th>
+                <Th className="text-right">Attempts</Th>
+                <Th className="hidden sm:table-cell">Last HTTP</Th>
+                <Th className="hidden sm:table-cell">Created</Th>
+                <Th className="hidden lg:table-cell">Next attempt</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {list.data.data.map((d) => (
+                <Tr key={d.id}>
+                  <Td className="hidden sm:table-cell">
+                    <StatusBadge status={d.status} />
+                  </Td>
+                  <Td className="min-w-[9rem]">
+                    <Link
+                      href={`/webhooks/deliveries/${d.id}`}
+                      className="font-medium break-words text-indigo-700 hover:underline"
+                      aria-label={`${d.event}, delivery ${d.id}`}
+                    >
+                      {d.event}
+                    </Link>
+                    <div className="text-xs text-zinc-600">
+                      <Mono>{shortId(d.id)}</Mono>
+                    </div>
+                    <div className="mt-1 flex flex-wrap items-center gap-2 sm:hidden">
+                      <StatusBadge status={d.status} />
+                      <span className="text-xs text-zinc-600">
+                        <When iso={d.created_at} />
+                      </span>
+                    </div>
+                  </Td>
+                  <Td className="hidden break-words md:table-cell">
+                    {agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>}
+                  </Td>
+                  <Td className="hidden lg:table-cell">
+                    <Mono>{d.subject_id}</Mono>
+                  </Td>
+                  <Td className="text-right tabular-nums">
+                    {d.attempts}
+                    <div className="sm:hidden">
+                      <HttpStatus code={d.last_status_code} />
+                    </div>
+                  </Td>
+                  <Td className="hidden sm:table-cell">
+                    <HttpStatus code={d.last_status_code} />
+                  </Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">
+                    <When iso={d.created_at} />
+                  </Td>
+                  <Td className="hidden whitespace-nowrap lg:table-cell">
+                    {d.status === "pending" && d.next_attempt_at ? (
+                      <time dateTime={d.next_attempt_at} title={formatDate(d.next_attempt_at)}>
+                        {dueIn(d.next_attempt_at)}
+                      </time>
+                    ) : d.delivered_at ? (
+                      <span className="text-zinc-600">delivered {relative(d.delivered_at)}</span>
+                    ) : (
+                      "—"
+                    )}
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+          {(cursor || list.data.has_more) && (
+            <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center justify-end gap-2 text-sm">
+              {cursor && back.length === 0 && (
+                <Button variant="secondary" size="sm" onClick={() => set({ cursor: "" })}>
+                  Newest
+                </Button>
+              )}
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={!cursor || back.length === 0}
+                onClick={() => {
+                  setBack(back.slice(0, -1));
+                  set({ cursor: back[back.length - 1] ?? "" });
+                }}
+              >
+                Previous
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={!list.data.has_more || !list.data.next_cursor}
+                onClick={() => {
+                  setBack([...back, cursor]);
+                  set({ cursor: list.data.next_cursor ?? "" });
+                }}
+              >
+                Next
+              </Button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function WebhooksView() {
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description="Signed completion callbacks: when a message completes or fails, or a run changes state, the service POSTs the event to the callback URL of the trigger or the agent."
+      />
+      <SecretPanel />
+      <Deliveries />
+    </>
+  );
+}

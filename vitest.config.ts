@@ -36,6 +36,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The threat model's tests (docs/security.md): each attacks the running production server
+          // from outside, as an attacker would, and names the row of the threat model it proves.
+          name: "security",
+          include: ["e2e/security/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["e2e/api/global-setup.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          env: { NODE_ENV: "test", LOG_LEVEL: "silent" },
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Crash, restart, fuzz and race suites. `npm test` runs their bounded CI size;
           // `npm run test:reliability` runs the full size (RELIABILITY=full, see e2e/reliability/scale.ts).
           name: "reliability",

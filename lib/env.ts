@@ -13,6 +13,13 @@ export function splitUpstreamHost(entry: string): { host: string; port?: string 
   return { host: (m[1] ?? m[2]!).toLowerCase(), ...(m[3] ? { port: String(Number(m[3])) } : {}) };
 }
 
+/** One MODEL_KEY_ENV_ALLOWLIST entry: `NAME` or `NAME@host`; undefined when malformed. */
+export function parseKeyEnvEntry(entry: string): { name: string; host?: string } | undefined {
+  const m = /^([A-Z_][A-Z0-9_]*)(?:@([a-z0-9.-]+|\[[0-9a-f:.]+\]))?$/i.exec(entry.trim());
+  if (!m || m[1] !== m[1]!.toUpperCase()) return undefined;
+  return { name: m[1]!, ...(m[2] ? { host: m[2].toLowerCase() } : {}) };
+}
+
 /** The environment the service reads; every variable's description is the configuration reference's
  *  (`npm run gen:config` writes it into docs/deploy.md). */
 export const EnvSchema = z.object({
@@ -175,6 +182,22 @@ export const EnvSchema = z.object({
     .refine((hosts) => hosts.every((h) => splitUpstreamHost(h)), "entries must be host, host:port or [ipv6]:port")
     .describe(
       "Comma-separated hosts whose loopback or private addresses are allowed when ALLOW_PRIVATE_UPSTREAMS is false: a host name or IP literal as written in the URL, optionally with `:port` (that port only); IPv6 in brackets (`[fd12::1]:8000`). No wildcards.",
+    ),
+  MODEL_KEY_ENV_ALLOWLIST: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every((e) => parseKeyEnvEntry(e)),
+      "entries must be NAME or NAME@host (an environment variable name in capitals, optionally the only host it may be sent to)",
+    )
+    .describe(
+      "Comma-separated environment variables that agents' openai runtimes may name as `api_key_env` (empty: none; agents use organization secrets, `api_key_secret`). `NAME@host` sends that key only to a `base_url` on that host. Every org admin can make the service send an allowed key to a base_url of their choosing: allow only keys meant for every organization, bound to their host. The service's own settings can never be allowed.",
     ),
   CALLBACK_MAX_ATTEMPTS: z.coerce
     .number()
@@ -391,6 +414,14 @@ export function env(): Env {
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
   }
   const d = parsed.data;
+  const serviceSetting = d.MODEL_KEY_ENV_ALLOWLIST.map((e) => parseKeyEnvEntry(e)!.name).find((n) =>
+    SERVICE_SECRET_NAMES.has(n),
+  );
+  if (serviceSetting) {
+    throw new Error(
+      `Invalid environment:\n  MODEL_KEY_ENV_ALLOWLIST: ${serviceSetting} is a setting of the service itself and can never be sent to an agent's upstream`,
+    );
+  }
   if (!d.AWS_ACCESS_KEY_ID !== !d.AWS_SECRET_ACCESS_KEY) {
     throw new Error("Invalid environment:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither");
   }
@@ -398,12 +429,28 @@ export function env(): Env {
   return cached;
 }
 
+/** Variables that are the service's own: never allowed as an agent's `api_key_env`, whatever the allowlist says. */
+const SERVICE_SECRET_NAMES = new Set<string>([
+  ...Object.keys(EnvSchema.shape),
+  // Read by libraries rather than by lib/env.ts.
+  "AUTH_URL",
+  "NEXTAUTH_SECRET",
+  "NEXTAUTH_URL",
+  "AWS_SESSION_TOKEN",
+  "PGPASSWORD",
+]);
+
 /**
- * A secret whose variable name is configuration (an agent's runtime names the variable holding its
- * model API key, `api_key_env`), so it cannot be part of the schema above.
+ * The value of an environment variable an agent names as its model API key (`api_key_env`), when
+ * the operator allows it for `host` (MODEL_KEY_ENV_ALLOWLIST); `allowed: false` otherwise. The name
+ * is configuration, so it cannot be part of the schema above.
  */
-export function namedSecret(name: string): string | undefined {
-  return process.env[name] || undefined;
+export function allowedKeyEnv(name: string, host: string): { allowed: true; value?: string } | { allowed: false } {
+  const entries = env().MODEL_KEY_ENV_ALLOWLIST.map((e) => parseKeyEnvEntry(e)!);
+  const h = host.toLowerCase();
+  const ok =
+    !SERVICE_SECRET_NAMES.has(name) && entries.some((e) => e.name === name && (e.host === undefined || e.host === h));
+  return ok ? { allowed: true, value: process.env[name] || undefined } : { allowed: false };
 }
 
 /** This server's own address as it listens (a wildcard HOST, every interface, becomes localhost). */

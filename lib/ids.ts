@@ -57,6 +57,7 @@ export type IdPrefix =
   | "upl"
   | "dlv"
   | "att"
+  | "sec"
   | "req";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */

@@ -41,6 +41,15 @@ beforeAll(async () => {
     supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
     freshKey: async () => (await mintKey(orgA)).key_id,
     freshAgent: async () => (await createAgent(orgA, ECHO_AGENT)).agent_id,
+    freshSecret: async () => {
+      const name = `fresh-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const res = await call("PUT", `/api/v1/organizations/${orgA.organization_id}/secrets/${name}`, {
+        auth: orgA.user_token,
+        body: { value: "fresh-secret-value" },
+      });
+      expect(res.status).toBe(201);
+      return name;
+    },
     freshMember: async () => {
       const res = await adminA.call("POST", "/api/console/members", {
         email: `gone-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,

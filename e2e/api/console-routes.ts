@@ -18,6 +18,8 @@ export interface ConsoleFixtures {
   freshMember(): Promise<string>;
   /** A conversational agent of org A made for this call (DELETE archives it). */
   freshAgent(): Promise<string>;
+  /** An organization secret of org A made for this call (DELETE deletes it): its name. */
+  freshSecret(): Promise<string>;
 }
 
 export interface ConsoleRoute {
@@ -222,4 +224,19 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     otherOrg: "member_not_found",
   },
   { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit", admin: true },
+  { method: "GET", pattern: "/api/console/secrets", path: () => "/api/console/secrets", admin: true },
+  {
+    method: "PUT",
+    pattern: "/api/console/secrets/[name]",
+    path: () => `/api/console/secrets/matrix-${unique()}`,
+    body: () => ({ value: "matrix-secret-value" }),
+    admin: true,
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/secrets/[name]",
+    path: async (f) => `/api/console/secrets/${await f.freshSecret()}`,
+    admin: true,
+    otherOrg: "secret_not_found",
+  },
 ];

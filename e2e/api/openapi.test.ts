@@ -575,6 +575,26 @@ describe("management API and service routes: real answers match the document", (
     expect(conform("GET", one, await call("GET", `${base}/agt_unknown`, { auth: orgA.user_token })).status).toBe(404);
   });
 
+  it("organization secrets: set (201, then 200), list, delete, and their errors", async () => {
+    const { orgA } = ctx();
+    const base = `/api/v1/organizations/${orgA.organization_id}/secrets`;
+    const one = "/api/v1/organizations/{org_id}/secrets/{name}";
+    const name = `doc-${Date.now()}`;
+    const put = (value: unknown) => call("PUT", `${base}/${name}`, { auth: orgA.user_token, body: { value } });
+    expect(conform("PUT", one, await put("first-value-0123456789")).status).toBe(201);
+    expect(conform("PUT", one, await put("second-value-0123456789")).status).toBe(200);
+    expect(conform("PUT", one, await put("")).status).toBe(400);
+    const list = conform(
+      "GET",
+      "/api/v1/organizations/{org_id}/secrets",
+      await call("GET", base, { auth: orgA.user_token }),
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.secrets.some((s: { name: string }) => s.name === name)).toBe(true);
+    expect(conform("DELETE", one, await call("DELETE", `${base}/${name}`, { auth: orgA.user_token })).status).toBe(200);
+    expect(conform("DELETE", one, await call("DELETE", `${base}/${name}`, { auth: orgA.user_token })).status).toBe(404);
+  });
+
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {
     const service = Object.entries(doc.paths).filter(([, item]) => {
       const op = item.get as any;

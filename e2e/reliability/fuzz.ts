@@ -390,6 +390,7 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshKey: async () => victims.keys[0]!,
       freshMember: async () => victims.members[0]!,
       freshAgent: async () => victims.agents[0]!,
+      freshSecret: async () => "fuzz-secret",
     },
   };
   await f.refreshSessions();
@@ -968,6 +969,8 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     org_id: { valid: [f.orgA], other: [f.orgB, "org_unknown"] },
     key_id: { valid: f.victims.keys, other: ["key_unknown"] },
     user_id: { valid: f.victims.members, other: ["usr_unknown"] },
+    // Organization secrets: one of org A's the fuzz may set and delete.
+    name: { valid: ["fuzz-secret"], other: ["fuzz-unknown", "-bad-name"] },
   };
 }
 

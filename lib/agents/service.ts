@@ -5,11 +5,15 @@ import { prisma } from "../db";
 import { env } from "../env";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { secretIds } from "../secrets/service";
 import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
 import { audit, type Actor } from "../audit";
+import { assertCredentials, credentialRefs } from "./credentials";
+import { redactConfig, restoreRedacted } from "./redact";
 
 export type AgentRow = Agent;
 
+/** The agent as every answer shows it: credentials in its runtime and workflow redacted (./redact.ts). */
 export function agentRecord(a: Agent) {
   return {
     agent_id: a.id,
@@ -17,8 +21,8 @@ export function agentRecord(a: Agent) {
     project_id: a.projectId,
     name: a.name,
     kind: a.kind,
-    runtime: a.runtime,
-    workflow: a.workflow ?? null,
+    runtime: redactConfig(a.runtime),
+    workflow: redactConfig(a.workflow ?? null),
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
     archived_at: a.archivedAt?.toISOString() ?? null,
@@ -83,9 +87,44 @@ async function resolveProject(organizationId: string, projectId?: string): Promi
   return project.id;
 }
 
+/**
+ * Refuses a configuration naming a secret the organization lacks or an environment variable the
+ * operator does not allow (400 invalid_agent); returns the ids and fields of the secrets it names.
+ */
+async function checkCredentials(organizationId: string, runtime: unknown, workflow: unknown) {
+  const refs = credentialRefs(runtime, workflow);
+  const ids = refs.some((r) => "secret" in r) ? await secretIds(organizationId) : new Map<string, string>();
+  const named = assertCredentials(refs, new Set(ids.keys()));
+  return named.map((name) => ({
+    id: ids.get(name)!,
+    name,
+    fields: refs.filter((r) => "secret" in r && r.secret === name).map((r) => r.field),
+  }));
+}
+
+/** An audit row per secret an agent's saved configuration names. */
+async function auditSecretUse(
+  organizationId: string,
+  actor: Actor,
+  agentId: string,
+  secrets: Awaited<ReturnType<typeof checkCredentials>>,
+) {
+  for (const s of secrets) {
+    await audit({
+      organizationId,
+      actor,
+      action: "secret.referenced",
+      targetType: "secret",
+      targetId: s.id,
+      data: { name: s.name, agent_id: agentId, fields: s.fields },
+    });
+  }
+}
+
 export async function createAgent(opts: { organizationId: string; input: CreateAgentBody; actor: Actor }) {
   const { organizationId, input } = opts;
   const projectId = await resolveProject(organizationId, input.project_id);
+  const secrets = await checkCredentials(organizationId, input.runtime, input.workflow);
   const db = await prisma();
   const agent = await db.agent.create({
     data: {
@@ -100,6 +139,7 @@ export async function createAgent(opts: { organizationId: string; input: CreateA
     },
   });
   await audit({ organizationId, actor: opts.actor, action: "agent.created", targetType: "agent", targetId: agent.id });
+  await auditSecretUse(organizationId, opts.actor, agent.id, secrets);
   return agentRecord(agent);
 }
 
@@ -145,6 +185,13 @@ export async function updateAgent(opts: {
   if (input.workflow && current.kind !== "workflow")
     throw fields("workflow", "only workflow agents take a workflow definition");
   const projectId = input.project_id ? await resolveProject(opts.organizationId, input.project_id) : undefined;
+  // Values the caller saw redacted and sent back unchanged keep what is stored.
+  const runtime = input.runtime && restoreRedacted(input.runtime, current.runtime);
+  const workflow = input.workflow && restoreRedacted(input.workflow, current.workflow);
+  const secrets =
+    runtime || workflow
+      ? await checkCredentials(opts.organizationId, runtime ?? current.runtime, workflow ?? current.workflow)
+      : [];
   const db = await prisma();
   agentCache.delete(`${opts.organizationId}/${current.id}`);
   const agent = await db.agent.update({
@@ -152,8 +199,8 @@ export async function updateAgent(opts: {
     data: {
       name: input.name,
       projectId,
-      runtime: input.runtime,
-      workflow: input.workflow as Prisma.InputJsonValue | undefined,
+      runtime,
+      workflow: workflow as Prisma.InputJsonValue | undefined,
       // null clears the default; absent keeps it.
       callbackUrl: input.callback_url,
     },
@@ -166,6 +213,7 @@ export async function updateAgent(opts: {
     targetId: agent.id,
     data: { fields: Object.keys(input) },
   });
+  await auditSecretUse(opts.organizationId, opts.actor, agent.id, secrets);
   return agentRecord(agent);
 }
 

@@ -555,6 +555,50 @@ export interface paths {
     patch: operations["updateAgent"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/secrets": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List organization secrets
+     * @description Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents whose configuration names each secret.
+     */
+    get: operations["listSecrets"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/secrets/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Create or replace an organization secret
+     * @description Admin only. Write-only: the value is sealed (AES-256-GCM) and no answer, page or log ever shows it again. Replacing a value (a rotation) takes effect at the agents' next call. An agent names it by `runtime.api_key_secret` (openai) or `{{secrets.<name>}}` in a header value. An organization holds at most 100.
+     */
+    put: operations["setSecret"];
+    post?: never;
+    /**
+     * Delete an organization secret
+     * @description Admin only. Refused with `409 secret_in_use` while an agent names it.
+     */
+    delete: operations["deleteSecret"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "message.completed": {
@@ -810,6 +854,15 @@ export interface components {
       workflow?: components["schemas"]["WorkflowDefinition"];
       callback_url?: string | null;
     };
+    DeletedSecret: {
+      /**
+       * @description The secret's name, as agents name it.
+       * @example openai-prod
+       */
+      name: string;
+      /** @constant */
+      deleted: true;
+    };
     EchoRuntime: {
       /** @constant */
       type: "echo";
@@ -831,6 +884,7 @@ export interface components {
       | "empty_file"
       | "file_not_found"
       | "invalid_callback_url"
+      | "invalid_agent"
       | "unauthorized"
       | "invalid_credentials"
       | "forbidden"
@@ -848,12 +902,14 @@ export interface components {
       | "member_not_found"
       | "upload_not_found"
       | "delivery_not_found"
+      | "secret_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
       | "idempotency_conflict"
       | "last_admin"
       | "agent_archived"
+      | "secret_in_use"
       | "upload_incomplete"
       | "request_timeout"
       | "payload_too_large"
@@ -975,7 +1031,11 @@ export interface components {
       /** Format: uri */
       base_url: string;
       model: string;
+      api_key_secret?: string;
       api_key_env?: string;
+      headers?: {
+        [key: string]: string;
+      };
       system?: string;
       /** @default 20000 */
       timeout_ms?: number;
@@ -1102,6 +1162,32 @@ export interface components {
       | components["schemas"]["EchoRuntime"]
       | components["schemas"]["OpenAiRuntime"]
       | components["schemas"]["HttpRuntime"];
+    SecretList: {
+      secrets: components["schemas"]["SecretRecord"][];
+    };
+    SecretRecord: {
+      secret_id: string;
+      /**
+       * @description The secret's name, as agents name it.
+       * @example openai-prod
+       */
+      name: string;
+      /** @description The value's last 4 characters, for recognising it; null for values under 12 characters. */
+      hint: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the value was last set.
+       */
+      updated_at: string;
+      /** @description The agents whose configuration names the secret, and where. */
+      used_by: {
+        agent_id: string;
+        name: string;
+        fields: string[];
+      }[];
+    };
     SessionList: {
       sessions: components["schemas"]["SessionListItem"][];
       limit: number;
@@ -1144,6 +1230,10 @@ export interface components {
       metadata: {
         [key: string]: unknown;
       };
+    };
+    SetSecretBody: {
+      /** @description The credential. Write-only: no answer ever contains it. */
+      value: string;
     };
     TokenUsage: {
       prompt_tokens: number;
@@ -1384,8 +1474,10 @@ export interface components {
      *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
      *
      *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     *
+     *     `invalid_agent`: an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.
      */
-    Error400_invalid_json_invalid_request_invalid_callback_url: {
+    Error400_invalid_json_invalid_request_invalid_callback_url_invalid_agent: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -1394,7 +1486,7 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "invalid_json" | "invalid_request" | "invalid_callback_url";
+            code?: "invalid_json" | "invalid_request" | "invalid_callback_url" | "invalid_agent";
           };
         };
       };
@@ -1744,6 +1836,25 @@ export interface components {
         };
       };
     };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `secret_not_found`: no organization secret with this name.
+     */
+    Error404_organization_not_found_secret_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "secret_not_found";
+          };
+        };
+      };
+    };
     /** @description `agent_archived`: a trigger or upload for an archived agent; `details: {agent_id, archived_at}`. */
     Error409_agent_archived: {
       headers: {
@@ -1789,6 +1900,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_state_transition";
+          };
+        };
+      };
+    };
+    /** @description `secret_in_use`: deleting an organization secret that agents still name; `details.used_by` lists them and the fields. */
+    Error409_secret_in_use: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "secret_in_use";
           };
         };
       };
@@ -3491,7 +3617,7 @@ export interface operations {
           "application/json": components["schemas"]["AgentRecord"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url_invalid_agent"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
@@ -3602,12 +3728,131 @@ export interface operations {
           "application/json": components["schemas"]["AgentRecord"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url_invalid_agent"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listSecrets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The secrets. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SecretList"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  setSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The secret's name: 1-64 letters, digits, `_`, `-` or `.`.
+         * @example openai-prod
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetSecretBody"];
+      };
+    };
+    responses: {
+      /** @description Replaced. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SecretRecord"];
+        };
+      };
+      /** @description Created. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SecretRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  deleteSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The secret's name: 1-64 letters, digits, `_`, `-` or `.`.
+         * @example openai-prod
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeletedSecret"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_secret_not_found"];
+      409: components["responses"]["Error409_secret_in_use"];
     };
   };
   callback_message_completed: {

@@ -14,11 +14,13 @@ import { ApiError } from "../errors";
 import { refreshFileUrls } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { log } from "../log";
+import { secretLookup } from "../secrets/service";
 import {
   generateReply,
   isRuntimeError,
   RuntimeConfig,
   toApiError,
+  GENERIC_RUNTIME_ERROR,
   type ReplyInput,
   type ReplyOutput,
 } from "../runtime";
@@ -192,6 +194,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
         metadata: files.metadata,
         history,
         onDelta,
+        secrets: secretLookup(task.agent.organizationId),
       });
     } catch (e) {
       const retryable = isRuntimeError(e) ? e.retryable : false;
@@ -202,7 +205,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
       );
       if (!retryable || streamed || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
         // The runtime's own words stay in the log; the caller sees a safe summary.
-        return { failed: isRuntimeError(e) ? toApiError(e).message : "The reply could not be produced." };
+        return { failed: isRuntimeError(e) ? toApiError(e).message : GENERIC_RUNTIME_ERROR };
       }
       await sleep(pause);
     }

@@ -10,6 +10,7 @@ import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { GENERIC_RUNTIME_ERROR } from "../runtime";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
@@ -160,7 +161,14 @@ export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, 
     throw new ApiError("upstream_timeout", "The agent did not reply in time; poll the message for its reply.", details);
   }
   if (final.status !== "completed") {
-    throw new ApiError("upstream_error", "The agent runtime failed to produce a reply.", details);
+    // Our own wording of the cause (a refused address, a missing secret) helps the caller; the
+    // upstream's words never reach here (lib/runtime toApiError).
+    const reason = final.status === "error" && final.message !== GENERIC_RUNTIME_ERROR ? final.message : "";
+    throw new ApiError(
+      "upstream_error",
+      `The agent runtime failed to produce a reply.${reason ? ` ${reason}` : ""}`,
+      details,
+    );
   }
   const body = {
     success: true as const,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { findUpstreamRefusal, guardedFetch } from "../net/upstream-guard";
 import { readStreamCapped } from "../streams";
+import { upstreamHeaders, type SecretLookup } from "./credentials";
 import type { HttpRuntime } from "./schema";
 import {
   abortedError,
@@ -39,14 +40,15 @@ const causeCode = (e: unknown): string | undefined => {
 export async function postJson(
   url: string,
   body: unknown,
-  opts: { timeoutMs: number; headers?: Record<string, string>; signal?: AbortSignal },
+  opts: { timeoutMs: number; headers?: Record<string, string>; signal?: AbortSignal; secrets?: SecretLookup },
 ): Promise<unknown> {
   if (opts.signal?.aborted) throw abortedError();
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
     throw new RuntimeError("error", `not an http(s) URL: ${url}`, false);
+  // Before the deadline starts: a missing secret is a final error of the configuration.
+  const headers = new Headers(await upstreamHeaders(opts.headers, opts.secrets));
   const limit = deadline(opts.timeoutMs, opts.signal);
 
-  const headers = new Headers(opts.headers);
   headers.set("content-type", "application/json");
   headers.set("accept", "application/json");
   try {
@@ -105,7 +107,7 @@ export async function httpReply(config: z.infer<typeof HttpRuntime>, input: Repl
       metadata: input.metadata,
       history: input.history,
     },
-    { timeoutMs: config.timeout_ms, headers: config.headers, signal: input.signal },
+    { timeoutMs: config.timeout_ms, headers: config.headers, signal: input.signal, secrets: input.secrets },
   );
   const parsed = HttpReplyBody.safeParse(answer);
   if (!parsed.success)

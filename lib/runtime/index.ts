@@ -5,11 +5,21 @@ import { measureUpstream } from "../metrics";
 import { echoReply } from "./echo";
 import { httpReply, postJson as postJsonUnmeasured } from "./http";
 import { openAiComplete, openAiReply } from "./openai";
+import type { SecretLookup } from "./credentials";
 import { RuntimeConfig } from "./schema";
 import { RuntimeError, type ReplyInput, type ReplyOutput } from "./types";
 
 export { RuntimeConfig } from "./schema";
-export { RuntimeError, isRuntimeError, toApiError, type ReplyInput, type ReplyOutput, type TokenUsage } from "./types";
+export type { SecretLookup } from "./credentials";
+export {
+  GENERIC_RUNTIME_ERROR,
+  RuntimeError,
+  isRuntimeError,
+  toApiError,
+  type ReplyInput,
+  type ReplyOutput,
+  type TokenUsage,
+} from "./types";
 
 /** Stored configs may predate a default or come straight from JSON: normalise before use. */
 function normalise(config: RuntimeConfig): RuntimeConfig {
@@ -59,7 +69,7 @@ async function generateWith(c: RuntimeConfig, input: ReplyInput): Promise<ReplyO
 export async function complete(
   config: RuntimeConfig,
   prompt: string,
-  opts: { signal?: AbortSignal; system?: string } = {},
+  opts: { signal?: AbortSignal; system?: string; secrets?: SecretLookup } = {},
 ): Promise<ReplyOutput> {
   const c = normalise(config);
   return measured(c.type, () => completeWith(c, prompt, opts));
@@ -68,7 +78,7 @@ export async function complete(
 async function completeWith(
   c: RuntimeConfig,
   prompt: string,
-  opts: { signal?: AbortSignal; system?: string },
+  opts: { signal?: AbortSignal; system?: string; secrets?: SecretLookup },
 ): Promise<ReplyOutput> {
   switch (c.type) {
     case "echo":

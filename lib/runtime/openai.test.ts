@@ -10,12 +10,16 @@ const KEY_ENV = "RUNTIME_TEST_OPENAI_KEY";
 beforeAll(async () => {
   // The fake upstream listens on 127.0.0.1, a loopback address the upstream guard refuses by default.
   process.env.ALLOW_PRIVATE_UPSTREAMS = "true";
+  // The variables these tests name as api_key_env: allowed by the operator, as they must be.
+  process.env.MODEL_KEY_ENV_ALLOWLIST = `${KEY_ENV},RUNTIME_TEST_UNSET_KEY`;
   resetEnvCache();
   upstream = await startFakeUpstream();
   process.env[KEY_ENV] = "sk-test-123";
 });
 afterAll(async () => {
   delete process.env[KEY_ENV];
+  delete process.env.MODEL_KEY_ENV_ALLOWLIST;
+  resetEnvCache();
   await upstream.close();
 });
 afterEach(() => {
@@ -117,6 +121,74 @@ describe("openai runtime", () => {
     upstream.answer(() => ({ json: completion("ok") }));
     await generateReply(config({ api_key_env: "RUNTIME_TEST_UNSET_KEY" }), input());
     expect(upstream.requests[0]!.headers.authorization).toBe("Bearer not-needed");
+  });
+
+  it("refuses an api_key_env the operator has not allowed, before any request", async () => {
+    process.env.RUNTIME_TEST_OTHER_KEY = "sk-must-not-leave";
+    try {
+      const p = generateReply(config({ api_key_env: "RUNTIME_TEST_OTHER_KEY" }), input());
+      await expect(p).rejects.toMatchObject({ kind: "error", retryable: false });
+      const err = (await p.catch((e: RuntimeError) => e)) as RuntimeError;
+      expect(err.publicMessage).toMatch(/MODEL_KEY_ENV_ALLOWLIST/);
+      expect(toApiError(err).message).toMatch(/api_key_secret/);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      delete process.env.RUNTIME_TEST_OTHER_KEY;
+    }
+  });
+
+  it("never sends the service's own secrets, even when the allowlist names them", async () => {
+    process.env.MODEL_KEY_ENV_ALLOWLIST = "AUTH_SECRET";
+    resetEnvCache();
+    try {
+      await expect(generateReply(config({ api_key_env: "AUTH_SECRET" }), input())).rejects.toThrow(
+        /MODEL_KEY_ENV_ALLOWLIST: AUTH_SECRET is a setting of the service itself/,
+      );
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      process.env.MODEL_KEY_ENV_ALLOWLIST = `${KEY_ENV},RUNTIME_TEST_UNSET_KEY`;
+      resetEnvCache();
+    }
+  });
+
+  it("sends an allowed key only to the host its entry names", async () => {
+    process.env.MODEL_KEY_ENV_ALLOWLIST = `${KEY_ENV}@api.openai.com`;
+    resetEnvCache();
+    try {
+      await expect(generateReply(config(), input())).rejects.toMatchObject({ retryable: false });
+      expect(upstream.requests).toHaveLength(0);
+      process.env.MODEL_KEY_ENV_ALLOWLIST = `${KEY_ENV}@127.0.0.1`;
+      resetEnvCache();
+      upstream.answer(() => ({ json: completion("ok") }));
+      await generateReply(config(), input());
+      expect(upstream.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
+    } finally {
+      process.env.MODEL_KEY_ENV_ALLOWLIST = `${KEY_ENV},RUNTIME_TEST_UNSET_KEY`;
+      resetEnvCache();
+    }
+  });
+
+  it("sends the organization secret named by api_key_secret, and secrets named in headers", async () => {
+    upstream.answer(() => ({ json: completion("ok") }));
+    const secrets = { "openai-prod": "sk-from-a-secret", "org-id": "org-123" } as Record<string, string>;
+    const lookup = async (name: string) => secrets[name] ?? Promise.reject(new Error(`no ${name}`));
+    await generateReply(
+      config({
+        api_key_env: undefined,
+        api_key_secret: "openai-prod",
+        headers: { "OpenAI-Organization": "{{secrets.org-id}}" },
+      }),
+      input({ secrets: lookup }),
+    );
+    expect(upstream.requests[0]!.headers.authorization).toBe("Bearer sk-from-a-secret");
+    expect(upstream.requests[0]!.headers["openai-organization"]).toBe("org-123");
+  });
+
+  it("fails without a request when a named secret is missing", async () => {
+    const p = generateReply(config({ api_key_env: undefined, api_key_secret: "gone" }), input());
+    await expect(p).rejects.toMatchObject({ kind: "error", retryable: false });
+    expect(((await p.catch((e: RuntimeError) => e)) as RuntimeError).publicMessage).toMatch(/"gone" is not set/);
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it("fails as a retryable timeout when the server never answers", async () => {

@@ -1,8 +1,8 @@
 // Any OpenAI-compatible chat completions endpoint, through the official `openai` client.
 import OpenAI from "openai";
 import { z } from "zod";
-import { namedSecret } from "../env";
 import { findUpstreamRefusal, guardedFetch } from "../net/upstream-guard";
+import { openAiKey, upstreamHeaders, type SecretLookup } from "./credentials";
 import type { OpenAiRuntime } from "./schema";
 import {
   abortedError,
@@ -17,10 +17,6 @@ import {
 
 type OpenAiConfig = z.infer<typeof OpenAiRuntime>;
 type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
-
-/** Sent when api_key_env is unset or empty: local servers (Ollama, vLLM) accept any key, and the
- *  client refuses to start without one. */
-const DUMMY_KEY = "not-needed";
 
 const Count = z.number().int().min(0);
 
@@ -109,12 +105,13 @@ async function readStream(
 async function chat(
   config: OpenAiConfig,
   messages: ChatMessage[],
-  signal?: AbortSignal,
-  onDelta?: (content: string) => void,
+  opts: { signal?: AbortSignal; onDelta?: (content: string) => void; secrets?: SecretLookup },
 ): Promise<ReplyOutput> {
+  const { signal, onDelta } = opts;
   if (signal?.aborted) throw abortedError();
   const client = new OpenAI({
-    apiKey: (config.api_key_env && namedSecret(config.api_key_env)) || DUMMY_KEY,
+    apiKey: await openAiKey(config, opts.secrets),
+    defaultHeaders: await upstreamHeaders(config.headers, opts.secrets),
     baseURL: config.base_url,
     timeout: config.timeout_ms,
     // Our job queue owns retries (with backoff and idempotency); the client must not retry on its own.
@@ -161,19 +158,19 @@ export function openAiReply(config: OpenAiConfig, input: ReplyInput): Promise<Re
     ...input.history.map((m) => ({ role: m.role, content: m.content })),
     { role: "user", content: input.message + describeAttachments(input.attachments) },
   ];
-  return chat(config, messages, input.signal, input.onDelta);
+  return chat(config, messages, { signal: input.signal, onDelta: input.onDelta, secrets: input.secrets });
 }
 
 /** The step's own system prompt, when given, replaces the runtime's. */
 export function openAiComplete(
   config: OpenAiConfig,
   prompt: string,
-  opts: { signal?: AbortSignal; system?: string },
+  opts: { signal?: AbortSignal; system?: string; secrets?: SecretLookup },
 ): Promise<ReplyOutput> {
   const system = opts.system ?? config.system;
   const messages: ChatMessage[] = [
     ...(system ? [{ role: "system" as const, content: system }] : []),
     { role: "user", content: prompt },
   ];
-  return chat(config, messages, opts.signal);
+  return chat(config, messages, { signal: opts.signal, secrets: opts.secrets });
 }

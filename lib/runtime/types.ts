@@ -24,6 +24,8 @@ export interface ReplyInput {
   /** When set, the reply is streamed: each piece of text as it arrives (token deltas from an
    *  `openai` upstream, the whole reply at once from the others). Their concatenation is `content`. */
   onDelta?: (content: string) => void;
+  /** The agent's organization secrets, for the credentials its runtime names (./credentials.ts). */
+  secrets?: (name: string) => Promise<string>;
 }
 
 export interface ReplyOutput {
@@ -51,11 +53,14 @@ export class RuntimeError extends Error {
 
 export const isRuntimeError = (e: unknown): e is RuntimeError => e instanceof RuntimeError;
 
+/** What a caller is told of a runtime failure that has no wording of our own. */
+export const GENERIC_RUNTIME_ERROR = "The agent runtime returned an error";
+
 /** The caller-safe ApiError for a runtime failure: the upstream's own words stay in the logs. */
 export function toApiError(e: RuntimeError): ApiError {
   return e.kind === "timeout"
     ? new ApiError("upstream_timeout", "The agent runtime timed out")
-    : new ApiError("upstream_error", e.publicMessage ?? "The agent runtime returned an error");
+    : new ApiError("upstream_error", e.publicMessage ?? GENERIC_RUNTIME_ERROR);
 }
 
 /** The runtime error for a connection the upstream guard refused: final, and says which setting allows it. */

@@ -20,6 +20,7 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { RuntimeConfig } from "../runtime/schema";
 import { listenToRun } from "../runs/signals";
+import { secretLookup } from "../secrets/service";
 import { isRefused, moveRun, SYSTEM, utcNow } from "../runs/state";
 import { InputError, readItems } from "./items";
 import { writeOutput } from "./output";
@@ -204,7 +205,13 @@ class Pass {
     const runtime = RuntimeConfig.parse(agent?.runtime ?? { type: "echo" });
     // Fresh signed URLs for file inputs, for steps that hand them on (http, expressions).
     const inputs = await this.signedInputs();
-    const ctx = { runId: this.run.id, inputs, runtime, signal: this.watch.signal };
+    const ctx = {
+      runId: this.run.id,
+      inputs,
+      runtime,
+      signal: this.watch.signal,
+      secrets: secretLookup(this.run.organizationId),
+    };
     const steps = this.definition.steps;
 
     for (;;) {

@@ -4,7 +4,7 @@
 // (e.g. `workflow.steps.2.when`). docs/workflows.md documents the format.
 import jsonata from "jsonata";
 import { z } from "zod";
-import { RuntimeConfig } from "../runtime/schema";
+import { RuntimeConfig, UpstreamHeaders, UpstreamUrl } from "../runtime/schema";
 
 export const InputType = z.enum(["string", "number", "integer", "boolean", "object", "array", "file"]);
 export type InputType = z.infer<typeof InputType>;
@@ -78,12 +78,9 @@ export const Step = z.discriminatedUnion("type", [
   z.strictObject({
     ...stepBase,
     type: z.literal("http"),
-    url: z
-      .string()
-      .url()
-      .refine((u) => /^https?:/.test(u), "must be an http(s) URL"),
+    url: UpstreamUrl,
     timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: UpstreamHeaders.optional(),
     /** JSONata for the request body; by default {run_id, step_id, item_index, item, inputs}. */
     body: Expression.optional(),
     ...into,

@@ -2,7 +2,7 @@
 // the engine persists the outcome. Expressions see {item, inputs} (also bound as $item, $inputs).
 import jsonata from "jsonata";
 import { log } from "../log";
-import { complete, isRuntimeError, postJson, type RuntimeConfig } from "../runtime";
+import { complete, isRuntimeError, postJson, type RuntimeConfig, type SecretLookup } from "../runtime";
 import { sleep } from "../runtime/types";
 import { TEMPLATE_RE, type Step } from "./schema";
 
@@ -36,6 +36,8 @@ export interface StepContext {
   runtime: RuntimeConfig;
   /** Aborted on cancel (or when another engine takes over): in-flight calls stop. */
   signal: AbortSignal;
+  /** The run's organization's secrets, for credentials its steps name. */
+  secrets?: SecretLookup;
 }
 
 type Compiled = ReturnType<typeof jsonata>;
@@ -152,6 +154,7 @@ export async function runSteps(opts: {
             timeoutMs: step.timeout_ms,
             headers: step.headers,
             signal: ctx.signal,
+            secrets: ctx.secrets,
           });
           item = withField(item, step, answer);
           break;
@@ -161,6 +164,7 @@ export async function runSteps(opts: {
           const reply = await complete(step.runtime ?? ctx.runtime, prompt, {
             signal: ctx.signal,
             system: step.system,
+            secrets: ctx.secrets,
           });
           item = withField(item, step, reply.content);
           break;

@@ -178,7 +178,7 @@ export const rateLimitHeaders = (): Json => ({
   "RateLimit-Reset": { $ref: "#/components/headers/RateLimit-Reset" },
 });
 
-export type Method = "get" | "head" | "options" | "post" | "patch" | "delete";
+export type Method = "get" | "head" | "options" | "post" | "put" | "patch" | "delete";
 
 /** How an operation authenticates: an Access Key (public API), a user token (management API), none. */
 export type Auth = "accessKey" | "userToken" | "none";

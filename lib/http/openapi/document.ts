@@ -37,6 +37,8 @@ export const ERROR_DOCS: ErrorDocs = {
     "a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.",
   invalid_callback_url:
     "`callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.",
+  invalid_agent:
+    "an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "dashboard sign-in: wrong email or password.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
@@ -54,6 +56,7 @@ export const ERROR_DOCS: ErrorDocs = {
   member_not_found: "dashboard: no such member.",
   upload_not_found: "the resumable upload does not exist, belongs to another agent, or was deleted.",
   delivery_not_found: "dashboard: no such callback delivery in this organization.",
+  secret_not_found: "no organization secret with this name.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "dashboard: the member already belongs to the organization.",
   invalid_state_transition:
@@ -61,6 +64,7 @@ export const ERROR_DOCS: ErrorDocs = {
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
   last_admin: "dashboard: removing or demoting the last admin.",
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
+  secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",
   payload_too_large: "a JSON body over 1 MiB, or a file over `UPLOAD_MAX_BYTES`; `details: {limit_bytes}`.",
@@ -139,6 +143,10 @@ const TAGS = [
   { name: "Workflow runs", description: "Runs of workflow agents, their controls and approvals (SPEC 4.7-4.9)." },
   { name: "Access Keys", description: "Management API: the credentials of the public API (SPEC 4.10)." },
   { name: "Agents", description: "Management API: agents, their runtimes and workflow definitions." },
+  {
+    name: "Organization secrets",
+    description: "Management API: model and upstream credentials that agents name; write-only.",
+  },
   { name: "Service", description: "Health and this document; no authentication." },
   {
     name: "Completion callbacks",

@@ -14,6 +14,7 @@ export const ID = {
   file: "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
   upload: "upl_0Vc3b1X2y3Z4a5B6c7D8e9",
   key: "key_0VdXj3Op5Qr6St7Uv8Wx9y",
+  secret: "sec_0VdXj3Op5Qr6St7Uv8Wx9z",
   rawKey: "ak_4kPz9QxW2mLr7TnB5vYc8HsJ3dFg6AeK1uNo0iRtZbM",
 } as const;
 
@@ -230,6 +231,27 @@ export const agentRecord = {
   updated_at: AT,
   archived_at: null,
   callback_url: null,
+};
+
+export const secretRecord = {
+  secret_id: ID.secret,
+  name: "openai-prod",
+  hint: "x9Qk",
+  created_at: AT,
+  updated_at: AT,
+  used_by: [{ agent_id: ID.agent, name: "Support bot", fields: ["runtime.api_key_secret"] }],
+};
+
+export const createOpenAiAgent = {
+  name: "Support bot",
+  kind: "conversational",
+  runtime: {
+    type: "openai",
+    base_url: "https://api.openai.com/v1",
+    model: "gpt-4o-mini",
+    api_key_secret: "openai-prod",
+    headers: { "OpenAI-Organization": "{{secrets.openai-org}}" },
+  },
 };
 
 export const createConversationalAgent = { name: "Support bot", kind: "conversational", runtime: { type: "echo" } };

@@ -9,12 +9,18 @@ import {
 import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../../runtime/schema";
 import { Step, WorkflowDefinition } from "../../workflow/schema";
 import { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody } from "../../keys/schemas";
+import { SECRET_NAME_RE } from "../../secrets/refs";
+import { DeletedSecret, SecretList, SecretRecord, SetSecretBody } from "../../secrets/schemas";
 import { jsonContent, pathParameter, queryParameters, type Components, type Json, type Operation } from "./builder";
 import * as ex from "./examples";
 
 const ORG_ID = pathParameter("org_id", "The organization (`org_...`); the token's user must be a member.", ex.ID.org);
 const KEY_ID = pathParameter("key_id", "The Access Key's id (`key_...`), not the key itself.", ex.ID.key);
 const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
+const SECRET_NAME = {
+  ...pathParameter("name", "The secret's name: 1-64 letters, digits, `_`, `-` or `.`.", "openai-prod"),
+  schema: { type: "string", pattern: SECRET_NAME_RE.source },
+};
 
 const BASE = "/api/v1/organizations/{org_id}";
 const USER_ERRORS = ["unauthorized", "organization_not_found"] as const;
@@ -26,6 +32,8 @@ const answer = (description: string, content: Json) => ({ description, headers: 
 export function managementOperations(c: Components): Operation[] {
   const keys = { tag: "Access Keys", auth: "userToken" as const };
   const agents = { tag: "Agents", auth: "userToken" as const };
+  const secrets = { tag: "Organization secrets", auth: "userToken" as const };
+  const secretRecord = c.ref("SecretRecord", SecretRecord);
   // Shared by the agent bodies and records (and llm steps): named once.
   c.ref("EchoRuntime", EchoRuntime);
   c.ref("OpenAiRuntime", OpenAiRuntime);
@@ -118,13 +126,14 @@ export function managementOperations(c: Components): Operation[] {
         required: true,
         content: jsonContent(c.ref("CreateAgentBody", CreateAgentBody), {
           conversational: { summary: "A conversational agent", value: ex.createConversationalAgent },
+          openai: { summary: "An OpenAI agent whose key is an organization secret", value: ex.createOpenAiAgent },
           workflow: { summary: "A workflow agent", value: ex.createWorkflowAgent },
         }),
       },
       responses: {
         "201": answer("The agent.", jsonContent(agentRecord, { agent: { summary: "Created", value: ex.agentRecord } })),
       },
-      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url"],
+      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent"],
     },
     {
       ...agents,
@@ -186,7 +195,7 @@ export function managementOperations(c: Components): Operation[] {
           }),
         ),
       },
-      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "agent_not_found"],
+      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent", "agent_not_found"],
     },
     {
       ...agents,
@@ -207,6 +216,73 @@ export function managementOperations(c: Components): Operation[] {
         ),
       },
       errors: [...ADMIN_ERRORS, "agent_not_found"],
+    },
+    {
+      ...secrets,
+      method: "get",
+      path: `${BASE}/secrets`,
+      operationId: "listSecrets",
+      summary: "List organization secrets",
+      description:
+        "Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents " +
+        "whose configuration names each secret.",
+      parameters: [ORG_ID],
+      responses: {
+        "200": answer(
+          "The secrets.",
+          jsonContent(c.ref("SecretList", SecretList), {
+            secrets: { summary: "One secret", value: { secrets: [ex.secretRecord] } },
+          }),
+        ),
+      },
+      errors: [...ADMIN_ERRORS],
+    },
+    {
+      ...secrets,
+      method: "put",
+      path: `${BASE}/secrets/{name}`,
+      operationId: "setSecret",
+      summary: "Create or replace an organization secret",
+      description:
+        "Admin only. Write-only: the value is sealed (AES-256-GCM) and no answer, page or log ever shows it " +
+        "again. Replacing a value (a rotation) takes effect at the agents' next call. An agent names it by " +
+        "`runtime.api_key_secret` (openai) or `{{secrets.<name>}}` in a header value. An organization holds at most 100.",
+      parameters: [ORG_ID, SECRET_NAME],
+      requestBody: {
+        required: true,
+        content: jsonContent(c.ref("SetSecretBody", SetSecretBody), {
+          key: { summary: "A model API key", value: { value: "sk-...x9Qk" } },
+        }),
+      },
+      responses: {
+        "201": answer(
+          "Created.",
+          jsonContent(secretRecord, { created: { summary: "Created", value: ex.secretRecord } }),
+        ),
+        "200": answer(
+          "Replaced.",
+          jsonContent(secretRecord, { replaced: { summary: "Replaced", value: ex.secretRecord } }),
+        ),
+      },
+      errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
+    },
+    {
+      ...secrets,
+      method: "delete",
+      path: `${BASE}/secrets/{name}`,
+      operationId: "deleteSecret",
+      summary: "Delete an organization secret",
+      description: "Admin only. Refused with `409 secret_in_use` while an agent names it.",
+      parameters: [ORG_ID, SECRET_NAME],
+      responses: {
+        "200": answer(
+          "Deleted.",
+          jsonContent(c.ref("DeletedSecret", DeletedSecret), {
+            deleted: { summary: "Deleted", value: { name: "openai-prod", deleted: true } },
+          }),
+        ),
+      },
+      errors: [...ADMIN_ERRORS, "invalid_request", "secret_not_found", "secret_in_use"],
     },
   ];
 }

@@ -1,0 +1,51 @@
+// Organization secrets (docs/api.md "Organization secrets"): the one source of validation, types
+// and the OpenAPI document. A secret's value goes in and never comes out.
+import { z } from "zod";
+import { responseId, responseTimestamp } from "../validate";
+import { SECRET_NAME_RE, SECRET_NAME_RULE } from "./refs";
+
+/** Secrets an organization may hold. */
+export const MAX_SECRETS = 100;
+export const MAX_SECRET_CHARS = 8192;
+
+export const SecretName = z
+  .string()
+  .regex(SECRET_NAME_RE, SECRET_NAME_RULE)
+  .meta({ description: "The secret's name, as agents name it.", example: "openai-prod" });
+
+export const SecretParams = z.object({ name: SecretName });
+export type SecretParams = z.infer<typeof SecretParams>;
+
+export const SetSecretBody = z.strictObject({
+  value: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(MAX_SECRET_CHARS, `must be at most ${MAX_SECRET_CHARS} characters`)
+    // Secrets go into HTTP headers: a line break would end the header, other controls are refused there.
+    .refine(
+      (v) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      "must not contain line breaks or other control characters",
+    )
+    .meta({ description: "The credential. Write-only: no answer ever contains it.", writeOnly: true }),
+});
+export type SetSecretBody = z.infer<typeof SetSecretBody>;
+
+export const SecretRecord = z.strictObject({
+  secret_id: responseId("sec"),
+  name: SecretName,
+  hint: z
+    .string()
+    .nullable()
+    .meta({ description: "The value's last 4 characters, for recognising it; null for values under 12 characters." }),
+  created_at: responseTimestamp(),
+  updated_at: responseTimestamp().meta({ description: "When the value was last set." }),
+  used_by: z
+    .array(z.strictObject({ agent_id: responseId("agt"), name: z.string(), fields: z.array(z.string()) }))
+    .meta({ description: "The agents whose configuration names the secret, and where." }),
+});
+export type SecretRecord = z.infer<typeof SecretRecord>;
+
+export const SecretList = z.strictObject({ secrets: z.array(SecretRecord) });
+
+export const DeletedSecret = z.strictObject({ name: SecretName, deleted: z.literal(true) });

@@ -12,6 +12,8 @@ import { parseWith } from "../lib/validate";
 import { MintKeyBody } from "../lib/keys/schemas";
 import { mintKey, revokeKey } from "../lib/keys/service";
 import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";
+import { SecretParams, SetSecretBody } from "../lib/secrets/schemas";
+import { setSecret } from "../lib/secrets/service";
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
 
@@ -23,6 +25,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   mint-key     --org ORG --name NAME [--permissions agents:invoke,...] [--rate-limit N]
                N: requests a minute on the public API (default: RATE_LIMIT_PER_MINUTE)
   revoke-key   --org ORG --key KEY_ID
+  set-secret   --org ORG --name NAME   (the value is read from standard input, never from the command line)
+               create or replace an organization secret that agents name (api_key_secret, {{secrets.NAME}})
 
 ORG is an org_ id or an organization name.`;
 
@@ -117,6 +121,22 @@ async function main(argv: string[]) {
       const org = await findOrganization(v.org!);
       out = await revokeKey({ organizationId: org.id, keyId: v.key!, actor: cliActor });
       human = `access key ${out.key_id} revoked at ${out.revoked_at}`;
+      break;
+    }
+    case "set-secret": {
+      need(v, "org", "name");
+      const org = await findOrganization(v.org!);
+      const params = parseWith(SecretParams, { name: v.name }, "options");
+      // A value on the command line would show in `ps` and the shell's history: standard input only.
+      const body = parseWith(SetSecretBody, { value: readFileSync(0, "utf8") }, "standard input");
+      const { secret, created } = await setSecret({
+        organizationId: org.id,
+        name: params.name,
+        value: body.value,
+        actor: cliActor,
+      });
+      out = secret;
+      human = `secret ${secret.name} ${created ? "created" : "replaced"} (…${secret.hint ?? ""})`;
       break;
     }
     default:

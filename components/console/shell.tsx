@@ -19,6 +19,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/uploads", label: "Uploads" },
   { href: "/keys", label: "Access Keys" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/settings/secrets", label: "Secrets", admin: true },
   { href: "/members", label: "Members", admin: true },
   { href: "/audit", label: "Audit log", admin: true },
   { href: "/docs/api", label: "API reference" },

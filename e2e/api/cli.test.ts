@@ -75,6 +75,54 @@ describe("admin CLI", () => {
     expect(revoked.revoked_at).toBeTruthy();
   });
 
+  it("set-secret reads the value from standard input; agents name it, and an unknown name is refused", async () => {
+    const org = await admin(target, [
+      "bootstrap",
+      "--org",
+      "Sec",
+      "--email",
+      "sec@example.com",
+      "--password",
+      "pw-12345678",
+    ]);
+    const run = (args: string[], input: string) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          path.join(root, "node_modules/.bin/tsx"),
+          ["scripts/admin.ts", ...args],
+          { cwd: root, env: { ...process.env, ...dbEnv(target) } },
+          (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(input);
+      });
+    const set = await run(
+      ["set-secret", "--org", "Sec", "--name", "openai-prod", "--json"],
+      "sk-from-stdin-0123456789\n",
+    );
+    expect(set.code, set.stderr).toBe(0);
+    const secret = JSON.parse(set.stdout);
+    expect(secret).toMatchObject({ name: "openai-prod", hint: "6789" });
+    expect(set.stdout).not.toContain("sk-from-stdin");
+    const runtime = { type: "openai", base_url: "https://api.openai.com/v1", model: "m" };
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "agent-")), "agent.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ name: "llm", kind: "conversational", runtime: { ...runtime, api_key_secret: "openai-prod" } }),
+    );
+    const agent = await admin(target, ["create-agent", "--org", org.organization_id!, "--file", file]);
+    expect((agent as unknown as { runtime: { api_key_secret: string } }).runtime.api_key_secret).toBe("openai-prod");
+    writeFileSync(
+      file,
+      JSON.stringify({ name: "llm", kind: "conversational", runtime: { ...runtime, api_key_secret: "nope" } }),
+    );
+    const refused = await adminRaw(["create-agent", "--org", org.organization_id!, "--file", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("runtime.api_key_secret");
+    const empty = await run(["set-secret", "--org", "Sec", "--name", "blank"], "\n");
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("must not be empty");
+  });
+
   it("exits 2 with usage on a bad command and 1 with a clear message on bad input", async () => {
     const usage = await adminRaw(["frobnicate"]);
     expect(usage.code).toBe(2);

@@ -97,6 +97,7 @@ const PAGES: { name: string; path: () => string; heading: RegExp }[] = [
   { name: "run-completed", path: () => `/runs/${seed.doneRun}`, heading: /Run|Order review/ },
   { name: "uploads", path: () => "/uploads", heading: /Uploads/ },
   { name: "members", path: () => "/members", heading: /Members/ },
+  { name: "secrets", path: () => "/settings/secrets", heading: /Secrets/ },
   { name: "audit", path: () => "/audit", heading: /Audit/ },
 ];
 

@@ -2,11 +2,11 @@
 // Create or edit an agent: name, kind, runtime (the fields of its type) and, for workflow agents,
 // the definition in a JSON editor. The server's zod schemas decide what is valid; their field
 // errors (`runtime.base_url`, `workflow.steps.2.when`) are shown at the input or the JSON line.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { ConsoleApiError, patch, post } from "@/components/console/api";
+import { api, ConsoleApiError, patch, post } from "@/components/console/api";
 import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -14,6 +14,7 @@ import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { SecretRecord } from "@/lib/secrets/schemas";
 import { RUNTIME_LABELS, type Agent, type AgentKind, type RuntimeType } from "./types";
 
 export const STARTER_WORKFLOW = `{
@@ -42,6 +43,7 @@ interface FormState {
   delay_ms: string;
   base_url: string;
   model: string;
+  api_key_secret: string;
   api_key_env: string;
   system: string;
   timeout_ms: string;
@@ -65,6 +67,7 @@ function initialState(agent?: Agent): FormState {
     delay_ms: str(r.delay_ms),
     base_url: str(r.base_url),
     model: str(r.model),
+    api_key_secret: str(r.api_key_secret),
     api_key_env: str(r.api_key_env),
     system: str(r.system),
     timeout_ms: str(r.timeout_ms),
@@ -89,7 +92,7 @@ const opt = (s: string) => (s.trim() ? s : undefined);
 /** The fields this form edits, per runtime type; others an existing config has (echo's `fail`) are kept. */
 const MANAGED: Record<RuntimeType, string[]> = {
   echo: ["delay_ms"],
-  openai: ["base_url", "model", "api_key_env", "system", "timeout_ms", "prices"],
+  openai: ["base_url", "model", "api_key_secret", "api_key_env", "system", "timeout_ms", "prices", "headers"],
   http: ["url", "timeout_ms", "headers"],
 };
 
@@ -98,6 +101,7 @@ const RUNTIME_FIELDS = [
   "delay_ms",
   "base_url",
   "model",
+  "api_key_secret",
   "api_key_env",
   "system",
   "timeout_ms",
@@ -116,6 +120,12 @@ function build(s: FormState, agent?: Agent): Built {
   const original = agent?.runtime.type === s.type ? { ...agent.runtime } : {};
   for (const k of MANAGED[s.type]) delete (original as Record<string, unknown>)[k];
   let runtime: Record<string, unknown> = { ...original, type: s.type };
+  let headers: unknown = undefined;
+  if (s.headers.trim() && s.type !== "echo") {
+    const h = parseJsonObject(s.headers);
+    if (h.ok) headers = h.value;
+    else errors.headers = h.error;
+  }
   if (s.type === "echo") runtime.delay_ms = num(s.delay_ms);
   if (s.type === "openai") {
     const prices =
@@ -126,21 +136,15 @@ function build(s: FormState, agent?: Agent): Built {
       ...runtime,
       base_url: s.base_url.trim(),
       model: s.model.trim(),
+      api_key_secret: opt(s.api_key_secret),
       api_key_env: opt(s.api_key_env.trim()),
       system: opt(s.system),
       timeout_ms: num(s.timeout_ms),
       prices,
+      headers,
     };
   }
-  if (s.type === "http") {
-    let headers: unknown = undefined;
-    if (s.headers.trim()) {
-      const h = parseJsonObject(s.headers);
-      if (h.ok) headers = h.value;
-      else errors.headers = h.error;
-    }
-    runtime = { ...runtime, url: s.url.trim(), timeout_ms: num(s.timeout_ms), headers };
-  }
+  if (s.type === "http") runtime = { ...runtime, url: s.url.trim(), timeout_ms: num(s.timeout_ms), headers };
   const body: Record<string, unknown> = { name: s.name, runtime };
   if (!agent) body.kind = s.kind;
   // Empty: no default; on an agent that has one, null removes it.
@@ -168,6 +172,16 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     if (k === "headers" || k === "workflow") setClientErrors((e) => ({ ...e, [k]: undefined }));
   };
 
+  const secrets = useQuery({
+    queryKey: ["secrets"],
+    queryFn: () => api<{ secrets: SecretRecord[] }>("/secrets"),
+    enabled: s.type === "openai",
+  });
+  // The current choice stays listed even before the list has loaded.
+  const secretNames = [
+    ...new Set([...(secrets.data?.secrets.map((x) => x.name) ?? []), ...(s.api_key_secret ? [s.api_key_secret] : [])]),
+  ];
+
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       agent ? patch<Agent>(`/agents/${agent.agent_id}`, body) : post<Agent>("/agents", body),
@@ -188,7 +202,8 @@ export function AgentForm({ agent }: { agent?: Agent }) {
   });
 
   const apiError = save.error instanceof ConsoleApiError ? save.error : null;
-  const fields = apiError?.code === "invalid_request" ? apiError.fields : {};
+  // invalid_agent: a secret or variable the configuration names is refused; same field list.
+  const fields = apiError?.code === "invalid_request" || apiError?.code === "invalid_agent" ? apiError.fields : {};
   const rt = (k: string) => fields[`runtime.${k}`];
   const workflowErrors: JsonLineError[] = clientErrors.workflow
     ? [clientErrors.workflow]
@@ -210,6 +225,25 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     RUNTIME_FIELDS.some((k) => f === `runtime.${k}`);
   const unplaced = Object.entries(fields).filter(([f]) => !placed(f));
   const fieldCount = Object.keys(fields).length || (callbackError ? 1 : 0);
+
+  const headersEditor = (
+    <div className="sm:col-span-2">
+      <JsonEditor
+        label="Headers (JSON object)"
+        value={s.headers}
+        onChange={(v) => set("headers", v)}
+        errors={headerErrors}
+        rows={4}
+        hint={
+          <>
+            Optional, sent with every call. Name credentials by secret, for example{" "}
+            <code className="font-mono">{`{"Authorization": "Bearer {{secrets.my-api-key}}"}`}</code>; other values are
+            shown as [redacted] once saved, and saving them unchanged keeps them.
+          </>
+        }
+      />
+    </div>
+  );
 
   const submit = () => {
     const built = build(s, agent);
@@ -344,11 +378,41 @@ export function AgentForm({ agent }: { agent?: Agent }) {
                 placeholder: "https://api.openai.com/v1",
               })}
               {text("model", "Model", { error: rt("model"), placeholder: "gpt-4o-mini" })}
-              {text("api_key_env", "API key environment variable", {
-                error: rt("api_key_env"),
-                placeholder: "OPENAI_API_KEY",
-                hint: "The name of a server environment variable holding the key; the key itself is never stored here.",
-              })}
+              <Field
+                label="API key"
+                error={rt("api_key_secret")}
+                hint={
+                  <>
+                    An organization secret holding the key (
+                    <Link href="/settings/secrets" className="text-indigo-700 underline underline-offset-2">
+                      Secrets
+                    </Link>
+                    ); the key itself is never stored in the agent or shown again.
+                  </>
+                }
+              >
+                {({ id, describedBy, invalid }) => (
+                  <Select
+                    id={id}
+                    aria-describedby={describedBy}
+                    invalid={invalid}
+                    value={s.api_key_secret}
+                    onChange={(e) => set("api_key_secret", e.target.value)}
+                  >
+                    <option value="">None (the server needs no key)</option>
+                    {secretNames.map((n) => (
+                      <option key={n} value={n}>
+                        {n}
+                      </option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              {(s.api_key_env || rt("api_key_env")) &&
+                text("api_key_env", "API key environment variable (operator-allowed)", {
+                  error: rt("api_key_env"),
+                  hint: "Only variables the operator allows (MODEL_KEY_ENV_ALLOWLIST). Choose a secret instead and clear this.",
+                })}
               {text("timeout_ms", "Timeout (ms)", {
                 error: rt("timeout_ms"),
                 inputMode: "numeric",
@@ -366,6 +430,7 @@ export function AgentForm({ agent }: { agent?: Agent }) {
                   />
                 )}
               </Field>
+              {headersEditor}
               {text("prompt_price", "Price per million prompt tokens (USD)", {
                 error: rt("prices.prompt_per_million") ?? rt("prices"),
                 inputMode: "decimal",
@@ -387,21 +452,7 @@ export function AgentForm({ agent }: { agent?: Agent }) {
                 inputMode: "numeric",
                 placeholder: "20000",
               })}
-              <div className="sm:col-span-2">
-                <JsonEditor
-                  label="Headers (JSON object)"
-                  value={s.headers}
-                  onChange={(v) => set("headers", v)}
-                  errors={headerErrors}
-                  rows={4}
-                  hint={
-                    <>
-                      Optional, for example <code className="font-mono">{`{"Authorization": "Bearer …"}`}</code>. Sent
-                      with every call.
-                    </>
-                  }
-                />
-              </div>
+              {headersEditor}
             </>
           )}
         </div>

@@ -1,0 +1,272 @@
+"use client";
+// Organization secrets (admins only): model and upstream credentials that agents name. A value goes
+// in through a password field and never comes back: the list shows its last 4 characters at most.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { api, ConsoleApiError, del } from "@/components/console/api";
+import { relative } from "@/components/console/format";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import type { SecretRecord } from "@/lib/secrets/schemas";
+
+const put = (name: string, value: string) =>
+  api<SecretRecord>(`/secrets/${encodeURIComponent(name)}`, { method: "PUT", json: { value } });
+
+/** Adds a secret (`target` null) or replaces the value of `target`. */
+function SecretDialog({ open, target, onClose }: { open: boolean; target: SecretRecord | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState("");
+  const [value, setValue] = useState("");
+  const save = useMutation({
+    mutationFn: () => put(target?.name ?? name.trim(), value),
+    onSuccess: (s) => {
+      void qc.invalidateQueries({ queryKey: ["secrets"] });
+      toast({
+        tone: "success",
+        message: target ? `Replaced ${s.name}` : `Saved ${s.name}`,
+        detail: target ? "Agents that name it use the new value from their next call." : undefined,
+      });
+      close();
+    },
+  });
+  const close = () => {
+    setName("");
+    setValue("");
+    save.reset();
+    onClose();
+  };
+  const fields = save.error instanceof ConsoleApiError ? save.error.fields : {};
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title={target ? `Replace the value of ${target.name}` : "Add a secret"}
+      description={
+        target
+          ? "The old value stops being used at the agents' next call. It cannot be shown or restored."
+          : "The value is encrypted and never shown again, not even to admins: keep your own copy where you keep credentials."
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="secret-form" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : target ? "Replace value" : "Save secret"}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="secret-form"
+        className="space-y-4"
+        autoComplete="off"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        {!target && (
+          <Field
+            label="Name"
+            error={fields.name}
+            hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
+          >
+            {({ id, describedBy, invalid }) => (
+              <Input
+                id={id}
+                aria-describedby={describedBy}
+                invalid={invalid}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                autoFocus
+                spellCheck={false}
+              />
+            )}
+          </Field>
+        )}
+        <Field label="Value" error={fields.value} hint="For example the API key of your model provider.">
+          {({ id, describedBy, invalid }) => (
+            <Input
+              id={id}
+              aria-describedby={describedBy}
+              invalid={invalid}
+              type="password"
+              autoComplete="new-password"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              autoFocus={Boolean(target)}
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        {save.error && !Object.keys(fields).length && (
+          <ErrorState error={save.error} title="The secret was not saved" />
+        )}
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const remove = useMutation({
+    mutationFn: (s: SecretRecord) => del(`/secrets/${encodeURIComponent(s.name)}`),
+    onSuccess: () => {
+      toast({ tone: "success", message: `Deleted ${target?.name}` });
+      void qc.invalidateQueries({ queryKey: ["secrets"] });
+      close();
+    },
+  });
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  const inUse = Boolean(target?.used_by.length);
+  return (
+    <Dialog
+      open={Boolean(target)}
+      onClose={close}
+      title={`Delete ${target?.name ?? "secret"}?`}
+      description={
+        inUse
+          ? "Agents still name this secret: change them first, then delete it."
+          : "The value is destroyed. This cannot be undone."
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={remove.isPending || inUse} onClick={() => target && remove.mutate(target)}>
+            {remove.isPending ? "Deleting…" : "Delete secret"}
+          </Button>
+        </>
+      }
+    >
+      {target && inUse && <UsedBy secret={target} />}
+      {remove.error && <ErrorState className="mt-3" error={remove.error} title="The secret was not deleted" />}
+    </Dialog>
+  );
+}
+
+function UsedBy({ secret }: { secret: SecretRecord }) {
+  if (!secret.used_by.length) return <span className="text-zinc-500">no agent</span>;
+  return (
+    <ul className="space-y-0.5">
+      {secret.used_by.map((a) => (
+        <li key={a.agent_id}>
+          <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 underline-offset-2 hover:underline">
+            {a.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function SecretsView() {
+  const [adding, setAdding] = useState(false);
+  const [replacing, setReplacing] = useState<SecretRecord | null>(null);
+  const [deleting, setDeleting] = useState<SecretRecord | null>(null);
+  const secrets = useQuery({
+    queryKey: ["secrets"],
+    queryFn: () => api<{ secrets: SecretRecord[] }>("/secrets"),
+  });
+  return (
+    <>
+      <PageHeader
+        title="Secrets"
+        description="Credentials your agents send to their model or upstream: encrypted, write-only, for this organization's agents only."
+        actions={<Button onClick={() => setAdding(true)}>Add secret</Button>}
+      />
+      <p className="mb-4 text-sm text-zinc-600">
+        An agent names a secret in its runtime: <Mono className="whitespace-nowrap">api_key_secret</Mono> of an
+        OpenAI-compatible runtime, or <Mono className="whitespace-nowrap">{"{{secrets.name}}"}</Mono> inside a header
+        value, such as <Mono className="whitespace-nowrap">{"Bearer {{secrets.name}}"}</Mono>.
+      </p>
+      {secrets.isPending ? (
+        <SkeletonRows label="Loading secrets" />
+      ) : secrets.error ? (
+        <ErrorState error={secrets.error} title="Secrets could not be loaded" />
+      ) : secrets.data.secrets.length === 0 ? (
+        <EmptyState
+          title="No secrets yet"
+          action={<Button onClick={() => setAdding(true)}>Add your first secret</Button>}
+        >
+          Add your model provider&apos;s API key, then choose it in an agent&apos;s runtime settings.
+        </EmptyState>
+      ) : (
+        <Table label="Secrets">
+          <THead>
+            <Tr>
+              <Th>Name</Th>
+              <Th className="hidden sm:table-cell">Value</Th>
+              <Th className="hidden md:table-cell">Used by</Th>
+              <Th className="hidden sm:table-cell">Updated</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {secrets.data.secrets.map((s) => (
+              <Tr key={s.secret_id}>
+                <Td className="font-medium break-all">
+                  <Mono>{s.name}</Mono>
+                  <span className="mt-1 block text-xs font-normal text-zinc-600 sm:hidden">
+                    <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono> · {relative(s.updated_at)}
+                  </span>
+                </Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">
+                  <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono>
+                </Td>
+                <Td className="hidden md:table-cell">
+                  <UsedBy secret={s} />
+                </Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
+                <Td className="text-right">
+                  <div className="flex flex-wrap justify-end gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setReplacing(s)}
+                      aria-label={`Replace ${s.name}`}
+                    >
+                      Replace
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setDeleting(s)}
+                      aria-label={`Delete ${s.name}`}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+      <SecretDialog
+        open={adding || Boolean(replacing)}
+        target={replacing}
+        onClose={() => {
+          setAdding(false);
+          setReplacing(null);
+        }}
+      />
+      <DeleteDialog target={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

@@ -4,6 +4,7 @@
 import { Readable } from "node:stream";
 import { ApiError } from "../errors";
 import { storage } from "../storage";
+import { headerMediaType } from "./media-type";
 import { verifyDownload } from "./signing";
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n`; anything else (multiple ranges, other units) is ignored. */
@@ -44,7 +45,8 @@ export async function downloadFile(opts: { token: string; range: string | null }
     throw new ApiError("not_found", "The file no longer exists.");
   }
   const headers = new Headers({
-    "content-type": signed.contentType,
+    // Checked again: a row stored before media types were validated must not break the header.
+    "content-type": headerMediaType(signed.contentType),
     "content-disposition": contentDisposition(signed.filename),
     "accept-ranges": "bytes",
     // Uploaded bytes are the caller's: never let a browser render them as part of this origin.
@@ -62,7 +64,7 @@ export async function downloadFile(opts: { token: string; range: string | null }
     // (below), so that ranges mean what this route documents on every S3-compatible service
     // (suffix ranges, multiple ranges ignored) (docs/decisions.md).
     const location = await store.downloadUrl(signed.storageKey, {
-      contentType: signed.contentType,
+      contentType: headerMediaType(signed.contentType),
       contentDisposition: headers.get("content-disposition")!,
       cacheControl: headers.get("cache-control")!,
     });

@@ -10,8 +10,9 @@ import { newFileId, newId } from "../ids";
 import { log } from "../log";
 import { TUS_PREFIX, tusStore } from "../storage";
 import { unstorable } from "../validate";
+import { DEFAULT_CONTENT_TYPE, mediaTypeProblem } from "./media-type";
 
-export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+export { DEFAULT_CONTENT_TYPE } from "./media-type";
 const MAX_FILENAME_LENGTH = 255;
 
 export const newUploadId = () => newId("upl");
@@ -49,6 +50,13 @@ export async function recordUpload(opts: {
         fields: [{ field: `Upload-Metadata.${name}`, message: problem.message }],
       });
     }
+  }
+  const filetype = opts.metadata?.filetype;
+  const typeProblem = filetype ? mediaTypeProblem(filetype) : undefined;
+  if (typeProblem) {
+    throw new ApiError("invalid_request", `Invalid Upload-Metadata: filetype ${typeProblem}.`, {
+      fields: [{ field: "Upload-Metadata.filetype", message: typeProblem }],
+    });
   }
   if (opts.size > env().UPLOAD_MAX_BYTES) {
     throw new ApiError("payload_too_large", `The file exceeds ${env().UPLOAD_MAX_BYTES} bytes.`, {

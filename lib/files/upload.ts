@@ -13,6 +13,7 @@ import { trackUpload } from "../metrics";
 import { storage } from "../storage";
 import { takeRawBody } from "../streams";
 import { unstorable } from "../validate";
+import { mediaTypeProblem } from "./media-type";
 
 export interface UploadedFile {
   file_id: string;
@@ -154,6 +155,16 @@ async function receiveFile(opts: {
       fail(
         new ApiError("invalid_request", `Invalid file part: its filename or type ${problem.message}.`, {
           fields: [{ field: "file", message: `filename or type ${problem.message}` }],
+        }),
+      );
+      return;
+    }
+    const typeProblem = info.mimeType ? mediaTypeProblem(info.mimeType) : undefined;
+    if (typeProblem) {
+      stream.resume();
+      fail(
+        new ApiError("invalid_request", `Invalid file part: its Content-Type ${typeProblem}.`, {
+          fields: [{ field: "file", message: `Content-Type ${typeProblem}` }],
         }),
       );
       return;

@@ -169,8 +169,9 @@ export function tusOperations(c: Components): Operation[] {
       operationId: "tusPatch",
       summary: "Send the next bytes",
       description:
-        "The bytes from `Upload-Offset` on, any chunk size. The PATCH that stores the last byte answers " +
-        "`Upload-File-Id`. PATCH requests do not count against the key's rate limit.",
+        "The bytes from `Upload-Offset` on, any chunk size, with `Content-Type: application/offset+octet-stream` " +
+        "(without it, or with another type: `415 unsupported_media_type`, as tus 1.0 says). The PATCH that stores " +
+        "the last byte answers `Upload-File-Id`. PATCH requests do not count against the key's rate limit.",
       parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable"), p("Upload-Offset")],
       requestBody: chunk,
       responses: {
@@ -183,14 +184,13 @@ export function tusOperations(c: Components): Operation[] {
             "Upload-File-Id": h("Upload-File-Id"),
           },
         },
-        "400": plain("An invalid tus header, or a `Content-Type` other than `application/offset+octet-stream`."),
-        "403": plain("No `Content-Type`."),
+        "400": plain("An invalid tus header."),
         "409": plain("`Upload-Offset` is not the server's: ask `HEAD` and continue from its offset."),
         "410": plain("The upload expired."),
         "412": plain("`Tus-Resumable` missing or not `1.0.0`."),
         "413": plain("The bytes would go past `Upload-Length`."),
       },
-      errors: [...keyErrors, "upload_not_found", "agent_archived"],
+      errors: [...keyErrors, "upload_not_found", "agent_archived", "unsupported_media_type"],
     },
     {
       ...common,

@@ -240,6 +240,33 @@ export const EnvSchema = z.object({
     .max(1_000_000)
     .default(2_000)
     .describe("Replies waiting for a free slot beyond which new triggers are refused with 503 and Retry-After."),
+  ORG_REPLY_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(64)
+    .describe(
+      "Replies of one organization produced at once per process, out of REPLY_CONCURRENCY: an organization that floods the service with slow replies leaves the other slots to the others. Its further replies wait in its own line.",
+    ),
+  ORG_REPLY_BACKLOG: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(500)
+    .describe(
+      "Replies of one organization waiting for a slot (per process) beyond which that organization's new triggers are refused with 503 and Retry-After; the others are not affected.",
+    ),
+  ORG_RUN_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(2)
+    .describe(
+      "Workflow engine passes one organization keeps running while runs of other organizations wait for a worker slot: its other passes pause at their next item boundary and continue after the waiting runs (a run's state does not change). With no one waiting, an organization may use every slot.",
+    ),
   REPLY_LEASE_SECONDS: z.coerce
     .number()
     .int()

@@ -74,6 +74,9 @@ class Gate {
   get queued() {
     return this.waiting.length;
   }
+  get idle() {
+    return this.active === 0 && this.waiting.length === 0;
+  }
   resize(limit: number) {
     this.limit = limit;
   }
@@ -90,6 +93,8 @@ class Gate {
 interface ReplyState {
   gate: Gate;
   agentGates: Map<string, Gate>;
+  /** Per organization: one organization's replies never take more than ORG_REPLY_CONCURRENCY of the slots. */
+  orgGates: Map<string, Gate>;
   /** Messages this process is producing (queued or running): their leases are renewed. */
   owned: Set<string>;
   renewer?: NodeJS.Timeout;
@@ -100,18 +105,39 @@ const g = globalThis as unknown as { __awsReplies?: ReplyState };
 const state: ReplyState = (g.__awsReplies ??= {
   gate: new Gate(env().REPLY_CONCURRENCY),
   agentGates: new Map(),
+  orgGates: new Map(),
   owned: new Set(),
 });
 
 export const leaseMs = () => env().REPLY_LEASE_SECONDS * 1000;
 
-/** Refuses new work once the backlog of replies waiting for a slot passes REPLY_BACKLOG. */
-export function assertReplyCapacity() {
-  if (state.gate.queued >= env().REPLY_BACKLOG) {
+/**
+ * Refuses new work once the backlog of replies waiting for a slot passes REPLY_BACKLOG, or the
+ * organization's own backlog passes ORG_REPLY_BACKLOG: an organization that floods the service is
+ * refused before it can fill the backlog every organization shares.
+ */
+export function assertReplyCapacity(organizationId: string) {
+  const e = env();
+  if (
+    state.gate.queued >= e.REPLY_BACKLOG ||
+    (state.orgGates.get(organizationId)?.queued ?? 0) >= e.ORG_REPLY_BACKLOG
+  ) {
     throw new ApiError("service_unavailable", "The service is at capacity; retry shortly.", {
       retry_after_seconds: 2,
     });
   }
+}
+
+function orgGate(organizationId: string): Gate {
+  let gate = state.orgGates.get(organizationId);
+  if (!gate) state.orgGates.set(organizationId, (gate = new Gate(env().ORG_REPLY_CONCURRENCY)));
+  return gate;
+}
+
+/** Drops the gates nobody holds or waits for, so that the maps do not grow with every organization and agent seen. */
+function pruneGates(map: Map<string, Gate>, key: string) {
+  const gate = map.get(key);
+  if (gate?.idle) map.delete(key);
 }
 
 function agentGate(agent: Agent, config: RuntimeConfig): Gate | undefined {
@@ -271,13 +297,21 @@ export async function runReply(task: ReplyTask): Promise<ReplyOutcome> {
   try {
     const parsed = RuntimeConfig.safeParse(task.agent.runtime);
     if (!parsed.success) return await store(task, { failed: "The agent's runtime settings are invalid." });
+    // Agent, then organization, then the process: a reply waits in its own agent's and
+    // organization's line, so that one flooding organization cannot fill the line everyone shares.
     const releaseAgent = await agentGate(task.agent, parsed.data)?.acquire();
     try {
-      const release = await state.gate.acquire();
+      const releaseOrg = await orgGate(task.agent.organizationId).acquire();
       try {
-        return await store(task, await produce(task, parsed.data));
+        const release = await state.gate.acquire();
+        try {
+          return await store(task, await produce(task, parsed.data));
+        } finally {
+          release();
+        }
       } finally {
-        release();
+        releaseOrg();
+        pruneGates(state.orgGates, task.agent.organizationId);
       }
     } finally {
       releaseAgent?.();

@@ -82,7 +82,7 @@ async function storeTrigger(opts: {
 async function prepare(opts: ConversationTrigger) {
   const { agent } = opts;
   assertNotArchived(agent);
-  assertReplyCapacity();
+  assertReplyCapacity(agent.organizationId);
   const environment = opts.environment ?? "production";
   // Checked first, for its own error code; the dashboard's test console (draft) sends none.
   const callbackUrl = environment === "production" ? chooseCallbackUrl(opts.body, agent) : null;

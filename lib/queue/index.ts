@@ -26,6 +26,7 @@ import {
   QUEUE_SCHEMA,
   resendCarriedOverJobs,
   setAsideNewerSchema,
+  shareOfQueue,
   type Claim,
 } from "./table";
 
@@ -108,6 +109,26 @@ function state(): Promise<QueueState> {
     throw e;
   });
   return g.__awsQueue;
+}
+
+/**
+ * Fair share (lib/workflow/engine.ts): whether another organization's job of the queue has waited
+ * `waitedSeconds` for a worker, and how many of this organization's running jobs are older than `jobId`.
+ */
+export async function queueShare(opts: {
+  name: QueueName;
+  organizationId: string;
+  jobId: string;
+  waitedSeconds: number;
+}): Promise<{ othersWaiting: boolean; ahead: number }> {
+  const s = await state();
+  return shareOfQueue(s.db, {
+    name: opts.name,
+    field: "organizationId",
+    value: opts.organizationId,
+    jobId: opts.jobId,
+    waitedSeconds: opts.waitedSeconds,
+  });
 }
 
 /** The started pg-boss instance (sending and reading jobs directly: tests, tooling). */

@@ -9,6 +9,9 @@ export const JOBS = {
     epoch: z.number().int().min(0).default(0),
     /** Base of the signed links the pass hands out (the trigger's address); PUBLIC_URL otherwise. */
     baseUrl: z.string().optional(),
+    /** The run's organization: fair share between organizations (lib/workflow/engine.ts). Jobs
+     *  enqueued before it existed have none. */
+    organizationId: z.string().optional(),
   }),
 } as const;
 

@@ -104,6 +104,30 @@ export async function ensureLiveJobIndex(db: QueueDb): Promise<void> {
 }
 
 /**
+ * Fair share of a queue's workers between the values of a data field (organizations): whether a job
+ * of another value has been ready for at least `waitedSeconds` without a worker taking it (so every
+ * slot is busy), and how many of this value's running jobs were created before the job `jobId`.
+ * Reads only jobs that are not finished (job_live_i, pg-boss's job_i5).
+ */
+export async function shareOfQueue(
+  db: QueueDb,
+  opts: { name: string; field: string; value: string; jobId: string; waitedSeconds: number },
+): Promise<{ othersWaiting: boolean; ahead: number }> {
+  const { rows } = await db.executeSql(
+    `SELECT
+       EXISTS (SELECT 1 FROM ${JOB} w
+               WHERE w.name = $1 AND w.state < 'active' AND w.start_after < now() - make_interval(secs => $5)
+                 AND w.data->>$2 IS DISTINCT FROM $3) AS "othersWaiting",
+       (SELECT count(*)::int FROM ${JOB} a, ${JOB} me
+        WHERE me.name = $1 AND me.id = $4::uuid AND a.name = $1 AND a.state = 'active' AND a.data->>$2 = $3
+          AND (a.created_on, a.id) < (me.created_on, me.id)) AS ahead`,
+    [opts.name, opts.field, opts.value, opts.jobId, opts.waitedSeconds],
+  );
+  const row = rows[0] ?? {};
+  return { othersWaiting: row.othersWaiting === true, ahead: Number(row.ahead ?? 0) };
+}
+
+/**
  * SQL condition: the queue `name` holds a job that will still run whose data's `field` equals
  * `value` (a column of the caller's query): `created` (waiting, perhaps behind others), `retry`
  * (waiting for its retry), or `active` unless it is on its last attempt and its worker is gone

@@ -117,7 +117,11 @@ export async function resolveApproval(opts: {
       });
       if (!isRefused(t)) {
         moved = { status: t.to, epoch: t.epoch };
-        await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
+        await enqueue(
+          "run",
+          { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl, organizationId: run.organizationId },
+          { tx },
+        );
         resumed = true;
       }
     }

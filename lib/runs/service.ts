@@ -134,7 +134,12 @@ export async function controlRun(opts: {
     });
     if (isRefused(t)) return t;
     if (opts.action === "retry") await resetFatalItems(tx, run.id);
-    if (startsEngine) await enqueue("run", { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl }, { tx });
+    if (startsEngine)
+      await enqueue(
+        "run",
+        { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl, organizationId: run.organizationId },
+        { tx },
+      );
     return t;
   });
   if (!isRefused(result)) announceRun(run.id, { status: result.to, epoch: result.epoch });

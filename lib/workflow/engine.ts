@@ -18,6 +18,7 @@ import type { Run } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../log";
+import { enqueue, queueShare } from "../queue";
 import { RuntimeConfig } from "../runtime/schema";
 import { listenToRun } from "../runs/signals";
 import { secretLookup } from "../secrets/service";
@@ -64,14 +65,28 @@ async function pendingPage(runId: string): Promise<PendingItem[]> {
 /** Thrown inside a flush transaction when the run moved to a newer epoch: roll back, stop. */
 class StaleEpoch extends Error {}
 
+/** How often a pass checks whether other organizations' runs wait for a worker, and how long they must have waited. */
+const SHARE_CHECK_MS = 1_000;
+const SHARE_WAIT_SECONDS = 1;
+
+/** The pass's own job, for fair share between organizations (ORG_RUN_CONCURRENCY). */
+export interface PassJob {
+  id: string;
+  organizationId: string;
+}
+
 /**
  * Watches the run; `stop` is set when the run leaves `running` or another engine takes over. A
  * control made in this process is heard at once (so after its answer at most the item in flight
  * finishes); one made in another process is seen by the status poll.
+ *
+ * Fair share: while another organization's run waits for a worker, an organization keeps at most
+ * ORG_RUN_CONCURRENCY passes running; its younger passes stop at the next item boundary (`yielded`)
+ * and continue in a new job queued behind the waiting ones. Nothing about the run changes.
  */
-function watchRun(runId: string, epoch: number, external?: AbortSignal) {
+function watchRun(runId: string, epoch: number, external?: AbortSignal, job?: PassJob) {
   const controller = new AbortController();
-  const state = { stop: false, status: "running" as string };
+  const state = { stop: false, yielded: false, status: "running" as string };
   const halt = (abort: boolean) => {
     state.stop = true;
     if (abort) controller.abort();
@@ -106,18 +121,48 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal) {
     })();
   }, env().RUN_WATCH_INTERVAL_MS);
   timer.unref?.();
+  let sharing = false;
+  const share = job
+    ? setInterval(() => {
+        if (sharing || state.stop) return;
+        sharing = true;
+        queueShare({
+          name: "run",
+          organizationId: job.organizationId,
+          jobId: job.id,
+          waitedSeconds: SHARE_WAIT_SECONDS,
+        })
+          .then(({ othersWaiting, ahead }) => {
+            if (othersWaiting && ahead >= env().ORG_RUN_CONCURRENCY && !state.stop) {
+              state.yielded = true;
+              halt(false);
+            }
+          })
+          .catch((e: unknown) => log.warn({ run_id: runId, err: (e as Error).message }, "fair share check failed"))
+          .finally(() => (sharing = false));
+      }, SHARE_CHECK_MS)
+    : undefined;
+  share?.unref?.();
   return {
     state,
     signal: controller.signal,
     close: () => {
       clearInterval(timer);
+      clearInterval(share);
       unlisten();
       external?.removeEventListener("abort", onExternal);
     },
   };
 }
 
-export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: string; signal?: AbortSignal }) {
+export async function runEngine(opts: {
+  runId: string;
+  epoch: number;
+  baseUrl?: string;
+  signal?: AbortSignal;
+  /** The job running this pass (absent in tests that call the engine directly: no fair share). */
+  job?: PassJob;
+}) {
   const db = await prisma();
   let run = await db.run.findUnique({ where: { id: opts.runId } });
   if (!run || run.epoch !== opts.epoch) return;
@@ -135,13 +180,23 @@ export async function runEngine(opts: { runId: string; epoch: number; baseUrl?: 
   }
   if (run.status !== "running") return;
 
-  const watch = watchRun(run.id, opts.epoch, opts.signal);
+  const watch = watchRun(run.id, opts.epoch, opts.signal, opts.job);
   try {
     await new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch).execute();
   } catch (e) {
     if (!(e instanceof StaleEpoch)) throw e;
   } finally {
     watch.close();
+  }
+  if (watch.state.yielded) {
+    // Behind the runs that were waiting: the run stays `running`, its pending items wait for this job.
+    log.info({ run_id: run.id, organization_id: run.organizationId }, "run pass yields to other organizations' runs");
+    await enqueue("run", {
+      runId: run.id,
+      epoch: opts.epoch,
+      baseUrl: opts.baseUrl,
+      organizationId: run.organizationId,
+    });
   }
 }
 

@@ -19,7 +19,11 @@ export const ORPHANED_ERROR =
 
 export const runJob: JobHandler<"run"> = async (data, job) => {
   try {
-    await runEngine({ ...data, signal: job.signal });
+    await runEngine({
+      ...data,
+      signal: job.signal,
+      job: { id: job.id, organizationId: data.organizationId ?? "" },
+    });
   } catch (e) {
     log.warn(
       { run_id: data.runId, attempt: job.retryCount, err: { message: (e as Error).message } },

@@ -60,7 +60,7 @@ export async function createRun(opts: {
       targetId: runId,
       data: { from: null, to: "pending", seq: 0, triggered_by: null, trigger_type: opts.triggerType },
     });
-    await enqueue("run", { runId, epoch: 0, baseUrl: opts.baseUrl }, { tx });
+    await enqueue("run", { runId, epoch: 0, baseUrl: opts.baseUrl, organizationId: opts.agent.organizationId }, { tx });
   });
   return { runId };
 }

@@ -10,6 +10,7 @@ import {
   acceptAsNew,
   addMember,
   consoleSession,
+  cookiesOf,
   invite,
   PASSWORD,
   signIn,
@@ -91,8 +92,9 @@ describe("T-ENROL-1 no membership without the invited person's consent", () => {
       signed_in: true,
     });
     expect(await memberEmails(adminA)).toContain(victim.email);
-    // The dashboard now opens in the organization just joined; their own stays theirs.
-    const me = await victim.session.call("GET", "/api/console/me");
+    // The dashboard now opens in the organization just joined (the cookie it set); their own stays theirs.
+    const joined = consoleSession(`${victim.session.cookie}; ${cookiesOf(res.headers)}`);
+    const me = await joined.call("GET", "/api/console/me");
     expect(me.body.organization.name).toBe("Org A");
     expect(me.body.organizations.map((o: { name: string }) => o.name).sort()).toEqual(["Org A", "Org B"]);
   });

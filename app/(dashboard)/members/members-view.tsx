@@ -217,15 +217,19 @@ function PendingInvitations() {
                   </div>
                 </Td>
                 <Td className="hidden sm:table-cell">
-                  <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
+                  <div className="flex min-h-10 items-center">
+                    <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
+                  </div>
                 </Td>
                 <Td className="hidden md:table-cell">
-                  <div className="break-all text-zinc-700">{i.invited_by ?? "—"}</div>
+                  <div className="flex min-h-10 items-center break-all text-zinc-700">{i.invited_by ?? "—"}</div>
                 </Td>
                 <Td>
-                  <time dateTime={i.expires_at} title={formatDate(i.expires_at)} className="whitespace-nowrap">
-                    {timeLeft(i.expires_at)}
-                  </time>
+                  <div className="flex min-h-10 items-center whitespace-nowrap">
+                    <time dateTime={i.expires_at} title={formatDate(i.expires_at)}>
+                      {timeLeft(i.expires_at)}
+                    </time>
+                  </div>
                 </Td>
                 <Td className="w-px">
                   <Button

@@ -29,7 +29,11 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   if (!invitation) {
     return (
       <Frame title="This invitation link is not valid">
-        <p className="mt-2 text-sm text-zinc-700">{error.message}</p>
+        <p className="mt-2 text-sm text-zinc-700">
+          {error.code === "invitation_not_found"
+            ? "Check that the whole link was copied, or ask the person who invited you for a new one."
+            : error.message}
+        </p>
       </Frame>
     );
   }

@@ -240,6 +240,19 @@ describe("T-ENROL-3 an invitation link works once, for its email, until it expir
     expect((await accept(await signIn(existing.email), token)).status).toBe(200);
   });
 
+  it("someone removed from every organization signs in and accepts a new invitation", async () => {
+    const email = fresh("returning");
+    const userId = await addMember(adminA, email);
+    expect((await adminA.call("DELETE", `/api/console/members/${userId}`)).status).toBe(200);
+    const session = await signIn(email);
+    expectError(await session.call("GET", "/api/console/me"), 401, "unauthorized");
+    const { token } = await inviteToken(adminA, email, "admin");
+    const res = await accept(session, token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ account_created: false, member: { user_id: userId, role: "admin" } });
+    expect((await session.call("GET", "/api/console/me")).body.role).toBe("admin");
+  });
+
   it("a revoked invitation and a replaced one no longer work, and leave the pending list", async () => {
     const email = fresh("revoked");
     const first = await inviteToken(adminA, email);

@@ -834,6 +834,7 @@ export interface components {
       | "unauthorized"
       | "invalid_credentials"
       | "forbidden"
+      | "invitation_email_mismatch"
       | "cross_site_request"
       | "invalid_signature"
       | "url_expired"
@@ -848,6 +849,7 @@ export interface components {
       | "member_not_found"
       | "upload_not_found"
       | "delivery_not_found"
+      | "invitation_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -855,6 +857,8 @@ export interface components {
       | "last_admin"
       | "agent_archived"
       | "upload_incomplete"
+      | "account_exists"
+      | "invitation_expired"
       | "request_timeout"
       | "payload_too_large"
       | "range_not_satisfiable"
@@ -1853,7 +1857,7 @@ export interface components {
         };
       };
     };
-    /** @description `rate_limited`: the Access Key made more requests this minute than its limit; `Retry-After` says when to come back. */
+    /** @description `rate_limited`: the Access Key made more requests this minute than its limit, or a client tried too many wrong invitation links or sign-ins; `Retry-After` says when to come back. */
     Error429_rate_limited: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -35,7 +35,7 @@ test("an account of another organization signs in from the link and accepts; the
   const password = "globex password 1";
   const globex = await as("adminB");
   const joinGlobex = await signedOut(browser);
-  await joinGlobex.page.goto(await invite(globex, email));
+  await joinGlobex.page.goto(await invite(globex, email), { waitUntil: "networkidle" });
   await joinGlobex.page.getByLabel("Choose a password").fill(password);
   await joinGlobex.page.getByRole("button", { name: "Create account and join" }).click();
   await expect(joinGlobex.page.getByRole("heading", { name: "Overview" })).toBeVisible();
@@ -46,7 +46,7 @@ test("an account of another organization signs in from the link and accepts; the
   const link = await invite(acme, email);
   const { page, close } = await signedOut(browser);
   try {
-    await page.goto(link);
+    await page.goto(link, { waitUntil: "networkidle" });
     await expect(page.getByRole("heading", { name: "Join Acme" })).toBeVisible();
     const details = page.getByRole("definition");
     await expect(details.nth(0)).toHaveText("Acme");
@@ -60,8 +60,11 @@ test("an account of another organization signs in from the link and accepts; the
     await page.getByLabel("Choose a password").fill("an attacker's password");
     await page.getByRole("button", { name: "Create account and join" }).click();
     await expect(page.getByRole("main").getByRole("alert")).toContainText("An account with this email already exists");
-    await page.getByRole("link", { name: "Sign in to accept" }).last().click();
-    await expect(page).toHaveURL(/\/login\?next=%2Finvite%2Fit_/);
+    const signInLink = page.getByRole("link", { name: "Sign in to accept" }).last();
+    const href = (await signInLink.getAttribute("href"))!;
+    expect(href).toBe(`/login?next=${encodeURIComponent(link)}`);
+    // Filled before React has hydrated, the login form would lose what was typed: wait for its scripts.
+    await page.goto(href, { waitUntil: "networkidle" });
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("an attacker's password");
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -72,6 +75,7 @@ test("an account of another organization signs in from the link and accepts; the
     // Back on the invitation, signed in as the invited email: one button.
     await expect(page).toHaveURL(new RegExp(`${link}$`));
     await expect(page.getByText(`You are signed in as ${email}.`)).toBeVisible();
+    await page.waitForLoadState("networkidle");
     await checkPage(page, "invite-signed-in");
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();

@@ -52,7 +52,7 @@ test("an admin invites a support member who accepts the link, then promotes and 
   const context = await browser.newContext({ baseURL: ui().baseUrl });
   try {
     const member = await context.newPage();
-    await member.goto(new URL(link).pathname);
+    await member.goto(new URL(link).pathname, { waitUntil: "networkidle" });
     await expect(member.getByRole("heading", { name: "Join Acme" })).toBeVisible();
     await member.getByLabel("Your name (optional)").fill("Nova Member");
     await member.getByLabel("Choose a password").fill(password);

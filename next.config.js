@@ -19,6 +19,7 @@ const nextConfig = {
     "@tus/file-store",
     "@tus/utils",
     "prom-client",
+    "nodemailer",
     "@opentelemetry/api",
     "@opentelemetry/sdk-trace-node",
     "@opentelemetry/resources",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_VARIABLES } from "./env";
+import { ENV_VARIABLES, parseEnv } from "./env";
 
 /** The variables named in the first column of the README's configuration table. */
 function readmeVariables(): string[] {
@@ -23,5 +23,22 @@ describe("configuration", () => {
     const documented = readmeVariables();
     expect(new Set(documented).size).toBe(documented.length);
     expect([...documented].sort()).toEqual([...ENV_VARIABLES].sort());
+  });
+});
+
+describe("outgoing email settings", () => {
+  const smtp = { SMTP_URL: "smtp://mailer:secret@mail.example:587" };
+
+  it("needs PUBLIC_URL with SMTP_URL: emailed links never come from a request's Host", () => {
+    expect(() => parseEnv(smtp)).toThrow(/SMTP_URL: needs PUBLIC_URL/);
+    expect(parseEnv({ ...smtp, PUBLIC_URL: "https://dash.example" }).SMTP_URL).toBe(smtp.SMTP_URL);
+    expect(parseEnv({}).SMTP_URL).toBeUndefined();
+  });
+
+  it("takes smtp:// and smtps:// only, and a one-line sender", () => {
+    const base = { PUBLIC_URL: "https://dash.example" };
+    expect(() => parseEnv({ ...base, SMTP_URL: "http://mail.example" })).toThrow(/SMTP_URL: must be an smtp/);
+    expect(parseEnv({ ...base, SMTP_URL: "smtps://u:p@mail.example:465" }).SMTP_URL).toMatch(/^smtps:/);
+    expect(() => parseEnv({ ...base, SMTP_FROM: "a@b.example\r\nBcc: c@d.example" })).toThrow(/SMTP_FROM/);
   });
 });

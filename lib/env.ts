@@ -413,6 +413,22 @@ export const EnvSchema = z.object({
     .min(1)
     .optional()
     .describe("Client secret of the OpenID Connect application (with OIDC_ISSUER and OIDC_CLIENT_ID)."),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, "must be an smtp:// or smtps:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined))
+    .describe(
+      "Outgoing email (invitation links): `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://user:pass@host:465` (TLS from the start); percent-encode special characters of the user and password. Needs PUBLIC_URL. Unset, no email is sent: the admin passes the link on. Never logged.",
+    ),
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .min(3)
+    .max(320)
+    .regex(/^[^\r\n]*$/, "must be one line")
+    .default("Agent Webhook Service <no-reply@localhost>")
+    .describe("Sender of outgoing email (`Name <address>` or an address your SMTP server accepts)."),
   ADMIN_EMAIL: z
     .string()
     .email()
@@ -434,8 +450,12 @@ export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = EnvSchema.safeParse(process.env);
+  return (cached ??= parseEnv(process.env));
+}
+
+/** `source` validated by the schema, and by the rules that span several variables. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
@@ -452,8 +472,12 @@ export function env(): Env {
   if (!d.AWS_ACCESS_KEY_ID !== !d.AWS_SECRET_ACCESS_KEY) {
     throw new Error("Invalid environment:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither");
   }
-  cached = d;
-  return cached;
+  if (d.SMTP_URL && !d.PUBLIC_URL) {
+    // An emailed link built from a request's Host would point wherever the inviting admin's
+    // request said (a forged Host passes the same-origin check when Origin is forged with it).
+    throw new Error("Invalid environment:\n  SMTP_URL: needs PUBLIC_URL, the address links in emails point to");
+  }
+  return d;
 }
 
 /** Variables that are the service's own: never allowed as an agent's `api_key_env`, whatever the allowlist says. */

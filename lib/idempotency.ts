@@ -3,7 +3,7 @@
 // runs and stores its result after; a repeat with the same request hash finds that result. The same
 // key with another request, or while the first is still running, is 409 idempotency_conflict.
 import { createHash } from "node:crypto";
-import { prisma } from "./db";
+import { isUniqueViolation, prisma } from "./db";
 import { env } from "./env";
 import { ApiError } from "./errors";
 import type { Prisma } from "./generated/prisma/client";
@@ -36,8 +36,6 @@ export function requestHash(method: string, scope: string, body: unknown): strin
     .update(`${method.toUpperCase()}\n${scope}\n${canonicalJson(body)}`)
     .digest("hex");
 }
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
 const g = globalThis as unknown as { __awsIdemSweep?: number };
 

@@ -43,6 +43,7 @@ export type IdPrefix =
   | "proj"
   | "usr"
   | "mem"
+  | "inv"
   | "utk"
   | "key"
   | "agt"

@@ -16,6 +16,17 @@ export function relative(iso: string | null | undefined, now = Date.now()): stri
   return `${Math.round(h / 24)} d ago`;
 }
 
+/** Time until `iso`: "7 d left", "5 h left", "12 min left", or "expired". */
+export function timeLeft(iso: string, now = Date.now()): string {
+  const s = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (s <= 0) return "expired";
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `${m} min left`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h} h left`;
+  return `${Math.round(h / 24)} d left`;
+}
+
 export const formatNumber = (n: number | null | undefined) => (n == null ? "—" : n.toLocaleString("en-US"));
 
 export const formatCost = (n: number | null | undefined) =>

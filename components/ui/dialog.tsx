@@ -2,6 +2,7 @@
 // A modal dialog on the native <dialog> element: the browser traps focus, Escape closes it, and
 // focus returns to the opener.
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Button } from "./button";
 import { cn } from "./cn";
 
 export function Dialog({
@@ -64,5 +65,49 @@ export function Dialog({
         </div>
       )}
     </dialog>
+  );
+}
+
+/** "Are you sure?": Cancel, and a danger button that runs `onConfirm`; `children` shows its error. */
+export function ConfirmDialog({
+  open,
+  onClose,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  onConfirm,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={pending} onClick={onConfirm}>
+            {pending ? pendingLabel : confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
   );
 }

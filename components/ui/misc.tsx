@@ -68,6 +68,21 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
   );
 }
 
+/** A secret or link shown only once: selectable, with a copy button. */
+export function ShownOnce({ value, testId, copyLabel }: { value: string; testId: string; copyLabel: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <code
+        data-testid={testId}
+        className="min-w-0 flex-1 rounded-md bg-zinc-100 px-3 py-2 font-mono text-xs break-all select-all"
+      >
+        {value}
+      </code>
+      <CopyButton value={value} label={copyLabel} />
+    </div>
+  );
+}
+
 export function ProgressBar({ percent, label }: { percent: number; label: string }) {
   const p = Math.max(0, Math.min(100, percent));
   return (

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "./console";
+import { addMember, invite, signIn, type ConsoleSession } from "./console";
 import { CONSOLE_ROUTES, type ConsoleFixtures, type ConsoleRoute } from "./console-routes";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW } from "./helpers";
 
@@ -12,6 +12,8 @@ let adminA: ConsoleSession;
 let supportA: ConsoleSession;
 let adminB: ConsoleSession;
 let f: ConsoleFixtures;
+
+const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
 
 beforeAll(async () => {
   const { orgA, orgB } = ctx();
@@ -50,15 +52,8 @@ beforeAll(async () => {
       expect(res.status).toBe(201);
       return name;
     },
-    freshMember: async () => {
-      const res = await adminA.call("POST", "/api/console/members", {
-        email: `gone-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
-        role: "support",
-        password: "temporary-password",
-      });
-      expect(res.status).toBe(201);
-      return res.body.user_id as string;
-    },
+    freshMember: () => addMember(adminA, uniqueEmail("gone")),
+    freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
   };
 });
 

@@ -14,8 +14,10 @@ export interface ConsoleFixtures {
   deliveryId: string;
   /** A key minted for this call (DELETE revokes it). */
   freshKey(): Promise<string>;
-  /** A member added for this call (DELETE removes them). */
+  /** A member who joined for this call through an invitation (DELETE removes them). */
   freshMember(): Promise<string>;
+  /** A pending invitation of org A made for this call (DELETE revokes it). */
+  freshInvitation(): Promise<string>;
   /** A conversational agent of org A made for this call (DELETE archives it). */
   freshAgent(): Promise<string>;
   /** An organization secret of org A made for this call (DELETE deletes it): its name. */
@@ -201,12 +203,28 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     otherOrg: "delivery_not_found",
   },
   { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members", admin: true },
+  { method: "GET", pattern: "/api/console/invitations", path: () => "/api/console/invitations", admin: true },
   {
     method: "POST",
-    pattern: "/api/console/members",
-    path: () => "/api/console/members",
-    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support", password: "matrix-password" }),
+    pattern: "/api/console/invitations",
+    path: () => "/api/console/invitations",
+    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support" }),
     admin: true,
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/invitations/[invitation_id]",
+    path: async (f) => `/api/console/invitations/${await f.freshInvitation()}`,
+    admin: true,
+    otherOrg: "invitation_not_found",
+  },
+  {
+    // Signed out too: the invited person may have no account yet. A wrong token here.
+    method: "POST",
+    pattern: "/api/console/invitations/accept",
+    path: () => "/api/console/invitations/accept",
+    body: () => ({ token: `it_${"M".repeat(43)}`, password: "matrix-password" }),
+    public: true,
   },
   {
     method: "PATCH",

@@ -1,5 +1,6 @@
-// The dashboard's console API from a test: signing in (a session cookie), and calls that carry it
-// with a same-origin Origin header as the browser would.
+// The dashboard's console API from a test: signing in (a session cookie), calls that carry it with
+// a same-origin Origin header as the browser would, and people joining an organization through an
+// invitation (the only way in besides the admin CLI).
 import { expect } from "vitest";
 import { call, ctx, type ApiResponse } from "./helpers";
 
@@ -7,6 +8,8 @@ export const PASSWORD = "correct horse battery";
 
 export interface ConsoleSession {
   cookie: string;
+  /** The server this session belongs to. */
+  base: string;
   call<T = any>(
     method: string,
     path: string,
@@ -15,20 +18,56 @@ export interface ConsoleSession {
   ): Promise<ApiResponse<T>>;
 }
 
-export async function signIn(email: string, password = PASSWORD): Promise<ConsoleSession> {
-  const base = ctx().baseUrl;
+/** Console calls to `base` carrying `cookie` (may be empty: signed out) and the dashboard's Origin. */
+export function consoleSession(cookie: string, base = ctx().baseUrl): ConsoleSession {
+  return {
+    cookie,
+    base,
+    call: (method, path, body, headers) =>
+      call(method, path, { body, base, headers: { ...(cookie ? { cookie } : {}), origin: base, ...headers } }),
+  };
+}
+
+/** The cookies an answer sets, as a Cookie header. */
+export const cookiesOf = (headers: Headers) =>
+  headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+
+export async function signIn(email: string, password = PASSWORD, base = ctx().baseUrl): Promise<ConsoleSession> {
   const res = await fetch(`${base}/api/console/auth/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: base },
     body: JSON.stringify({ email, password }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!)
-    .join("; ");
-  return {
-    cookie,
-    call: (method, path, body, headers) => call(method, path, { body, headers: { cookie, origin: base, ...headers } }),
-  };
+  return consoleSession(cookiesOf(res.headers), base);
+}
+
+/** An invitation made by `admin` (201): the answer, with the link. */
+export async function invite(admin: ConsoleSession, email: string, role = "support") {
+  const res = await admin.call("POST", "/api/console/invitations", { email, role });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { invitation_id: string; email: string; role: string; url: string; emailed: boolean };
+}
+
+/** The token of an invitation link (`.../invite/<token>`). */
+export const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
+
+/** Accepts an invitation signed out, creating the account: the answer and the new account's session. */
+export async function acceptAsNew(token: string, password = PASSWORD, base = ctx().baseUrl, name?: string) {
+  const res = await consoleSession("", base).call("POST", "/api/console/invitations/accept", {
+    token,
+    password,
+    ...(name ? { name } : {}),
+  });
+  return { res, session: consoleSession(cookiesOf(res.headers), base) };
+}
+
+/** A new account that joined `admin`'s organization through an invitation: its user id. */
+export async function addMember(admin: ConsoleSession, email: string, role = "support", password = PASSWORD) {
+  const { res } = await acceptAsNew(tokenOf((await invite(admin, email, role)).url), password, admin.base);
+  expect(res.status, res.text).toBe(200);
+  return res.body.member.user_id as string;
 }

@@ -14,7 +14,7 @@ export interface ApiResponse<T = any> {
 export async function call<T = any>(
   method: string,
   path: string,
-  opts: { auth?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {},
+  opts: { auth?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; base?: string } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.auth) headers.authorization = opts.auth.includes(" ") ? opts.auth : `Bearer ${opts.auth}`;
@@ -23,7 +23,7 @@ export async function call<T = any>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${ctx().baseUrl}${path}`, { method, headers, body, redirect: "manual" });
+  const res = await fetch(`${opts.base ?? ctx().baseUrl}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

@@ -11,7 +11,7 @@ import { expect } from "vitest";
 import { ERROR_STATUS } from "../../lib/errors";
 import { matchRoute, routeEntries, type RouteEntry } from "../../lib/http/routes";
 import { routeTable } from "../../scripts/route-table.mjs";
-import { signIn, type ConsoleSession } from "../api/console";
+import { addMember, invite, signIn, type ConsoleSession } from "../api/console";
 import { FULL } from "./scale";
 import { CONSOLE_ROUTES, type ConsoleFixtures } from "../api/console-routes";
 import {
@@ -259,7 +259,7 @@ export interface Fixtures {
   uploadId: string;
   downloadToken: string;
   /** For PATCH and DELETE: resources the fuzz may change or remove without disturbing the rest. */
-  victims: { agents: string[]; keys: string[]; members: string[] };
+  victims: { agents: string[]; keys: string[]; members: string[]; invitations: string[] };
   cookies: { admin: string; support: string };
   /** Signs the fuzz's console users in again (after a fuzzed sign-out-everywhere). */
   refreshSessions(): Promise<void>;
@@ -337,19 +337,18 @@ export async function setupFixtures(): Promise<Fixtures> {
     agents: await Promise.all([1, 2, 3].map(async () => (await createAgent(orgA, ECHO_AGENT)).agent_id)),
     keys: await Promise.all([1, 2, 3].map(async () => (await mintKey(orgA, ["agents:invoke"], "victim")).key_id)),
     members: [] as string[],
+    invitations: [] as string[],
   };
   // The fuzz's own console users (the suites' admin-a keeps its sessions and role).
   const adminA = await signIn("admin-a@example.com");
-  const member = async (email: string, role: string) => {
-    const res = await adminA.call("POST", "/api/console/members", { email, role, password: "fuzz-password-123" });
-    expect(res.status, res.text).toBe(201);
-    return res.body.user_id as string;
-  };
+  const member = (email: string, role: string) => addMember(adminA, email, role, "fuzz-password-123");
   const adminEmail = `fuzz-admin-${stamp}@example.com`;
   const supportEmail = `fuzz-support-${stamp}@example.com`;
   await member(adminEmail, "admin");
   await member(supportEmail, "support");
   for (let i = 0; i < 3; i++) victims.members.push(await member(`fuzz-victim-${i}-${stamp}@example.com`, "support"));
+  for (let i = 0; i < 3; i++)
+    victims.invitations.push((await invite(adminA, `fuzz-invited-${i}-${stamp}@example.com`)).invitation_id);
 
   let admin: ConsoleSession;
   let support: ConsoleSession;
@@ -389,6 +388,7 @@ export async function setupFixtures(): Promise<Fixtures> {
       deliveryId: "dlv_fuzz",
       freshKey: async () => victims.keys[0]!,
       freshMember: async () => victims.members[0]!,
+      freshInvitation: async () => victims.invitations[0]!,
       freshAgent: async () => victims.agents[0]!,
       freshSecret: async () => "fuzz-secret",
     },
@@ -971,6 +971,7 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     user_id: { valid: f.victims.members, other: ["usr_unknown"] },
     // Organization secrets: one of org A's the fuzz may set and delete.
     name: { valid: ["fuzz-secret"], other: ["fuzz-unknown", "-bad-name"] },
+    invitation_id: { valid: f.victims.invitations, other: ["inv_unknown"] },
   };
 }
 

@@ -110,6 +110,15 @@ export async function screenshots(page: Page, name: string) {
   if (before) await page.setViewportSize(before);
 }
 
+/** At 375 px the page does not scroll sideways. */
+export async function expectFitsPhone(page: Page) {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${page.url()} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+  if (before) await page.setViewportSize(before);
+}
+
 /** axe-core over the page: no serious or critical WCAG 2.1 A/AA violation. */
 export async function expectAccessible(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

@@ -1,10 +1,10 @@
 // One production server on a fresh database for the browser tests, with two organizations and a
 // signed-in browser state for each kind of user. Organizations are made with the admin CLI before
-// the server starts (the embedded database allows one process at a time); members are added
-// through the dashboard's own API.
+// the server starts (the embedded database allows one process at a time); members join through
+// the dashboard's own invitations.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { request, type FullConfig } from "@playwright/test";
+import { request, type APIRequestContext, type FullConfig } from "@playwright/test";
 import { admin, freshTarget, startServer } from "../api/server";
 
 export const PASSWORD = "correct horse battery";
@@ -31,6 +31,28 @@ async function signedIn(baseUrl: string, email: string, file: string) {
   if (!res.ok()) throw new Error(`sign-in of ${email}: ${res.status()} ${await res.text()}`);
   await ctx.storageState({ path: file });
   return ctx;
+}
+
+/**
+ * `admin` invites `email`; the invitation is accepted signed out with PASSWORD (a new account), or
+ * by `member`, a context signed in as an existing account.
+ */
+async function join(
+  baseUrl: string,
+  admin: APIRequestContext,
+  email: string,
+  role: string,
+  member?: APIRequestContext,
+) {
+  const res = await admin.post("/api/console/invitations", { data: { email, role } });
+  if (res.status() !== 201) throw new Error(`invite ${email}: ${res.status()} ${await res.text()}`);
+  const token = new URL((await res.json()).url).pathname.split("/").pop();
+  const ctx = member ?? (await request.newContext({ baseURL: baseUrl, extraHTTPHeaders: { origin: baseUrl } }));
+  const accepted = await ctx.post("/api/console/invitations/accept", {
+    data: member ? { token } : { token, password: PASSWORD },
+  });
+  if (!accepted.ok()) throw new Error(`accept ${email}: ${accepted.status()} ${await accepted.text()}`);
+  if (!member) await ctx.dispose();
 }
 
 export default async function globalSetup(_config: FullConfig) {
@@ -60,16 +82,14 @@ export default async function globalSetup(_config: FullConfig) {
   const file = (name: string) => path.join(UI_DIR, `state-${name}.json`);
   const a = await signedIn(baseUrl, "admin-a@ui.test", file("adminA"));
   const b = await signedIn(baseUrl, "admin-b@ui.test", file("adminB"));
-  for (const [ctx, body] of [
-    [a, { email: "support-a@ui.test", role: "support", password: PASSWORD }],
-    [a, { email: "multi@ui.test", role: "support", password: PASSWORD }],
-    [a, { email: "lockout@ui.test", role: "support", password: PASSWORD }],
-    [a, { email: "everywhere@ui.test", role: "support", password: PASSWORD }],
-    [b, { email: "multi@ui.test", role: "admin" }],
-  ] as const) {
-    const res = await ctx.post("/api/console/members", { data: body });
-    if (res.status() !== 201) throw new Error(`add member: ${res.status()} ${await res.text()}`);
+  for (const email of ["support-a@ui.test", "multi@ui.test", "lockout@ui.test", "everywhere@ui.test"]) {
+    await join(baseUrl, a, email, "support");
   }
+  // multi, who has an account now, accepts Globex's invitation signed in (a context of its own, so
+  // that the organization it switches to stays out of the saved state).
+  const multi = await signedIn(baseUrl, "multi@ui.test", file("multi-join"));
+  await join(baseUrl, b, "multi@ui.test", "admin", multi);
+  await multi.dispose();
   await (await signedIn(baseUrl, "support-a@ui.test", file("supportA"))).dispose();
   await (await signedIn(baseUrl, "multi@ui.test", file("multi"))).dispose();
   await a.dispose();

@@ -1,58 +1,74 @@
-// Members and the audit log: admins add, promote and remove people; support is refused; an
-// organization keeps its last admin; a member of two organizations switches between them.
+// Members and the audit log: admins invite, promote and remove people and revoke invitations;
+// support is refused; an organization keeps its last admin; a member of two organizations
+// switches between them.
 import { expect, expectAccessible, screenshots, test, ui } from "./fixtures";
 
 const mainNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
 
-test("an admin adds a support member who signs in, then promotes and removes them", async ({ as, browser }) => {
+test("an admin invites a support member who accepts the link, then promotes and removes them", async ({
+  as,
+  browser,
+}) => {
   // Two browsers, several sign-ins and screenshots: more than the default minute on a loaded machine.
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const email = `new-${Date.now()}@ui.test`;
   const password = "a fresh password 1";
   const admin = await as("adminA");
   await admin.goto("/members");
   await expect(admin.getByRole("table", { name: "Members" })).toContainText("admin-a@ui.test");
 
-  await admin.getByRole("button", { name: "Add member" }).click();
-  const dialog = admin.getByRole("dialog", { name: "Add a member" });
-  await expect(dialog).toContainText("keeps their own password");
+  await admin.getByRole("button", { name: "Invite member" }).click();
+  const dialog = admin.getByRole("dialog", { name: "Invite a member" });
   await dialog.getByLabel("Email").fill(email);
   await dialog.getByLabel("Role").selectOption("support");
-  await dialog.getByLabel("Name (optional)").fill("Nova Member");
-  // A new user needs an initial password: the field says so.
-  await dialog.getByRole("button", { name: "Add member" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("a new user needs an initial password");
-  await dialog.getByLabel("Initial password").fill(password);
   await expectAccessible(admin);
-  await screenshots(admin, "members-add-dialog");
-  await dialog.getByRole("button", { name: "Add member" }).click();
-  await expect(dialog).toBeHidden();
-  const row = admin.getByRole("row").filter({ hasText: email });
-  await expect(row).toContainText("Nova Member");
-  await expect(row.getByLabel(`Role of ${email}`)).toHaveValue("support");
+  await screenshots(admin, "members-invite-dialog");
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  // The link, once, with a copy button; no SMTP_URL here, so it was not emailed.
+  const shown = admin.getByRole("dialog", { name: "Send this invitation link" });
+  await expect(shown).toContainText(`Not emailed: copy the link and send it to ${email} yourself.`);
+  const link = (await shown.getByTestId("invitation-link").textContent())!;
+  expect(link).toMatch(/^http:\/\/[^/]+\/invite\/it_[0-9A-Za-z]{43}$/);
+  await expect(shown.getByRole("button", { name: "Copy link" })).toBeVisible();
+  await expectAccessible(admin);
+  await screenshots(admin, "members-invitation-link");
+  await shown.getByRole("button", { name: "Done" }).click();
+  await expect(shown).toBeHidden();
 
-  // Adding them again is a conflict, said plainly.
-  await admin.getByRole("button", { name: "Add member" }).click();
-  await dialog.getByLabel("Email").fill(email);
-  await dialog.getByRole("button", { name: "Add member" }).click();
-  await expect(dialog.getByRole("alert")).toContainText(`${email} is already a member of this organization.`);
+  // Pending, and not a member until they accept.
+  const pending = admin.getByRole("table", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
+  await expect(pending).toContainText("7 d left");
+  await expect(admin.getByRole("table", { name: "Members" })).not.toContainText(email);
+
+  // Inviting someone who is already a member is a conflict, said plainly.
+  await admin.getByRole("button", { name: "Invite member" }).click();
+  await dialog.getByLabel("Email").fill("support-a@ui.test");
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("support-a@ui.test is already a member of this organization.");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
 
-  // The new member signs in with the initial password: support sees no Members and is refused it.
+  // The invited person opens the link signed out and creates their account: support sees no Members.
   const context = await browser.newContext({ baseURL: ui().baseUrl });
   try {
     const member = await context.newPage();
-    await member.goto("/login");
-    await member.getByLabel("Email").fill(email);
-    await member.getByLabel("Password").fill(password);
-    await member.getByRole("button", { name: "Sign in" }).click();
+    await member.goto(new URL(link).pathname, { waitUntil: "networkidle" });
+    await expect(member.getByRole("heading", { name: "Join Acme" })).toBeVisible();
+    await member.getByLabel("Your name (optional)").fill("Nova Member");
+    await member.getByLabel("Choose a password").fill(password);
+    await member.getByRole("button", { name: "Create account and join" }).click();
     await expect(member.getByRole("heading", { name: "Overview" })).toBeVisible();
     await expect(mainNav(member).getByRole("link", { name: "Sessions" })).toBeVisible();
     await expect(mainNav(member).getByRole("link", { name: "Members" })).toHaveCount(0);
     await member.goto("/members");
     await expect(member.getByRole("heading", { name: "Admins only" })).toBeVisible();
     await expect(member.getByRole("table", { name: "Members" })).toHaveCount(0);
+
+    await admin.reload();
+    const row = admin.getByRole("table", { name: "Members" }).getByRole("row").filter({ hasText: email });
+    await expect(row).toContainText("Nova Member");
+    await expect(row.getByLabel(`Role of ${email}`)).toHaveValue("support");
+    await expect(pending).toHaveCount(0);
 
     // Promoted, they see Members on their next page.
     await row.getByLabel(`Role of ${email}`).selectOption("admin");
@@ -78,6 +94,38 @@ test("an admin adds a support member who signs in, then promotes and removes the
   }
 });
 
+test("an admin revokes a pending invitation: it leaves the list and its link stops working", async ({
+  as,
+  browser,
+}) => {
+  const email = `revoked-${Date.now()}@ui.test`;
+  const admin = await as("adminA");
+  const made = await admin.request.post("/api/console/invitations", {
+    data: { email, role: "admin" },
+    headers: { origin: ui().baseUrl },
+  });
+  expect(made.status()).toBe(201);
+  const link = new URL((await made.json()).url).pathname;
+  await admin.goto("/members");
+  const row = admin.getByRole("table", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
+  await expect(row).toContainText("admin");
+  await row.getByRole("button", { name: `Revoke the invitation of ${email}` }).click();
+  const confirm = admin.getByRole("dialog", { name: `Revoke the invitation of ${email}?` });
+  await expect(confirm).toContainText("Its link stops working at once.");
+  await confirm.getByRole("button", { name: "Revoke invitation" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(admin.getByRole("status").filter({ hasText: `Revoked the invitation of ${email}` })).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  const context = await browser.newContext({ baseURL: ui().baseUrl });
+  const page = await context.newPage();
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "This invitation can no longer be used" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("revoked");
+  await expect(page.getByRole("button", { name: "Create account and join" })).toHaveCount(0);
+  await context.close();
+});
+
 test("the last admin can be neither removed nor demoted", async ({ as }) => {
   const admin = await as("adminA");
   await admin.goto("/members");
@@ -90,7 +138,7 @@ test("the last admin can be neither removed nor demoted", async ({ as }) => {
   }[];
   expect(members.filter((m) => m.role === "admin").map((m) => m.email)).toEqual(["admin-a@ui.test"]);
 
-  const self = admin.getByRole("row").filter({ hasText: "admin-a@ui.test" });
+  const self = table.getByRole("row").filter({ hasText: "admin-a@ui.test" });
   await expect(self).toContainText("you");
   await self.getByRole("button", { name: "Remove admin-a@ui.test" }).click();
   const confirm = admin.getByRole("dialog", { name: "Remove admin-a@ui.test?" });
@@ -118,14 +166,15 @@ test("support is refused the members page and the members API", async ({ as }) =
   await expect(mainNav(page).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await expectAccessible(page);
   await screenshots(page, "members-support");
-  const res = await page.request.post("/api/console/members", {
-    data: { email: "sneaky@ui.test", role: "admin", password: "sneaky password" },
+  const res = await page.request.post("/api/console/invitations", {
+    data: { email: "sneaky@ui.test", role: "admin" },
     headers: { origin: ui().baseUrl },
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("forbidden");
-  const list = await page.request.get("/api/console/members");
-  expect(list.status()).toBe(403);
+  for (const path of ["/api/console/members", "/api/console/invitations"]) {
+    expect((await page.request.get(path)).status(), path).toBe(403);
+  }
   await page.goto("/audit");
   await expect(page.getByRole("heading", { name: "Admins only" })).toBeVisible();
 });

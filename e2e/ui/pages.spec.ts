@@ -3,7 +3,17 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
+import {
+  call,
+  ECHO_AGENT,
+  expect,
+  expectAccessible,
+  expectFitsPhone,
+  management,
+  screenshots,
+  test,
+  ui,
+} from "./fixtures";
 
 const BUDGET_BYTES = 250 * 1024;
 
@@ -123,10 +133,7 @@ test("every page as an admin: accessible, fits a phone, screenshots, first-load 
     weights[`${p.name} (${url})`] = await firstLoadJs(page, url);
     await expect(page.getByRole("heading", { level: 1 }).first(), url).toHaveText(p.heading);
     await expectAccessible(page);
-    await page.setViewportSize({ width: 375, height: 812 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${url} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectFitsPhone(page);
     await screenshots(page, `page-${p.name}`);
     await context.close();
   }

@@ -11,8 +11,10 @@ const SECRET_CHARS = 43;
 
 export const ACCESS_KEY_RE = /^ak_[0-9A-Za-z]{43}$/;
 export const USER_TOKEN_RE = /^ut_[0-9A-Za-z]{43}$/;
+/** The token of an invitation link (lib/orgs/invitations.ts). */
+export const INVITATION_TOKEN_RE = /^it_[0-9A-Za-z]{43}$/;
 
-export function generateSecret(prefix: "ak" | "ut"): { raw: string; hash: string; start: string } {
+export function generateSecret(prefix: "ak" | "ut" | "it"): { raw: string; hash: string; start: string } {
   const raw = `${prefix}_${randomBase62(SECRET_CHARS)}`;
   return { raw, hash: sha256(raw), start: raw.slice(0, prefix.length + 6) };
 }

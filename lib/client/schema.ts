@@ -457,7 +457,7 @@ export interface paths {
     head: operations["tusHead"];
     /**
      * Send the next bytes
-     * @description The bytes from `Upload-Offset` on, any chunk size. The PATCH that stores the last byte answers `Upload-File-Id`. PATCH requests do not count against the key's rate limit.
+     * @description The bytes from `Upload-Offset` on, any chunk size, with `Content-Type: application/offset+octet-stream` (without it, or with another type: `415 unsupported_media_type`, as tus 1.0 says). The PATCH that stores the last byte answers `Upload-File-Id`. PATCH requests do not count against the key's rate limit.
      */
     patch: operations["tusPatch"];
     trace?: never;
@@ -888,6 +888,7 @@ export interface components {
       | "unauthorized"
       | "invalid_credentials"
       | "forbidden"
+      | "invitation_email_mismatch"
       | "cross_site_request"
       | "invalid_signature"
       | "url_expired"
@@ -903,6 +904,7 @@ export interface components {
       | "upload_not_found"
       | "delivery_not_found"
       | "secret_not_found"
+      | "invitation_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -911,6 +913,8 @@ export interface components {
       | "agent_archived"
       | "secret_in_use"
       | "upload_incomplete"
+      | "account_exists"
+      | "invitation_expired"
       | "request_timeout"
       | "payload_too_large"
       | "range_not_satisfiable"
@@ -1979,7 +1983,7 @@ export interface components {
         };
       };
     };
-    /** @description `rate_limited`: the Access Key made more requests this minute than its limit; `Retry-After` says when to come back. */
+    /** @description `rate_limited`: the Access Key made more requests this minute than its limit, or a client tried too many wrong invitation links or sign-ins; `Retry-After` says when to come back. */
     Error429_rate_limited: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3363,7 +3367,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description An invalid tus header, or a `Content-Type` other than `application/offset+octet-stream`. */
+      /** @description An invalid tus header. */
       400: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3375,27 +3379,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Error401_unauthorized"];
-      /**
-       * @description No `Content-Type`.
-       *
-       *     `forbidden`: the Access Key lacks `agents:invoke`, or the user is not an admin.
-       */
-      403: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "Tus-Resumable": components["headers"]["Tus-Resumable"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
-            error?: {
-              /** @enum {unknown} */
-              code?: "forbidden";
-            };
-          };
-          "text/plain": string;
-        };
-      };
+      403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_upload_not_found"];
       /**
        * @description `Upload-Offset` is not the server's: ask `HEAD` and continue from its offset.
@@ -3451,6 +3435,7 @@ export interface operations {
           "text/plain": string;
         };
       };
+      415: components["responses"]["Error415_unsupported_media_type"];
       429: components["responses"]["Error429_rate_limited"];
     };
   };

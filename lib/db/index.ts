@@ -14,6 +14,9 @@ import { applyMigrations, type SqlExecutor } from "./migrate";
 
 export type Db = PrismaClient;
 
+/** A write refused by a unique index (Prisma's P2002). */
+export const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
+
 export interface Database {
   prisma: PrismaClient;
   /** Raw driver access: migrations, pg-boss, health checks. */

@@ -24,7 +24,8 @@ export function lastForwardedFor(value: string | null | undefined): string | und
   return bareAddress(entries[entries.length - 1]!);
 }
 
-export function clientIp(req: Request): string {
+/** `req`: a Request, or the headers of a page's request (`{ headers: await headers() }`). */
+export function clientIp(req: { headers: Pick<Headers, "get"> }): string {
   if (env().TRUST_PROXY) {
     const forwarded = lastForwardedFor(req.headers.get("x-forwarded-for"));
     if (forwarded) return forwarded;

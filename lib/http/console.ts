@@ -21,11 +21,8 @@ export interface ConsoleUser {
   organizations: { organization_id: string; name: string; role: Role }[];
 }
 
-/**
- * The signed-in dashboard user, or null: no valid session, a session issued before "sign out
- * everywhere", or a user who belongs to no organization any more.
- */
-export async function currentConsoleUser(): Promise<ConsoleUser | null> {
+/** The user of a valid session (not ended by "sign out everywhere"), with their memberships, or null. */
+async function sessionUserRow() {
   const session = (await auth()) as { uid?: string; epoch?: number } | null;
   if (!session?.uid) return null;
   const db = await prisma();
@@ -35,7 +32,22 @@ export async function currentConsoleUser(): Promise<ConsoleUser | null> {
       memberships: { include: { organization: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
     },
   });
-  if (!user || user.sessionEpoch !== session.epoch || user.memberships.length === 0) return null;
+  return user && user.sessionEpoch === session.epoch ? user : null;
+}
+
+/** The signed-in person, member of an organization or not (an invitation may make them one). */
+export async function sessionUser(): Promise<{ userId: string; email: string } | null> {
+  const user = await sessionUserRow();
+  return user && { userId: user.id, email: user.email };
+}
+
+/**
+ * The signed-in dashboard user, or null: no valid session, a session issued before "sign out
+ * everywhere", or a user who belongs to no organization any more.
+ */
+export async function currentConsoleUser(): Promise<ConsoleUser | null> {
+  const user = await sessionUserRow();
+  if (!user || user.memberships.length === 0) return null;
   const chosen = (await cookies()).get(ORG_COOKIE)?.value;
   const membership = user.memberships.find((m) => m.organizationId === chosen) ?? user.memberships[0]!;
   return {

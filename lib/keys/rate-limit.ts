@@ -122,6 +122,15 @@ export async function consumeKeyRate(key: { keyId: string; rateLimitPerMinute: n
   return (await processLimiter()).consume(key.keyId, limit);
 }
 
+/**
+ * Counts one event of something other than an Access Key against `limit` a minute, in the same
+ * store (shared by every process on PostgreSQL). `name` must not look like a key id: e.g.
+ * `invitation-miss:<client address>`.
+ */
+export async function consumeRate(name: string, limit: number) {
+  return (await processLimiter()).consume(name, limit);
+}
+
 /** The limit of keys minted without their own (RATE_LIMIT_PER_MINUTE); 0: none. */
 export function defaultRateLimitPerMinute(): number {
   return env().RATE_LIMIT_PER_MINUTE;

@@ -18,7 +18,7 @@ const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const UPSTREAM_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export type UploadKind = "multipart" | "tus";
-export type Limiter = "access_key" | "sign_in";
+export type Limiter = "access_key" | "sign_in" | "invitation";
 
 export interface Metrics {
   registry: client.Registry;
@@ -66,7 +66,7 @@ function create(): Metrics {
     }),
     rateLimited: new client.Counter({
       name: `${METRIC_PREFIX}rate_limited_total`,
-      help: "Requests refused with 429 rate_limited, by limiter (access_key, sign_in).",
+      help: "Requests refused with 429 rate_limited, by limiter (access_key, sign_in, invitation: wrong invitation links).",
       labelNames: ["limiter"],
       registers,
     }),
@@ -79,7 +79,7 @@ function create(): Metrics {
   };
   // Series that exist before their first event, so that rates and sums start at 0.
   for (const kind of ["multipart", "tus"] as const) m.uploadsInFlight.set({ kind }, 0);
-  for (const limiter of ["access_key", "sign_in"] as const) m.rateLimited.inc({ limiter }, 0);
+  for (const limiter of ["access_key", "sign_in", "invitation"] as const) m.rateLimited.inc({ limiter }, 0);
   if (cluster.isWorker) answerPrimary(registry);
   return m;
 }

@@ -1,13 +1,11 @@
-// Members of an organization (dashboard /members): list, add, change role, remove. A user may
-// belong to several organizations; an organization always keeps at least one admin.
+// Members of an organization (dashboard /members): list, change role, remove. People join through
+// invitations (./invitations.ts). A user may belong to several organizations; an organization
+// always keeps at least one admin.
 import { audit, type Actor } from "../audit";
-import { hashPassword } from "../auth/secrets";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Membership, User } from "../generated/prisma/client";
 import type { Role } from "../generated/prisma/enums";
-import { newId } from "../ids";
-import type { AddMemberBody } from "./schemas";
 
 export function memberRecord(m: Membership & { user: User }) {
   return {
@@ -40,48 +38,6 @@ export async function organizationsOf(userId: string) {
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return rows.map((m) => ({ organization_id: m.organizationId, name: m.organization.name, role: m.role }));
-}
-
-export async function addMember(opts: { organizationId: string; input: AddMemberBody; actor: Actor }) {
-  const { input } = opts;
-  const db = await prisma();
-  let user = await db.user.findUnique({ where: { email: input.email } });
-  if (!user) {
-    if (!input.password) {
-      throw new ApiError("invalid_request", "Invalid body: password: a new user needs an initial password", {
-        fields: [{ field: "password", message: "a new user needs an initial password" }],
-      });
-    }
-    user = await db.user.create({
-      data: {
-        id: newId("usr"),
-        email: input.email,
-        name: input.name,
-        passwordHash: await hashPassword(input.password),
-      },
-    });
-  }
-  const existing = await db.membership.findUnique({
-    where: { organizationId_userId: { organizationId: opts.organizationId, userId: user.id } },
-  });
-  if (existing) {
-    throw new ApiError("conflict", `${input.email} is already a member of this organization.`, {
-      user_id: user.id,
-    });
-  }
-  const membership = await db.membership.create({
-    data: { id: newId("mem"), organizationId: opts.organizationId, userId: user.id, role: input.role },
-    include: { user: true },
-  });
-  await audit({
-    organizationId: opts.organizationId,
-    actor: opts.actor,
-    action: "member.added",
-    targetType: "user",
-    targetId: user.id,
-    data: { email: user.email, role: input.role },
-  });
-  return memberRecord(membership);
 }
 
 /** Refuses a change that would leave the organization without an admin. */

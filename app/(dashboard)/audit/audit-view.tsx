@@ -62,6 +62,15 @@ const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
     ],
   },
   {
+    label: "Invitations",
+    actions: [
+      ["invitation.*", "Any invitation event"],
+      ["invitation.created", "Invitation created"],
+      ["invitation.accepted", "Invitation accepted"],
+      ["invitation.revoked", "Invitation revoked"],
+    ],
+  },
+  {
     label: "Sign-in",
     actions: [
       ["auth.sign_in", "Signed in"],

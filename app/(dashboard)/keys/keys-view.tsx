@@ -8,7 +8,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
-import { CopyButton, Mono, PageHeader } from "@/components/ui/misc";
+import { Mono, PageHeader, ShownOnce } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
@@ -75,15 +75,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
           <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300" role="note">
             We keep only a hash of the key. If you lose it, revoke it and mint a new one.
           </div>
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              data-testid="raw-key"
-              className="min-w-0 flex-1 rounded-md bg-zinc-100 px-3 py-2 font-mono text-xs break-all select-all"
-            >
-              {minted.key}
-            </code>
-            <CopyButton value={minted.key} label="Copy key" />
-          </div>
+          <ShownOnce value={minted.key} testId="raw-key" copyLabel="Copy key" />
           <p className="text-xs text-zinc-600">
             Use it as <Mono>Authorization: Bearer {minted.start}…</Mono>; never log this header.
           </p>

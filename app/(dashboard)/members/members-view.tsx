@@ -2,18 +2,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ConsoleApiError, del, patch, post } from "@/components/console/api";
-import { formatDate, relative } from "@/components/console/format";
+import { formatDate, relative, timeLeft } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
+import { ROLES, type Role } from "@/components/console/roles";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
-import { PageHeader } from "@/components/ui/misc";
+import { PageHeader, ShownOnce } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-
-type Role = "admin" | "support";
 
 interface Member {
   user_id: string;
@@ -23,68 +22,102 @@ interface Member {
   joined_at: string;
 }
 
-const ROLES: { value: Role; label: string }[] = [
-  { value: "support", label: "Support: reads everything, controls runs, resolves reviews, uses the test console" },
-  { value: "admin", label: "Admin: everything support does, plus keys, agents and members" },
-];
+interface Invitation {
+  invitation_id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An email that wraps, preferably before its `@`. */
+const EmailText = ({ email }: { email: string }) => (
+  <span>
+    {email.split("@")[0]}
+    <wbr />@{email.split("@").slice(1).join("@")}
+  </span>
+);
 
 const errorDetail = (e: unknown) =>
   e instanceof ConsoleApiError && e.requestId ? `request id: ${e.requestId}` : undefined;
 
-function AddMemberDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const qc = useQueryClient();
-  const toast = useToast();
   const me = useMe();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("support");
-  const [name, setName] = useState("");
-  const [password, setPassword] = useState("");
-  const add = useMutation({
+  const [made, setMade] = useState<(Invitation & { url: string; emailed: boolean }) | null>(null);
+  const send = useMutation({
     mutationFn: () =>
-      post<Member>("/members", {
-        email: email.trim(),
-        role,
-        ...(name.trim() ? { name: name.trim() } : {}),
-        ...(password ? { password } : {}),
-      }),
-    onSuccess: (m) => {
-      toast({ tone: "success", message: `Added ${m.email} as ${m.role}` });
-      void qc.invalidateQueries({ queryKey: ["members"] });
-      close();
+      post<Invitation & { url: string; emailed: boolean }>("/invitations", { email: email.trim(), role }),
+    onSuccess: (i) => {
+      setMade(i);
+      void qc.invalidateQueries({ queryKey: ["invitations"] });
     },
   });
   const close = () => {
     setEmail("");
     setRole("support");
-    setName("");
-    setPassword("");
-    add.reset();
+    setMade(null);
+    send.reset();
     onClose();
   };
-  const fields = add.error instanceof ConsoleApiError ? add.error.fields : {};
+  const fields = send.error instanceof ConsoleApiError ? send.error.fields : {};
+  if (made) {
+    return (
+      <Dialog
+        open={open}
+        onClose={close}
+        title="Send this invitation link"
+        description={`${made.email} joins ${me.organization.name} as ${made.role} once they accept it. This is the only time the link is shown.`}
+        footer={<Button onClick={close}>Done</Button>}
+      >
+        <div className="space-y-3">
+          <p
+            role="note"
+            className={
+              made.emailed
+                ? "rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-300"
+                : "rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300"
+            }
+          >
+            {made.emailed
+              ? `Emailed to ${made.email}. You can also send the link yourself.`
+              : `Not emailed: copy the link and send it to ${made.email} yourself.`}
+          </p>
+          <ShownOnce value={made.url} testId="invitation-link" copyLabel="Copy link" />
+          <p className="text-xs text-zinc-600">
+            Anyone with the link can accept it once, until {formatDate(made.expires_at)} ({timeLeft(made.expires_at)}).
+            Revoke it below if it went to the wrong place.
+          </p>
+        </div>
+      </Dialog>
+    );
+  }
   return (
     <Dialog
       open={open}
       onClose={close}
-      title="Add a member"
-      description={`They get access to ${me.organization.name} with the role you choose.`}
+      title="Invite a member"
+      description={`They join ${me.organization.name} with the role you choose once they accept the invitation.`}
       footer={
         <>
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" form="add-member" disabled={add.isPending}>
-            {add.isPending ? "Adding…" : "Add member"}
+          <Button type="submit" form="invite-member" disabled={send.isPending}>
+            {send.isPending ? "Inviting…" : "Invite"}
           </Button>
         </>
       }
     >
       <form
-        id="add-member"
+        id="invite-member"
         className="space-y-4"
         onSubmit={(e) => {
           e.preventDefault();
-          add.mutate();
+          send.mutate();
         }}
       >
         <Field label="Email" error={fields.email}>
@@ -119,38 +152,113 @@ function AddMemberDialog({ open, onClose }: { open: boolean; onClose: () => void
             </Select>
           )}
         </Field>
-        <Field label="Name (optional)" error={fields.name}>
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              autoComplete="off"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
-          label="Initial password"
-          error={fields.password}
-          hint="Needed for a new user (at least 8 characters); share it with them safely. Someone who already has an account, for example in another organization, is just added and keeps their own password."
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              type="password"
-              autoComplete="new-password"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
-        {add.error && !Object.keys(fields).length && <ErrorState error={add.error} title="The member was not added" />}
+        <p className="text-xs text-zinc-600">
+          You get a link to send them, valid for 7 days and usable once. Inviting the same email again replaces it.
+        </p>
+        {send.error && !Object.keys(fields).length && (
+          <ErrorState error={send.error} title="The invitation was not made" />
+        )}
       </form>
     </Dialog>
+  );
+}
+
+function PendingInvitations() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const list = useQuery({
+    queryKey: ["invitations"],
+    queryFn: () => api<{ invitations: Invitation[]; has_more: boolean }>("/invitations?limit=100"),
+  });
+  const revoke = useMutation({
+    mutationFn: (i: Invitation) => del(`/invitations/${encodeURIComponent(i.invitation_id)}`),
+    onSuccess: (_r, i) => {
+      toast({ tone: "success", message: `Revoked the invitation of ${i.email}`, detail: "Its link no longer works." });
+      void qc.invalidateQueries({ queryKey: ["invitations"] });
+      close();
+    },
+  });
+  const close = () => {
+    revoke.reset();
+    setRevoking(null);
+  };
+  if (list.isPending) return <SkeletonRows rows={2} label="Loading invitations" />;
+  if (list.error) return <ErrorState error={list.error} title="Invitations could not be loaded" />;
+  const rows = list.data.invitations;
+  return (
+    <section aria-labelledby="pending-invitations" className="mt-8">
+      <h2 id="pending-invitations" className="mb-3 text-base font-semibold text-zinc-900">
+        Pending invitations
+      </h2>
+      {rows.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-zinc-300 bg-white px-4 py-6 text-center text-sm text-zinc-600">
+          No invitation is waiting to be accepted.
+        </p>
+      ) : (
+        <Table label="Pending invitations">
+          <THead>
+            <Tr>
+              <Th>Email</Th>
+              <Th className="hidden sm:table-cell">Role</Th>
+              <Th className="hidden md:table-cell">Invited by</Th>
+              <Th>Expires</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {rows.map((i) => (
+              <Tr key={i.invitation_id}>
+                <Td className="max-w-[14rem]">
+                  <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
+                    <EmailText email={i.email} />
+                  </div>
+                </Td>
+                <Td className="hidden sm:table-cell">
+                  <div className="flex min-h-10 items-center">
+                    <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
+                  </div>
+                </Td>
+                <Td className="hidden md:table-cell">
+                  <div className="flex min-h-10 items-center break-all text-zinc-700">{i.invited_by ?? "—"}</div>
+                </Td>
+                <Td>
+                  <div className="flex min-h-10 items-center whitespace-nowrap">
+                    <time dateTime={i.expires_at} title={formatDate(i.expires_at)}>
+                      {timeLeft(i.expires_at)}
+                    </time>
+                  </div>
+                </Td>
+                <Td className="w-px">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => setRevoking(i)}
+                    aria-label={`Revoke the invitation of ${i.email}`}
+                  >
+                    Revoke
+                  </Button>
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        onClose={close}
+        title={`Revoke the invitation of ${revoking?.email ?? ""}?`}
+        description="Its link stops working at once. You can invite them again later."
+        confirmLabel="Revoke invitation"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+      >
+        {revoke.error && <ErrorState error={revoke.error} title="The invitation was not revoked" />}
+      </ConfirmDialog>
+    </section>
   );
 }
 
@@ -176,7 +284,7 @@ function RemoveDialog({ target, onClose }: { target: Member | null; onClose: () 
     onClose();
   };
   return (
-    <Dialog
+    <ConfirmDialog
       open={Boolean(target)}
       onClose={close}
       title={`Remove ${target?.email ?? "member"}?`}
@@ -185,19 +293,13 @@ function RemoveDialog({ target, onClose }: { target: Member | null; onClose: () 
           ? `You will lose access to ${me.organization.name} at once.`
           : `They lose access to ${me.organization.name} at once. Their account and other organizations stay.`
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => target && remove.mutate(target)}>
-            {remove.isPending ? "Removing…" : "Remove member"}
-          </Button>
-        </>
-      }
+      confirmLabel="Remove member"
+      pendingLabel="Removing…"
+      pending={remove.isPending}
+      onConfirm={() => target && remove.mutate(target)}
     >
       {remove.error && <ErrorState error={remove.error} title="The member was not removed" />}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -216,24 +318,18 @@ function DemoteSelfDialog({
 }) {
   const me = useMe();
   return (
-    <Dialog
+    <ConfirmDialog
       open={Boolean(target)}
       onClose={onClose}
       title="Make yourself support?"
       description={`You will no longer manage keys, agents or members of ${me.organization.name}. Another admin has to give the role back.`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={pending} onClick={onConfirm}>
-            {pending ? "Changing…" : "Make me support"}
-          </Button>
-        </>
-      }
+      confirmLabel="Make me support"
+      pendingLabel="Changing…"
+      pending={pending}
+      onConfirm={onConfirm}
     >
       {Boolean(error) && <ErrorState error={error} title="Your role was not changed" />}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -241,7 +337,7 @@ export function MembersView() {
   const me = useMe();
   const qc = useQueryClient();
   const toast = useToast();
-  const [adding, setAdding] = useState(false);
+  const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [demoting, setDemoting] = useState<{ member: Member; role: Role } | null>(null);
   const members = useQuery({ queryKey: ["members"], queryFn: () => api<{ members: Member[] }>("/members") });
@@ -277,15 +373,15 @@ export function MembersView() {
       <PageHeader
         title="Members"
         description={`Who can use the dashboard of ${me.organization.name}, and with which role.`}
-        actions={<Button onClick={() => setAdding(true)}>Add member</Button>}
+        actions={<Button onClick={() => setInviting(true)}>Invite member</Button>}
       />
       {members.isPending ? (
         <SkeletonRows label="Loading members" />
       ) : members.error ? (
         <ErrorState error={members.error} title="Members could not be loaded" />
       ) : members.data.members.length === 0 ? (
-        <EmptyState title="No members" action={<Button onClick={() => setAdding(true)}>Add a member</Button>}>
-          Add the people who run your agents: admins manage keys, agents and members; support reads and operates.
+        <EmptyState title="No members" action={<Button onClick={() => setInviting(true)}>Invite a member</Button>}>
+          Invite the people who run your agents: admins manage keys, agents and members; support reads and operates.
         </EmptyState>
       ) : (
         <Table label="Members">
@@ -304,10 +400,7 @@ export function MembersView() {
                 <Tr key={m.user_id}>
                   <Td className="max-w-[16rem]">
                     <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
-                      <span>
-                        {m.email.split("@")[0]}
-                        <wbr />@{m.email.split("@").slice(1).join("@")}
-                      </span>
+                      <EmailText email={m.email} />
                       {self && <Badge tone="indigo">you</Badge>}
                     </div>
                   </Td>
@@ -357,7 +450,8 @@ export function MembersView() {
           </TBody>
         </Table>
       )}
-      <AddMemberDialog open={adding} onClose={() => setAdding(false)} />
+      <PendingInvitations />
+      <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <RemoveDialog target={removing} onClose={() => setRemoving(null)} />
       <DemoteSelfDialog
         target={demoting}

@@ -8,7 +8,7 @@ import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Card, CopyButton, Details, Mono } from "@/components/ui/misc";
+import { Card, Details, Mono, ShownOnce } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { Code, type RotatedSecret, type SigningSecretInfo } from "./shared";
 
@@ -114,15 +114,7 @@ function ShownOnceDialog({ secret, onClose }: { secret: RotatedSecret | null; on
     >
       {secret && (
         <div className="space-y-4">
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              data-testid="signing-secret"
-              className="min-w-0 flex-1 rounded-md bg-zinc-100 px-3 py-2 font-mono text-xs break-all select-all"
-            >
-              {secret.secret}
-            </code>
-            <CopyButton value={secret.secret} label="Copy secret" />
-          </div>
+          <ShownOnce value={secret.secret} testId="signing-secret" copyLabel="Copy secret" />
           <VerifySnippet />
         </div>
       )}

@@ -42,6 +42,7 @@ export const ERROR_DOCS: ErrorDocs = {
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "dashboard sign-in: wrong email or password.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
+  invitation_email_mismatch: "dashboard: accepting an invitation while signed in with another email.",
   cross_site_request: "dashboard: a state change from another origin.",
   invalid_signature: "signed download URL altered.",
   url_expired: "signed download URL older than 15 minutes.",
@@ -57,8 +58,10 @@ export const ERROR_DOCS: ErrorDocs = {
   upload_not_found: "the resumable upload does not exist, belongs to another agent, or was deleted.",
   delivery_not_found: "dashboard: no such callback delivery in this organization.",
   secret_not_found: "no organization secret with this name.",
+  invitation_not_found:
+    "dashboard: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
-  conflict: "dashboard: the member already belongs to the organization.",
+  conflict: "dashboard: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
     "a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.",
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
@@ -66,12 +69,17 @@ export const ERROR_DOCS: ErrorDocs = {
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
   secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
+  account_exists:
+    "dashboard: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
+  invitation_expired:
+    "dashboard: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",
   payload_too_large: "a JSON body over 1 MiB, or a file over `UPLOAD_MAX_BYTES`; `details: {limit_bytes}`.",
   range_not_satisfiable: "download: the range is outside the file.",
   headers_too_large: "the request line and headers exceed `MAX_HEADER_BYTES`.",
   unsupported_media_type: "not `application/json` (JSON routes), or not `multipart/form-data` (upload).",
-  rate_limited: "the Access Key made more requests this minute than its limit; `Retry-After` says when to come back.",
+  rate_limited:
+    "the Access Key made more requests this minute than its limit, or a client tried too many wrong invitation links or sign-ins; `Retry-After` says when to come back.",
   internal_error: "an unexpected error (logged with the request id).",
   upload_failed: "storage failed mid-upload; nothing was kept.",
   upstream_timeout:

@@ -15,7 +15,7 @@ import { env } from "../env";
 import type { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 import { pgliteDb, prismaDb, type QueueDb } from "./adapters";
-import { JOBS, QUEUE_NAMES, type JobHandler, type JobInput, type QueueName } from "./jobs";
+import { FAIR_FIELD, JOBS, QUEUE_NAMES, type JobHandler, type JobInput, type QueueName } from "./jobs";
 import { listenForJobs, NOTIFY_SQL, type Listener } from "./listener";
 import {
   beat,
@@ -26,6 +26,7 @@ import {
   QUEUE_SCHEMA,
   resendCarriedOverJobs,
   setAsideNewerSchema,
+  fairTag,
   shareOfQueue,
   type Claim,
 } from "./table";
@@ -38,6 +39,8 @@ export const queueRetryLimit = () => env().QUEUE_RETRY_LIMIT;
 
 /** Longest an attempt may run: then its signal aborts and its job fails (and is retried if it may). */
 const MAX_ATTEMPT_SECONDS = 60 * 60;
+/** pg-boss priorities are 32-bit integers: fair-queuing tags stop here (order by age beyond it). */
+const MAX_FAIR_TAG = 2_000_000_000;
 /** Poll delay of an idle worker, and while the PostgreSQL listener delivers wake-ups. */
 const POLL_MS = 500;
 const LISTENING_POLL_MS = 5_000;
@@ -185,8 +188,14 @@ export async function enqueue<N extends QueueName>(
 ) {
   const s = await state();
   const db = opts.tx ? prismaDb(opts.tx) : s.db;
-  const id = await s.boss.send(name, JOBS[name].parse(data) as object, {
+  const parsed = JOBS[name].parse(data) as Record<string, unknown>;
+  // Fair share between the values of FAIR_FIELD (organizations): fetched in fair-queuing order.
+  const field = FAIR_FIELD[name];
+  const value = field ? parsed[field] : undefined;
+  const priority = typeof value === "string" ? -Math.min(MAX_FAIR_TAG, await fairTag(db, name, field!, value)) : 0;
+  const id = await s.boss.send(name, parsed, {
     db,
+    priority,
     ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
   });
   if (s.database.kind === "postgres") await db.executeSql(NOTIFY_SQL, [name]);

@@ -16,6 +16,12 @@ export const JOBS = {
 } as const;
 
 export type QueueName = keyof typeof JOBS;
+
+/**
+ * The data field whose values share a queue's workers fairly (lib/queue/table.ts `fairTag`): each
+ * value's jobs in order, values taking turns. Runs share by organization.
+ */
+export const FAIR_FIELD: Partial<Record<QueueName, string>> = { run: "organizationId" };
 export type JobInput<N extends QueueName> = z.input<(typeof JOBS)[N]>;
 export type JobData<N extends QueueName> = z.output<(typeof JOBS)[N]>;
 

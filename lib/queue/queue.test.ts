@@ -124,6 +124,53 @@ describe("queue", () => {
   });
 });
 
+describe("fair queuing between organizations", () => {
+  it("fetches each organization's jobs in order, organizations taking turns, a newcomer next", async () => {
+    await db.sql.query(`DELETE FROM pgboss.job WHERE name = 'run'`);
+    const ids = new Map<string, string>();
+    const add = async (label: string, organizationId: string) =>
+      ids.set((await enqueue("run", { runId: label, organizationId }))!, label);
+    for (const i of [1, 2, 3, 4]) await add(`a${i}`, "org_a");
+    for (const i of [1, 2]) await add(`c${i}`, "org_c");
+    await add("b1", "org_b");
+    await add("a5", "org_a");
+    // Every job ready now (enqueue woke no worker: none runs between tests).
+    await db.sql.query(`UPDATE pgboss.job SET start_after = now() - interval '1 second' WHERE name = 'run'`);
+    const boss = await queue();
+    const order: string[] = [];
+    for (;;) {
+      const [job] = await boss.fetch<{ runId: string }>("run");
+      if (!job) break;
+      order.push(job.data.runId);
+      await boss.complete("run", job.id);
+    }
+    // Tags: a1..a5 = 0..4 (a5 after a4), c1 c2 = 0 1, b1 = 0; equal tags by age.
+    expect(order).toEqual(["a1", "c1", "b1", "a2", "c2", "a3", "a4", "a5"]);
+  });
+
+  it("places a job behind the running ones: its tag is never below the highest tag running", async () => {
+    await db.sql.query(`DELETE FROM pgboss.job WHERE name = 'run'`);
+    await enqueue("run", { runId: "x1", organizationId: "org_x" });
+    await enqueue("run", { runId: "x2", organizationId: "org_x" });
+    const boss = await queue();
+    await db.sql.query(`UPDATE pgboss.job SET start_after = now() - interval '1 second' WHERE name = 'run'`);
+    const [first] = await boss.fetch<{ runId: string }>("run");
+    const [second] = await boss.fetch<{ runId: string }>("run");
+    expect([first?.data.runId, second?.data.runId]).toEqual(["x1", "x2"]);
+    // x2 (tag 1) runs: a new organization's first job is tagged 1, not 0.
+    await enqueue("run", { runId: "y1", organizationId: "org_y" });
+    const tags = await db.sql.query<{ run: string; tag: number }>(
+      `SELECT data->>'runId' AS run, -priority AS tag FROM pgboss.job WHERE name = 'run' ORDER BY created_on`,
+    );
+    expect(tags).toEqual([
+      { run: "x1", tag: 0 },
+      { run: "x2", tag: 1 },
+      { run: "y1", tag: 1 },
+    ]);
+    await db.sql.query(`DELETE FROM pgboss.job WHERE name = 'run'`);
+  });
+});
+
 describe("queue attempts", () => {
   it("uses the schema of the installed pg-boss, with an index of the live jobs on every queue's partition", async () => {
     const installed = JSON.parse(readFileSync(path.resolve("node_modules/pg-boss/version.json"), "utf8"));

@@ -100,7 +100,24 @@ export async function ensureLiveJobIndex(db: QueueDb): Promise<void> {
   await db.executeSql(`BEGIN;
     SELECT pg_advisory_xact_lock(hashtext('agent-webhook-service:pgboss-live-index'));
     CREATE INDEX IF NOT EXISTS job_live_i ON ${JOB} (name, state) WHERE state < 'completed';
+    CREATE INDEX IF NOT EXISTS job_live_org_i ON ${JOB} (name, (data->>'organizationId'), priority) WHERE state < 'completed';
     COMMIT;`);
+}
+
+/**
+ * The fair-queuing tag of a new job whose data `field` is `value` (start-time fair queuing): one
+ * after the value's last live job, and never before the virtual time (the highest tag running).
+ * Jobs are fetched by tag (pg-boss `priority` = -tag, then age): each value's jobs keep their
+ * order, busy values take turns, and a value with no backlog starts next. Live jobs only.
+ */
+export async function fairTag(db: QueueDb, name: string, field: string, value: string): Promise<number> {
+  const { rows } = await db.executeSql(
+    `SELECT
+       COALESCE((SELECT max(-priority) FROM ${JOB} WHERE name = $1 AND state = 'active'), 0) AS now,
+       COALESCE((SELECT max(-priority) FROM ${JOB} WHERE name = $1 AND state < 'completed' AND data->>$2 = $3), -1) AS last`,
+    [name, field, value],
+  );
+  return Math.max(Number(rows[0]?.now ?? 0), Number(rows[0]?.last ?? -1) + 1);
 }
 
 /**

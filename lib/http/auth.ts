@@ -13,7 +13,9 @@ import { env } from "../env";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
+import { baseUrl } from "./base-url";
 import { errorResponse } from "./respond";
+import { safeNext } from "./safe-next";
 
 /** A dashboard session lasts 12 hours from sign-in. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -63,6 +65,8 @@ function config(): NextAuthConfig {
     pages: { signIn: "/login", error: "/login" },
     providers,
     callbacks: {
+      // Every callbackUrl and redirectTo: a path of this site only (never another origin).
+      redirect: ({ url, baseUrl }) => `${baseUrl}${safeNext(url, baseUrl)}`,
       // SSO: only people who are already members get in.
       signIn: async ({ account, profile, user }) =>
         account?.provider !== "oidc" || Boolean(await memberByEmail(profile?.email ?? user.email)),
@@ -103,14 +107,21 @@ function validCallbackUrl(value: string): boolean {
 const CALLBACK_COOKIES = ["authjs.callback-url", "__Secure-authjs.callback-url"];
 
 /**
- * Auth.js's endpoints (app/api/auth/[...nextauth]). Auth.js answers a `callbackUrl` query parameter,
- * or callback-url cookie, that is not an http(s) URL with a 500 ("server configuration"): refused
- * here first, 400 in the error envelope.
+ * Auth.js's endpoints (app/api/auth/[...nextauth]). Auth.js builds every address it hands out
+ * (redirects, SSO's redirect_uri, its providers list) from the request's URL, which Next makes from
+ * the listen address (http://0.0.0.0:PORT): the URL is rebuilt on the base URL first, the one the
+ * API's links and the same-origin check use. Auth.js answers a `callbackUrl` query parameter, or
+ * callback-url cookie, that is not an http(s) URL with a 500 ("server configuration"): refused here
+ * first, 400 in the error envelope.
  */
 export function authJsRoute(handler: (req: NextRequest) => Promise<Response>) {
-  return (req: NextRequest): Promise<Response> => {
-    const query = req.nextUrl.searchParams.get("callbackUrl");
-    const cookie = CALLBACK_COOKIES.map((name) => req.cookies.get(name)?.value).find(Boolean);
+  return (original: NextRequest): Promise<Response> => {
+    // A plain Request: NextRequest would write 127.0.0.1 and [::1] as "localhost" in its URL.
+    const url = new URL(`${original.nextUrl.pathname}${original.nextUrl.search}`, baseUrl(original));
+    const init = { method: original.method, headers: original.headers, body: original.body, duplex: "half" };
+    const req = new Request(url, init as RequestInit) as NextRequest;
+    const query = original.nextUrl.searchParams.get("callbackUrl");
+    const cookie = CALLBACK_COOKIES.map((name) => original.cookies.get(name)?.value).find(Boolean);
     for (const [field, value] of [
       ["callbackUrl", query],
       ["callback-url cookie", cookie],

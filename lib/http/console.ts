@@ -7,6 +7,7 @@ import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
+import { baseOrigin } from "./base-url";
 import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
 
 export const ORG_COOKIE = "aws_org";
@@ -58,14 +59,13 @@ export { clientIp } from "./client-ip";
 
 /**
  * Browsers send Origin with every state-changing fetch; a request from another site (or a form
- * post from one) carries a different Origin, or none from non-browser tools. Both are refused.
+ * post from one) carries a different Origin, or none from non-browser tools. Both are refused. The
+ * whole origin counts (scheme, host and port): the dashboard's is the base URL of
+ * lib/http/base-url.ts, so an http page cannot act for the https one, nor another port for this one.
  */
 export function requireSameOrigin(req: Request) {
   const origin = req.headers.get("origin");
-  const host = req.headers.get("host");
-  let sameSite = false;
-  if (origin && host && URL.canParse(origin)) sameSite = new URL(origin).host === host;
-  if (!sameSite) {
+  if (!origin || !URL.canParse(origin) || new URL(origin).origin !== baseOrigin(req)) {
     throw new ApiError("cross_site_request", "State-changing dashboard requests must come from the dashboard itself.");
   }
 }

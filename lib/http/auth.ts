@@ -4,16 +4,18 @@
 // are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https), carrying the user's session
 // epoch so that "sign out everywhere" can end them all.
 import type { NextRequest } from "next/server";
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { authSecret } from "../auth/secret-files";
-import { normaliseEmail, verifyCredentials } from "../auth/sign-in";
+import { attemptSignIn, normaliseEmail, SignInFields } from "../auth/sign-in";
 import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
+import { countRateLimited } from "../metrics";
 import { baseUrl } from "./base-url";
+import { clientIp } from "./client-ip";
 import { errorResponse } from "./respond";
 import { safeNext } from "./safe-next";
 
@@ -36,15 +38,34 @@ export async function memberByEmail(email: unknown) {
   return user && user.memberships.length ? user : null;
 }
 
+/**
+ * A sign-in refused because the email and address pair is locked out. Auth.js's own endpoint
+ * redirects to /login?error=CredentialsSignin&code=locked; the dashboard's route answers 429.
+ */
+export class SignInLocked extends CredentialsSignin {
+  code = "locked";
+  constructor(readonly retryAfterSeconds: number) {
+    super();
+  }
+}
+
 function config(): NextAuthConfig {
   const e = env();
   const providers: NextAuthConfig["providers"] = [
     Credentials({
       credentials: { email: {}, password: {} },
-      authorize: async (c) => {
-        if (typeof c?.email !== "string" || typeof c?.password !== "string") return null;
-        const user = await verifyCredentials(c.email, c.password);
-        return user ? { id: user.id, email: user.email, name: user.name } : null;
+      // The one password check, whichever way the credentials came: the dashboard's sign-in route
+      // (through signIn() below) or a form post to Auth.js's own /api/auth/callback/credentials.
+      // The pair is keyed on the address server.ts saw (./client-ip.ts), never on a field.
+      authorize: async (c, request) => {
+        const fields = SignInFields.safeParse(c);
+        if (!fields.success) return null;
+        const attempt = await attemptSignIn({ ...fields.data, ip: clientIp(request) });
+        if (attempt.outcome === "locked") {
+          countRateLimited("sign_in");
+          throw new SignInLocked(attempt.retryAfterSeconds);
+        }
+        return attempt.outcome === "signed_in" ? attempt.user : null;
       },
     }),
   ];
@@ -85,7 +106,8 @@ function config(): NextAuthConfig {
     logger: {
       // A wrong password is an answer, not an error of the service; the route logs its outcome.
       error: (err) => {
-        if (err.name !== "CredentialsSignin") log.warn({ err: { name: err.name, message: err.message } }, "auth error");
+        if ((err as { type?: string }).type !== "CredentialsSignin")
+          log.warn({ err: { name: err.name, message: err.message } }, "auth error");
       },
       warn: (code) => log.warn({ code }, "auth warning"),
       debug: () => {},

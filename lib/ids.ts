@@ -54,6 +54,7 @@ export type IdPrefix =
   | "evt"
   | "idem"
   | "sif"
+  | "dses"
   | "upl"
   | "dlv"
   | "att"

@@ -82,12 +82,6 @@ async function auditSignIn(email: string, action: SignInAction, ip: string) {
   }
 }
 
-/** Ends every dashboard session of the user (their tokens carry the old epoch). */
-export async function endAllSessions(userId: string) {
-  const db = await prisma();
-  await db.user.update({ where: { id: userId }, data: { sessionEpoch: { increment: 1 } } });
-}
-
 export type SignInOutcome =
   | { outcome: "signed_in"; user: { id: string; email: string; name: string | null } }
   | { outcome: "wrong_credentials" }

@@ -1,12 +1,13 @@
 // Dashboard sign-in with Auth.js (next-auth v5): email and password against the users the CLI and
 // the first start create, and OpenID Connect when OIDC_ISSUER, OIDC_CLIENT_ID and
 // OIDC_CLIENT_SECRET are set (matched by email to an existing member; no self sign-up). Sessions
-// are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https), carrying the user's session
-// epoch so that "sign out everywhere" can end them all.
+// are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https) that name a stored session
+// (lib/auth/sessions.ts): signing out deletes it, so the cookie is dead on the server too.
 import type { NextRequest } from "next/server";
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { authSecret } from "../auth/secret-files";
+import { endSession, SESSION_MAX_AGE_SECONDS, sessionUser, startSession } from "../auth/sessions";
 import { attemptSignIn, normaliseEmail, SignInFields } from "../auth/sign-in";
 import { prisma } from "../db";
 import { env } from "../env";
@@ -18,9 +19,6 @@ import { baseUrl } from "./base-url";
 import { clientIp } from "./client-ip";
 import { errorResponse } from "./respond";
 import { safeNext } from "./safe-next";
-
-/** A dashboard session lasts 12 hours from sign-in. */
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
 export function oidcConfigured(): boolean {
   const e = env();
@@ -91,17 +89,23 @@ function config(): NextAuthConfig {
       // SSO: only people who are already members get in.
       signIn: async ({ account, profile, user }) =>
         account?.provider !== "oidc" || Boolean(await memberByEmail(profile?.email ?? user.email)),
+      // At sign-in (either provider) a stored session starts; the token carries its id.
       jwt: async ({ token, user, account, profile }) => {
         if (!user) return token;
-        const row =
-          account?.provider === "oidc"
-            ? await memberByEmail(profile?.email ?? user.email)
-            : await (await prisma()).user.findUnique({ where: { id: user.id } });
-        if (!row) return token;
-        return { ...token, sub: row.id, uid: row.id, epoch: row.sessionEpoch };
+        const userId = account?.provider === "oidc" ? (await memberByEmail(profile?.email ?? user.email))?.id : user.id;
+        if (!userId) return null;
+        return { ...token, sub: userId, uid: userId, sid: await startSession({ userId }) };
       },
-      session: async ({ session, token }) =>
-        Object.assign(session, { uid: token.uid as string | undefined, epoch: token.epoch as number | undefined }),
+      // What auth() gives the server (lib/http/console.ts checks the stored session). Auth.js's own
+      // session endpoint strips the ids again (authJsRoute).
+      session: async ({ session, token }) => Object.assign(session, { uid: token.uid, sid: token.sid }),
+    },
+    events: {
+      // Any sign-out (the dashboard's route or Auth.js's own endpoint) ends the stored session.
+      signOut: async (message) => {
+        const sid = "token" in message ? message.token?.sid : undefined;
+        if (typeof sid === "string") await endSession(sid);
+      },
     },
     logger: {
       // A wrong password is an answer, not an error of the service; the route logs its outcome.
@@ -154,6 +158,26 @@ export function authJsRoute(handler: (req: NextRequest) => Promise<Response>) {
         return Promise.resolve(errorResponse(err, newId("req")));
       }
     }
-    return handler(req);
+    const answer = handler(req);
+    return original.method === "GET" && original.nextUrl.pathname === "/api/auth/session"
+      ? answer.then(liveSessionOnly)
+      : answer;
   };
+}
+
+/**
+ * Auth.js's session endpoint reads the token alone: it answers for a live stored session only
+ * (null once signed out, as every console route does) and without the session's ids.
+ */
+async function liveSessionOnly(res: Response): Promise<Response> {
+  const body = res.ok ? ((await res.clone().json()) as { uid?: unknown; sid?: unknown } | null) : null;
+  if (!body) return res;
+  const { uid, sid, ...visible } = body;
+  const live =
+    typeof uid === "string" && typeof sid === "string" && (await sessionUser({ userId: uid, sessionId: sid }));
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  // No refreshed cookie for a session that has ended.
+  if (!live) headers.delete("set-cookie");
+  return new Response(JSON.stringify(live ? visible : null), { status: res.status, headers });
 }

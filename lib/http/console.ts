@@ -3,7 +3,7 @@
 // on every request), their role there, and refusal of cross-site state changes.
 import { cookies } from "next/headers";
 import { userActor, type Actor } from "../audit";
-import { prisma } from "../db";
+import { sessionUser } from "../auth/sessions";
 import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
@@ -23,20 +23,15 @@ export interface ConsoleUser {
 }
 
 /**
- * The signed-in dashboard user, or null: no valid session, a session issued before "sign out
- * everywhere", or a user who belongs to no organization any more.
+ * The signed-in dashboard user, or null: no valid token, a stored session that was signed out (here
+ * or everywhere) or expired, or a user who belongs to no organization any more. One query: the
+ * user with their memberships, on the condition that the session is live.
  */
 export async function currentConsoleUser(): Promise<ConsoleUser | null> {
-  const session = (await auth()) as { uid?: string; epoch?: number } | null;
-  if (!session?.uid) return null;
-  const db = await prisma();
-  const user = await db.user.findUnique({
-    where: { id: session.uid },
-    include: {
-      memberships: { include: { organization: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
-    },
-  });
-  if (!user || user.sessionEpoch !== session.epoch || user.memberships.length === 0) return null;
+  const session = (await auth()) as { uid?: unknown; sid?: unknown } | null;
+  if (typeof session?.uid !== "string" || typeof session.sid !== "string") return null;
+  const user = await sessionUser({ userId: session.uid, sessionId: session.sid });
+  if (!user || user.memberships.length === 0) return null;
   const chosen = (await cookies()).get(ORG_COOKIE)?.value;
   const membership = user.memberships.find((m) => m.organizationId === chosen) ?? user.memberships[0]!;
   return {

@@ -2,7 +2,7 @@
 // are in the credentials provider's `authorize` (./auth.ts), which Auth.js's own endpoint uses too;
 // this route turns its refusals into the error envelope: 401 invalid_credentials, or 429
 // rate_limited with Retry-After for a locked-out email and address pair.
-import { endAllSessions } from "../auth/sign-in";
+import { endAllSessions } from "../auth/sessions";
 import { ApiError } from "../errors";
 import { signIn, signOut, SignInLocked } from "./auth";
 

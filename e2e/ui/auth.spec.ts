@@ -1,4 +1,5 @@
 // Sign-in, sign-out, wrong passwords, the lockout, and pages refusing signed-out visitors.
+import { OPEN_REDIRECT_ATTEMPTS } from "../../lib/testing/redirect-bypasses";
 import { call, expect, expectAccessible, screenshots, test, ui } from "./fixtures";
 
 const DASHBOARD_PAGES = ["/", "/keys", "/webhooks", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
@@ -100,4 +101,54 @@ test("a state-changing console request from another site is refused", async ({ a
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("cross_site_request");
+});
+
+/** A sample of the bypass forms that matter to a form that navigates with window.location. */
+const FORM_BYPASSES = [
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "//evil.example",
+  "/\\evil.example",
+  "\\/evil.example",
+  "/.//evil.example",
+  "/%5cevil.example",
+  "javascript:alert(document.domain)",
+  "data:text/html,<script>alert(1)</script>",
+  "https://evil.example/",
+  "https://127.0.0.1@evil.example",
+  "/@evil.example",
+  "  //evil.example",
+  "\u0000//evil.example",
+];
+
+test("the login form sends the browser only to a path of this site, whatever next says", async ({ browser }) => {
+  const base = ui().baseUrl;
+  for (const next of FORM_BYPASSES) {
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await page.getByLabel("Email").fill(ui().users.adminA.email);
+    await page.getByLabel("Password").fill(ui().password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname !== "/login", { timeout: 30_000 });
+    await page.waitForLoadState();
+    expect(new URL(page.url()).origin, `${JSON.stringify(next)} -> ${page.url()}`).toBe(base);
+    expect(dialogs, JSON.stringify(next)).toEqual([]);
+    await context.close();
+  }
+});
+
+test("a signed-in visit to /login?next= stays on this site for every bypass form", async ({ as }) => {
+  const page = await as("adminA");
+  const base = ui().baseUrl;
+  for (const next of OPEN_REDIRECT_ATTEMPTS) {
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    expect(new URL(page.url()).origin, `${JSON.stringify(next).slice(0, 60)} -> ${page.url()}`).toBe(base);
+  }
 });

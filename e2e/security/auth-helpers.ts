@@ -63,9 +63,14 @@ export async function authJsSignIn(
   base: string,
   email: string,
   password: string,
-  opts: { headers?: Record<string, string>; fields?: Record<string, string> } = {},
+  opts: {
+    headers?: Record<string, string>;
+    fields?: Record<string, string>;
+    /** A token fetched beforehand (authJsCsrf), e.g. to send many attempts at once. */
+    csrf?: { csrfToken: string; cookie: string };
+  } = {},
 ) {
-  const { csrfToken, cookie } = await authJsCsrf(base, opts.headers);
+  const { csrfToken, cookie } = opts.csrf ?? (await authJsCsrf(base, opts.headers));
   const res = await raw(base, "POST", "/api/auth/callback/credentials", {
     headers: { ...opts.headers, "content-type": "application/x-www-form-urlencoded", cookie },
     body: new URLSearchParams({ email, password, csrfToken, ...opts.fields }).toString(),

@@ -2,7 +2,16 @@
 // the password in one place, with one lockout, one failure record and one audit trail. The users
 // are members of a server of this file's own, so that no lockout reaches the shared suites.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authJsSignIn, authServer, consoleCall, consoleSignIn, PASSWORD, raw, type AuthServer } from "./auth-helpers";
+import {
+  authJsCsrf,
+  authJsSignIn,
+  authServer,
+  consoleCall,
+  consoleSignIn,
+  PASSWORD,
+  raw,
+  type AuthServer,
+} from "./auth-helpers";
 
 const USERS = {
   authJsFirst: "authjs-first@example.com",
@@ -10,6 +19,7 @@ const USERS = {
   mixed: "mixed@example.com",
   address: "address@example.com",
   cleared: "cleared@example.com",
+  parallel: "parallel@example.com",
 } as const;
 
 let srv: AuthServer;
@@ -111,6 +121,32 @@ describe("T-AUTH-2 sign-in lockout on every path", () => {
     expectRefused(await authJsSignIn(srv.base, email, wrong(3)), "credentials");
     expect((await consoleSignIn(srv.base, email, wrong(4))).status).toBe(401);
     expectRefused(await authJsSignIn(srv.base, email, wrong(5)), "locked");
+    expect((await consoleSignIn(srv.base, email, PASSWORD)).status).toBe(429);
+  });
+
+  it("thirty guesses at once, on both paths, get at most five passwords checked", async () => {
+    const email = USERS.parallel;
+    const tokens = await Promise.all(Array.from({ length: 15 }, () => authJsCsrf(srv.base)));
+    const [viaAuthJs, viaConsole] = await Promise.all([
+      Promise.all(tokens.map((csrf, n) => authJsSignIn(srv.base, email, wrong(n), { csrf }))),
+      Promise.all(Array.from({ length: 15 }, (_, n) => consoleSignIn(srv.base, email, wrong(100 + n)))),
+    ]);
+    for (const res of viaAuthJs) {
+      expect(res.session).toBeUndefined();
+      expect(["credentials", "locked"]).toContain(new URL(res.location!, srv.base).searchParams.get("code"));
+    }
+    for (const res of viaConsole) expect([401, 429]).toContain(res.status);
+    // However the attempts interleaved, every one past the fifth recorded failure was refused
+    // before its password was looked at (each is recorded before it is checked).
+    const failed = async () => (await signInAudit(email)).filter((a) => a === "auth.sign_in_failed").length;
+    const afterBurst = await failed();
+    expect(afterBurst).toBeLessThanOrEqual(5);
+    // One at a time from here: the pair locks exactly at the fifth failure.
+    for (let n = afterBurst; n < 4; n++)
+      expect((await consoleSignIn(srv.base, email, wrong(200 + n))).status).toBe(401);
+    if (afterBurst < 5) expect((await consoleSignIn(srv.base, email, wrong(300))).status).toBe(429);
+    expect(await failed()).toBe(5);
+    expect((await signInAudit(email)).filter((a) => a === "auth.sign_in_locked").length).toBeGreaterThanOrEqual(1);
     expect((await consoleSignIn(srv.base, email, PASSWORD)).status).toBe(429);
   });
 

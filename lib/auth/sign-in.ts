@@ -33,11 +33,17 @@ async function verifyCredentials(email: string, password: string) {
   return (await verifyPassword(password, user.passwordHash)) ? user : null;
 }
 
+const recentFailures = (email: string, ip: string, now: Date) => ({
+  email: normaliseEmail(email),
+  ip,
+  createdAt: { gt: new Date(now.getTime() - LOCKOUT.windowMs) },
+});
+
 /** Seconds until the pair may try again, or 0 when it is not locked out. */
 async function lockedForSeconds(email: string, ip: string, now = new Date()): Promise<number> {
   const db = await prisma();
   const recent = await db.signInFailure.findMany({
-    where: { email: normaliseEmail(email), ip, createdAt: { gt: new Date(now.getTime() - LOCKOUT.windowMs) } },
+    where: recentFailures(email, ip, now),
     orderBy: { createdAt: "desc" },
     take: LOCKOUT.failures,
     select: { createdAt: true },
@@ -48,11 +54,18 @@ async function lockedForSeconds(email: string, ip: string, now = new Date()): Pr
   return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
 }
 
-async function recordFailure(email: string, ip: string) {
+/**
+ * Records an attempt as a failure before its password is checked, and says how many failures of
+ * the pair are recent, this one included. Counting first would let guesses sent at once all pass
+ * the count before any of them is recorded; recorded first, the n-th to be written sees at least n.
+ */
+async function recordFailure(email: string, ip: string): Promise<{ id: string; recent: number }> {
   const db = await prisma();
-  await db.signInFailure.create({ data: { id: newId("sif"), email: normaliseEmail(email), ip } });
+  const id = newId("sif");
+  await db.signInFailure.create({ data: { id, email: normaliseEmail(email), ip } });
   // Old rows are of no use to any lockout: drop them as we go.
   await db.signInFailure.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - LOCKOUT.windowMs * 2) } } });
+  return { id, recent: await db.signInFailure.count({ where: recentFailures(email, ip, new Date()) }) };
 }
 
 async function clearFailures(email: string, ip: string) {
@@ -89,23 +102,32 @@ export type SignInOutcome =
 
 /**
  * One sign-in attempt of an email and client address pair: refused without a password check while
- * the pair is locked out; a wrong password is recorded and audited, and the one that locks the pair
- * is audited as `auth.sign_in_locked` too; the right one clears the count.
+ * the pair is locked out (at most five passwords are checked per pair and window, even for guesses
+ * sent at once); a wrong password is recorded and audited, and the one that locks the pair is
+ * audited as `auth.sign_in_locked` too; the right one clears the count.
  */
 export async function attemptSignIn(opts: { email: string; password: string; ip: string }): Promise<SignInOutcome> {
   const { email, password, ip } = opts;
-  const locked = await lockedForSeconds(email, ip);
-  if (locked) return { outcome: "locked", retryAfterSeconds: locked };
-  const user = await verifyCredentials(email, password);
-  if (!user) {
-    await recordFailure(email, ip);
-    await auditSignIn(email, "auth.sign_in_failed", ip);
-    const nowLocked = await lockedForSeconds(email, ip);
-    if (!nowLocked) return { outcome: "wrong_credentials" };
-    await auditSignIn(email, "auth.sign_in_locked", ip);
-    return { outcome: "locked", retryAfterSeconds: nowLocked };
+  // At least a second: a success elsewhere may have just cleared the count.
+  const lockedOut = async () => ({
+    outcome: "locked" as const,
+    retryAfterSeconds: Math.max(1, await lockedForSeconds(email, ip)),
+  });
+  if (await lockedForSeconds(email, ip)) return lockedOut();
+  const attempt = await recordFailure(email, ip);
+  if (attempt.recent > LOCKOUT.failures) {
+    // Others got there first (guesses sent at once): refused unchecked, and not a failure.
+    await (await prisma()).signInFailure.deleteMany({ where: { id: attempt.id } });
+    return lockedOut();
   }
-  await clearFailures(email, ip);
-  await auditSignIn(email, "auth.sign_in", ip);
-  return { outcome: "signed_in", user: { id: user.id, email: user.email, name: user.name } };
+  const user = await verifyCredentials(email, password);
+  if (user) {
+    await clearFailures(email, ip);
+    await auditSignIn(email, "auth.sign_in", ip);
+    return { outcome: "signed_in", user: { id: user.id, email: user.email, name: user.name } };
+  }
+  await auditSignIn(email, "auth.sign_in_failed", ip);
+  if (attempt.recent < LOCKOUT.failures) return { outcome: "wrong_credentials" };
+  await auditSignIn(email, "auth.sign_in_locked", ip);
+  return lockedOut();
 }

@@ -79,6 +79,8 @@ function config(): NextAuthConfig {
   }
   return {
     secret: authSecret(e),
+    // The host Auth.js sees is the base URL server.ts and authJsRoute put in (lib/http/base-url.ts),
+    // not one a client chose, so there is nothing left for Auth.js's own host check to refuse.
     trustHost: true,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/login", error: "/login" },

@@ -44,6 +44,45 @@ test("a wrong password is refused with a clear message, and the right one signs 
   expect(me.status()).toBe(401);
 });
 
+test("signing out while a console request is in flight ends on /login, not on a page's 401 redirect", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: ui().baseUrl });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ui().users.adminA.email);
+  await page.getByLabel("Password").fill(ui().password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  // The overview's next refresh is held until sign-out has ended the session: it then gets the 401
+  // of a dead session. The /login page is held until that 401 has reached the page.
+  let releaseOverview!: () => void;
+  const overviewHeld = new Promise<void>((r) => (releaseOverview = r));
+  let overviewRequested!: () => void;
+  const overviewInFlight = new Promise<void>((r) => (overviewRequested = r));
+  let overviewAnswered!: () => void;
+  const overviewDone = new Promise<void>((r) => (overviewAnswered = r));
+  await page.route("**/api/console/overview", async (route) => {
+    overviewRequested();
+    await overviewHeld;
+    await route.continue();
+  });
+  page.on("requestfinished", (r) => r.url().endsWith("/api/console/overview") && overviewAnswered());
+  await page.route("**/login*", async (route) => {
+    await overviewDone;
+    await page.waitForTimeout(300); // let the page handle the 401 before the navigation commits
+    await route.continue();
+  });
+  await overviewInFlight; // the page refreshes the overview every 10 s
+  await page.getByRole("button", { name: ui().users.adminA.email }).click();
+  const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/console/auth/sign-out"));
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
+  expect((await signedOut).status()).toBe(200);
+  releaseOverview();
+  await expect(page).toHaveURL(/\/login$/);
+  await context.close();
+});
+
 test("five failed sign-ins lock the email out for 15 minutes, even with the right password", async ({ page }) => {
   await page.goto("/login");
   await page.getByLabel("Email").fill("lockout@ui.test");

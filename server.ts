@@ -16,14 +16,14 @@ import next from "next";
 // The build folder Next serves from, as Next reads it (NEXT_DIST_DIR, default .next).
 import nextConfig from "./next.config.js";
 import { authSecret } from "./lib/auth/secret-files";
-import { env, listenBaseUrl } from "./lib/env";
+import { env } from "./lib/env";
 import {
   answerRequestTimeout,
   clientErrorHandler,
+  decideForwardedOrigin,
   envelopeMethodNotAllowed,
   normalizeApiPath,
   refuseUnroutable,
-  sanitizeForwardedHost,
 } from "./lib/http/node-server";
 import { fastRoutes } from "./lib/http/fast-routes";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
@@ -44,7 +44,6 @@ const {
   HEADERS_TIMEOUT_MS: headersTimeoutMs,
   MAX_HEADER_BYTES: maxHeaderBytes,
   KEEP_ALIVE_TIMEOUT_MS: keepAliveTimeoutMs,
-  TRUST_PROXY: trustProxy,
   SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
   FAST_ROUTES: fastRoutesOn,
 } = settings;
@@ -100,7 +99,6 @@ async function supervise(count: number) {
 }
 
 async function serve() {
-  const listenHost = new URL(listenBaseUrl()).host;
   const app = next({ dev: false, hostname, port, dir: root });
   // The metrics exist before the first request, and a cluster process answers the primary's
   // collection requests from the start.
@@ -161,14 +159,9 @@ async function serve() {
       res.once("close", () => observeRequest(req.method, route, res.writableFinished ? res.statusCode : 499, started));
       // The client's address for routes that need it (sign-in lockout); a client cannot set it.
       req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
-      // Without a proxy we trust, a client's X-Forwarded-* are not believed: Next then fills them in
-      // from Host and the connection, so Auth.js and lib/http/base-url.ts see the same caller.
-      if (!trustProxy) {
-        delete req.headers["x-forwarded-host"];
-        delete req.headers["x-forwarded-proto"];
-        delete req.headers["x-forwarded-port"];
-      }
-      sanitizeForwardedHost(req, listenHost);
+      // One address for the caller, as lib/http/base-url.ts decides it (a client's X-Forwarded-* are
+      // believed only with TRUST_PROXY): Next, Auth.js and the console all read it from here.
+      decideForwardedOrigin(req);
       // A method or a path Next cannot take (it would answer a bare 500): the envelope instead.
       if (refuseUnroutable(req, res, routes)) return;
       delete req.headers[RAW_BODY_HEADER];

@@ -45,11 +45,13 @@ export const EnvSchema = z.object({
     .string()
     .url()
     .optional()
-    .describe("Public base URL used in signed links and in the first-start instructions."),
+    .describe(
+      "Public base URL used in signed links, the first-start instructions, the dashboard's sign-in redirects and its same-origin check.",
+    ),
   TRUST_PROXY: bool
     .default(false)
     .describe(
-      "Behind a reverse proxy that sets them: take the links' host and scheme from X-Forwarded-Host and X-Forwarded-Proto. Otherwise clients could set them, so only `Host` is used.",
+      "Behind a reverse proxy that sets them: take the links' (and the dashboard's) host and scheme from X-Forwarded-Host and X-Forwarded-Proto, and the sign-in lockout's client address from the last X-Forwarded-For entry. Otherwise clients could set them, so only `Host` and the connection's address are used.",
     ),
   SIGNING_SECRET: z
     .string()

@@ -55,6 +55,7 @@ export type IdPrefix =
   | "evt"
   | "idem"
   | "sif"
+  | "dses"
   | "upl"
   | "dlv"
   | "att"

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { oidcConfigured, signIn } from "@/lib/http/auth";
 import { currentConsoleUser } from "@/lib/http/console";
-import { safeNext } from "@/components/console/safe-next";
+import { baseUrlFrom } from "@/lib/http/base-url";
+import { safeNext } from "@/lib/http/safe-next";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -13,7 +15,11 @@ export default async function LoginPage({
   searchParams: Promise<Record<string, string | undefined>>;
 }) {
   const params = await searchParams;
-  const next = safeNext(params.next);
+  const requestHeaders = await headers();
+  const next = safeNext(
+    params.next,
+    baseUrlFrom((name) => requestHeaders.get(name)),
+  );
   if (await currentConsoleUser()) redirect(next);
   const sso = oidcConfigured();
   async function ssoSignIn() {

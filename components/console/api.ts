@@ -18,6 +18,18 @@ export class ConsoleApiError extends Error {
   }
 }
 
+/**
+ * Set once the browser signs out: requests still in flight then meet a session that has ended on
+ * the server (401), and must not send the page to /login?next=… instead of where sign-out goes.
+ */
+let signingOut = false;
+
+export async function signOutAndLeave(path: "/auth/sign-out" | "/auth/sign-out-everywhere") {
+  signingOut = true;
+  await post(path).catch(() => {});
+  window.location.assign("/login");
+}
+
 export async function api<T = unknown>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
   const res = await fetch(`/api/console${path}`, {
@@ -38,7 +50,7 @@ export async function api<T = unknown>(path: string, init: RequestInit & { json?
     const e = (
       body as { error?: { code?: string; message?: string; request_id?: string; details?: Record<string, unknown> } }
     )?.error;
-    if (res.status === 401 && e?.code === "unauthorized" && typeof window !== "undefined") {
+    if (res.status === 401 && e?.code === "unauthorized" && typeof window !== "undefined" && !signingOut) {
       window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
     }
     throw new ConsoleApiError(

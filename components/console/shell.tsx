@@ -8,7 +8,7 @@ import type { ConsoleMe } from "@/lib/http/console-pages";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
-import { post } from "./api";
+import { post, signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
@@ -88,10 +88,7 @@ function OrgSwitcher({ me }: { me: ConsoleMe }) {
 
 function UserMenu({ me }: { me: ConsoleMe }) {
   const [open, setOpen] = useState(false);
-  const signOut = async (everywhere: boolean) => {
-    await post(everywhere ? "/auth/sign-out-everywhere" : "/auth/sign-out").catch(() => {});
-    window.location.assign("/login");
-  };
+  const signOut = (everywhere: boolean) => signOutAndLeave(everywhere ? "/auth/sign-out-everywhere" : "/auth/sign-out");
   return (
     <div className="relative">
       <Button variant="ghost" size="sm" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>

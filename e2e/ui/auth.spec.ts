@@ -1,4 +1,5 @@
 // Sign-in, sign-out, wrong passwords, the lockout, and pages refusing signed-out visitors.
+import { OPEN_REDIRECT_ATTEMPTS } from "../../lib/testing/redirect-bypasses";
 import { call, expect, expectAccessible, screenshots, test, ui } from "./fixtures";
 
 const DASHBOARD_PAGES = ["/", "/keys", "/webhooks", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
@@ -41,6 +42,45 @@ test("a wrong password is refused with a clear message, and the right one signs 
   await expect(page).toHaveURL(/\/login\?next=%2Fkeys$/);
   const me = await page.request.get("/api/console/me");
   expect(me.status()).toBe(401);
+});
+
+test("signing out while a console request is in flight ends on /login, not on a page's 401 redirect", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: ui().baseUrl });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ui().users.adminA.email);
+  await page.getByLabel("Password").fill(ui().password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  // The overview's next refresh is held until sign-out has ended the session: it then gets the 401
+  // of a dead session. The /login page is held until that 401 has reached the page.
+  let releaseOverview!: () => void;
+  const overviewHeld = new Promise<void>((r) => (releaseOverview = r));
+  let overviewRequested!: () => void;
+  const overviewInFlight = new Promise<void>((r) => (overviewRequested = r));
+  let overviewAnswered!: () => void;
+  const overviewDone = new Promise<void>((r) => (overviewAnswered = r));
+  await page.route("**/api/console/overview", async (route) => {
+    overviewRequested();
+    await overviewHeld;
+    await route.continue();
+  });
+  page.on("requestfinished", (r) => r.url().endsWith("/api/console/overview") && overviewAnswered());
+  await page.route("**/login*", async (route) => {
+    await overviewDone;
+    await page.waitForTimeout(300); // let the page handle the 401 before the navigation commits
+    await route.continue();
+  });
+  await overviewInFlight; // the page refreshes the overview every 10 s
+  await page.getByRole("button", { name: ui().users.adminA.email }).click();
+  const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/console/auth/sign-out"));
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
+  expect((await signedOut).status()).toBe(200);
+  releaseOverview();
+  await expect(page).toHaveURL(/\/login$/);
+  await context.close();
 });
 
 test("five failed sign-ins lock the email out for 15 minutes, even with the right password", async ({ page }) => {
@@ -100,4 +140,54 @@ test("a state-changing console request from another site is refused", async ({ a
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("cross_site_request");
+});
+
+/** A sample of the bypass forms that matter to a form that navigates with window.location. */
+const FORM_BYPASSES = [
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "//evil.example",
+  "/\\evil.example",
+  "\\/evil.example",
+  "/.//evil.example",
+  "/%5cevil.example",
+  "javascript:alert(document.domain)",
+  "data:text/html,<script>alert(1)</script>",
+  "https://evil.example/",
+  "https://127.0.0.1@evil.example",
+  "/@evil.example",
+  "  //evil.example",
+  "\u0000//evil.example",
+];
+
+test("the login form sends the browser only to a path of this site, whatever next says", async ({ browser }) => {
+  const base = ui().baseUrl;
+  for (const next of FORM_BYPASSES) {
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await page.getByLabel("Email").fill(ui().users.adminA.email);
+    await page.getByLabel("Password").fill(ui().password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname !== "/login", { timeout: 30_000 });
+    await page.waitForLoadState();
+    expect(new URL(page.url()).origin, `${JSON.stringify(next)} -> ${page.url()}`).toBe(base);
+    expect(dialogs, JSON.stringify(next)).toEqual([]);
+    await context.close();
+  }
+});
+
+test("a signed-in visit to /login?next= stays on this site for every bypass form", async ({ as }) => {
+  const page = await as("adminA");
+  const base = ui().baseUrl;
+  for (const next of OPEN_REDIRECT_ATTEMPTS) {
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    expect(new URL(page.url()).origin, `${JSON.stringify(next).slice(0, 60)} -> ${page.url()}`).toBe(base);
+  }
 });

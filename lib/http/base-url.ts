@@ -1,4 +1,5 @@
-// The address callers reach us at, for links we hand out (signed download URLs):
+// The address callers reach us at, for links we hand out (signed download URLs), Auth.js's
+// redirects and the dashboard's same-origin check:
 // 1. PUBLIC_URL when set (the address of record, e.g. behind a proxy that rewrites Host);
 // 2. with TRUST_PROXY=true, X-Forwarded-Host and X-Forwarded-Proto (the proxy's view of the caller);
 // 3. the request's Host header, over http (this server does not terminate TLS);
@@ -29,18 +30,24 @@ export function validHost(value: string | null | undefined): string | undefined 
 }
 
 /** The first value of a header that proxies append to (`a, b`: `a` is the one the client used). */
-const first = (value: string | null) => value?.split(",")[0]?.trim();
+const first = (value: string | null | undefined) => value?.split(",")[0]?.trim();
 
-export function baseUrl(req: Request): string {
+/** The base URL from a request's headers (`header(name)` reads one, lower-case name). */
+export function baseUrlFrom(header: (name: string) => string | null | undefined): string {
   const e = env();
   if (e.PUBLIC_URL) return e.PUBLIC_URL.replace(/\/+$/, "");
   let scheme = "http";
-  let host = validHost(req.headers.get("host"));
+  let host = validHost(header("host"));
   if (e.TRUST_PROXY) {
-    const forwardedHost = validHost(first(req.headers.get("x-forwarded-host")));
-    const proto = first(req.headers.get("x-forwarded-proto"))?.toLowerCase();
+    const forwardedHost = validHost(first(header("x-forwarded-host")));
+    const proto = first(header("x-forwarded-proto"))?.toLowerCase();
     if (forwardedHost) host = forwardedHost;
     if (proto === "https" || proto === "http") scheme = proto;
   }
   return host ? `${scheme}://${host}` : listenBaseUrl();
 }
+
+export const baseUrl = (req: Request): string => baseUrlFrom((name) => req.headers.get(name));
+
+/** The origin (scheme, host, port) of the base URL, as browsers write it in `Origin`. */
+export const baseOrigin = (req: Request): string => new URL(baseUrl(req)).origin;

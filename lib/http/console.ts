@@ -3,10 +3,11 @@
 // on every request), their role there, and refusal of cross-site state changes.
 import { cookies } from "next/headers";
 import { userActor, type Actor } from "../audit";
-import { prisma } from "../db";
+import { sessionUser as liveSessionUser } from "../auth/sessions";
 import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
+import { baseOrigin } from "./base-url";
 import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
 
 export const ORG_COOKIE = "aws_org";
@@ -21,29 +22,23 @@ export interface ConsoleUser {
   organizations: { organization_id: string; name: string; role: Role }[];
 }
 
-/** The user of a valid session (not ended by "sign out everywhere"), with their memberships, or null. */
+/** The user of a live stored session (not signed out, here or everywhere, nor expired), with their memberships, or null. */
 async function sessionUserRow() {
-  const session = (await auth()) as { uid?: string; epoch?: number } | null;
-  if (!session?.uid) return null;
-  const db = await prisma();
-  const user = await db.user.findUnique({
-    where: { id: session.uid },
-    include: {
-      memberships: { include: { organization: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
-    },
-  });
-  return user && user.sessionEpoch === session.epoch ? user : null;
+  const session = (await auth()) as { uid?: unknown; sid?: unknown } | null;
+  if (typeof session?.uid !== "string" || typeof session.sid !== "string") return null;
+  return liveSessionUser({ userId: session.uid, sessionId: session.sid });
 }
 
 /** The signed-in person, member of an organization or not (an invitation may make them one). */
-export async function sessionUser(): Promise<{ userId: string; email: string } | null> {
+export async function signedInPerson(): Promise<{ userId: string; email: string } | null> {
   const user = await sessionUserRow();
   return user && { userId: user.id, email: user.email };
 }
 
 /**
- * The signed-in dashboard user, or null: no valid session, a session issued before "sign out
- * everywhere", or a user who belongs to no organization any more.
+ * The signed-in dashboard user, or null: no valid token, a stored session that was signed out (here
+ * or everywhere) or expired, or a user who belongs to no organization any more. One query: the
+ * user with their memberships, on the condition that the session is live.
  */
 export async function currentConsoleUser(): Promise<ConsoleUser | null> {
   const user = await sessionUserRow();
@@ -70,14 +65,13 @@ export { clientIp } from "./client-ip";
 
 /**
  * Browsers send Origin with every state-changing fetch; a request from another site (or a form
- * post from one) carries a different Origin, or none from non-browser tools. Both are refused.
+ * post from one) carries a different Origin, or none from non-browser tools. Both are refused. The
+ * whole origin counts (scheme, host and port): the dashboard's is the base URL of
+ * lib/http/base-url.ts, so an http page cannot act for the https one, nor another port for this one.
  */
 export function requireSameOrigin(req: Request) {
   const origin = req.headers.get("origin");
-  const host = req.headers.get("host");
-  let sameSite = false;
-  if (origin && host && URL.canParse(origin)) sameSite = new URL(origin).host === host;
-  if (!sameSite) {
+  if (!origin || !URL.canParse(origin) || new URL(origin).origin !== baseOrigin(req)) {
     throw new ApiError("cross_site_request", "State-changing dashboard requests must come from the dashboard itself.");
   }
 }

@@ -6,19 +6,19 @@ import { isApiError } from "../errors";
 import { log } from "../log";
 import { acceptInvitation, invitationByToken } from "../orgs/invitations";
 import type { AcceptInvitationBody } from "../orgs/schemas";
-import { clientIp, sessionUser } from "./console";
+import { clientIp, signedInPerson } from "./console";
 import { chooseOrganization } from "./org-cookie";
 import { signInWithPassword } from "./sign-in";
 
 export async function acceptFromLink(opts: { req: Request; body: AcceptInvitationBody }) {
   const { req, body } = opts;
   const ip = clientIp(req);
-  const user = await sessionUser();
+  const user = await signedInPerson();
   const accepted = await acceptInvitation({ ...body, ip, user });
   let signedIn = Boolean(user);
   if (!user && body.password) {
     try {
-      await signInWithPassword({ email: accepted.member.email, password: body.password, ip });
+      await signInWithPassword({ email: accepted.member.email, password: body.password });
       signedIn = true;
     } catch (e) {
       // The account and membership are made: say so, and let the person sign in on the login page.
@@ -34,7 +34,7 @@ export async function acceptFromLink(opts: { req: Request; body: AcceptInvitatio
 /** The invitation page's data: the invitation (or the error a link gets) and who is signed in. */
 export async function invitationPage(token: string) {
   const ip = clientIp({ headers: await headers() });
-  const user = await sessionUser();
+  const user = await signedInPerson();
   try {
     return { invitation: await invitationByToken({ token, ip }), user, error: null };
   } catch (e) {

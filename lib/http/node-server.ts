@@ -9,7 +9,7 @@ import { ApiError, type ErrorCode } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
 import { errorBody } from "./respond";
-import { validHost } from "./base-url";
+import { baseUrlFrom } from "./base-url";
 import { allowedMethods, matchRoute, ROUTE_METHODS, type RouteEntry } from "./routes";
 
 function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>) {
@@ -180,15 +180,25 @@ export function normalizeApiPath(req: http.IncomingMessage) {
 }
 
 /**
- * Next hands the host a request names (X-Forwarded-Host, filled in from Host) to Auth.js, which
- * builds URLs from it and throws on one that is not a `host[:port]` ("a:b:c", empty). Such a host
- * is replaced by the listen address, the same fallback as links (lib/http/base-url.ts).
+ * Next, Auth.js (its redirects, cookies' `Secure` flag, SSO's redirect_uri) and the dashboard's
+ * same-origin check all read the caller's address from X-Forwarded-Host and X-Forwarded-Proto; Next
+ * fills them in from Host when absent and builds a route's request URL from the listen address
+ * (http://0.0.0.0:PORT). They are set here to what lib/http/base-url.ts decides (PUBLIC_URL, a
+ * trusted proxy's headers, else Host over http, else the listen address's public form), so that
+ * every one of them sees the same address, a client cannot forge it, and a malformed Host (which
+ * Auth.js would throw on) never reaches them.
  */
-export function sanitizeForwardedHost(req: http.IncomingMessage, listenHost: string) {
-  const forwarded = req.headers["x-forwarded-host"];
-  const named = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() ?? req.headers.host;
-  if (named === undefined || validHost(named)) return;
-  req.headers["x-forwarded-host"] = listenHost;
+export function decideForwardedOrigin(req: http.IncomingMessage) {
+  const base = new URL(
+    baseUrlFrom((name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    }),
+  );
+  const https = base.protocol === "https:";
+  req.headers["x-forwarded-host"] = base.host;
+  req.headers["x-forwarded-proto"] = https ? "https" : "http";
+  req.headers["x-forwarded-port"] = base.port || (https ? "443" : "80");
 }
 
 /** The answer to a request cut by the per-request time limit (REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS). */

@@ -1,41 +1,30 @@
-// Dashboard sign-in and sign-out over Auth.js, with the lockout of lib/auth/sign-in.ts in front:
-// a locked-out email and address pair gets 429 rate_limited with Retry-After before any password
-// is checked; the fifth failure within 15 minutes starts the lockout.
-import { auditSignIn, clearFailures, endAllSessions, lockedForSeconds, recordFailure } from "../auth/sign-in";
+// Dashboard sign-in and sign-out over Auth.js. The password check, the lockout and the audit rows
+// are in the credentials provider's `authorize` (./auth.ts), which Auth.js's own endpoint uses too;
+// this route turns its refusals into the error envelope: 401 invalid_credentials, or 429
+// rate_limited with Retry-After for a locked-out email and address pair.
+import { endAllSessions } from "../auth/sessions";
 import { ApiError } from "../errors";
-import { countRateLimited } from "../metrics";
-import { signIn, signOut } from "./auth";
+import { signIn, signOut, SignInLocked } from "./auth";
 
 const minutes = (seconds: number) => {
   const m = Math.ceil(seconds / 60);
   return `${m} minute${m === 1 ? "" : "s"}`;
 };
 
-const lockedOut = (seconds: number) => {
-  countRateLimited("sign_in");
-  return new ApiError("rate_limited", `Too many failed sign-ins. Try again in ${minutes(seconds)}.`, {
-    retry_after_seconds: seconds,
-  });
-};
-
 const isCredentialsSignin = (e: unknown) => (e as { type?: string } | null)?.type === "CredentialsSignin";
 
-export async function signInWithPassword(opts: { email: string; password: string; ip: string }) {
-  const { email, password, ip } = opts;
-  const locked = await lockedForSeconds(email, ip);
-  if (locked) throw lockedOut(locked);
+export async function signInWithPassword(opts: { email: string; password: string }) {
   try {
-    await signIn("credentials", { email, password, redirect: false });
+    await signIn("credentials", { email: opts.email, password: opts.password, redirect: false });
   } catch (e) {
-    if (!isCredentialsSignin(e)) throw e;
-    await recordFailure(email, ip);
-    await auditSignIn(email, "auth.sign_in_failed", ip);
-    const nowLocked = await lockedForSeconds(email, ip);
-    if (nowLocked) throw lockedOut(nowLocked);
-    throw new ApiError("invalid_credentials", "Wrong email or password.");
+    if (e instanceof SignInLocked) {
+      throw new ApiError("rate_limited", `Too many failed sign-ins. Try again in ${minutes(e.retryAfterSeconds)}.`, {
+        retry_after_seconds: e.retryAfterSeconds,
+      });
+    }
+    if (isCredentialsSignin(e)) throw new ApiError("invalid_credentials", "Wrong email or password.");
+    throw e;
   }
-  await clearFailures(email, ip);
-  await auditSignIn(email, "auth.sign_in", ip);
   return { signed_in: true };
 }
 

@@ -75,6 +75,7 @@ const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
     actions: [
       ["auth.sign_in", "Signed in"],
       ["auth.sign_in_failed", "Sign-in failed"],
+      ["auth.sign_in_locked", "Sign-in locked out"],
     ],
   },
 ];

@@ -1,12 +1,10 @@
 import { z } from "zod";
-import { clientIp, withConsolePublic } from "@/lib/http/console";
+import { SignInFields } from "@/lib/auth/sign-in";
+import { withConsolePublic } from "@/lib/http/console";
 import { signInWithPassword } from "@/lib/http/sign-in";
 
-const SignInBody = z.strictObject({
-  email: z.string().trim().min(1, "is required").max(320),
-  password: z.string().min(1, "is required").max(200),
-});
-
-export const POST = withConsolePublic({ body: SignInBody }, ({ req, body }) =>
-  signInWithPassword({ ...body, ip: clientIp(req) }),
+// The client's address is not an argument: the credentials provider reads it from the request
+// (lib/http/client-ip.ts), the same way for this route and for Auth.js's own endpoint.
+export const POST = withConsolePublic({ body: z.strictObject(SignInFields.shape) }, ({ body }) =>
+  signInWithPassword(body),
 );

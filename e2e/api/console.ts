@@ -18,13 +18,16 @@ export interface ConsoleSession {
   ): Promise<ApiResponse<T>>;
 }
 
-/** Console calls to `base` carrying `cookie` (may be empty: signed out) and the dashboard's Origin. */
-export function consoleSession(cookie: string, base = ctx().baseUrl): ConsoleSession {
+/**
+ * Console calls to `base` carrying `cookie` (may be empty: signed out) and the dashboard's Origin:
+ * `base`, or the origin of the server's PUBLIC_URL when it has one (what a browser there sends).
+ */
+export function consoleSession(cookie: string, base = ctx().baseUrl, origin = base): ConsoleSession {
   return {
     cookie,
     base,
     call: (method, path, body, headers) =>
-      call(method, path, { body, base, headers: { ...(cookie ? { cookie } : {}), origin: base, ...headers } }),
+      call(method, path, { body, base, headers: { ...(cookie ? { cookie } : {}), origin, ...headers } }),
   };
 }
 
@@ -35,14 +38,19 @@ export const cookiesOf = (headers: Headers) =>
     .map((c) => c.split(";")[0]!)
     .join("; ");
 
-export async function signIn(email: string, password = PASSWORD, base = ctx().baseUrl): Promise<ConsoleSession> {
+export async function signIn(
+  email: string,
+  password = PASSWORD,
+  base = ctx().baseUrl,
+  origin = base,
+): Promise<ConsoleSession> {
   const res = await fetch(`${base}/api/console/auth/sign-in`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: base },
+    headers: { "content-type": "application/json", origin },
     body: JSON.stringify({ email, password }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return consoleSession(cookiesOf(res.headers), base);
+  return consoleSession(cookiesOf(res.headers), base, origin);
 }
 
 /** An invitation made by `admin` (201): the answer, with the link. */
@@ -56,13 +64,19 @@ export async function invite(admin: ConsoleSession, email: string, role = "suppo
 export const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 
 /** Accepts an invitation signed out, creating the account: the answer and the new account's session. */
-export async function acceptAsNew(token: string, password = PASSWORD, base = ctx().baseUrl, name?: string) {
-  const res = await consoleSession("", base).call("POST", "/api/console/invitations/accept", {
+export async function acceptAsNew(
+  token: string,
+  password = PASSWORD,
+  base = ctx().baseUrl,
+  name?: string,
+  origin = base,
+) {
+  const res = await consoleSession("", base, origin).call("POST", "/api/console/invitations/accept", {
     token,
     password,
     ...(name ? { name } : {}),
   });
-  return { res, session: consoleSession(cookiesOf(res.headers), base) };
+  return { res, session: consoleSession(cookiesOf(res.headers), base, origin) };
 }
 
 /** A new account that joined `admin`'s organization through an invitation: its user id. */

@@ -378,7 +378,8 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
       SMTP_FROM: "Invitations <invites@example.test>",
       PUBLIC_URL,
     });
-    admin = await signIn("invite-mail@example.com", PASSWORD, own.server.baseUrl);
+    // A browser on the dashboard's public address sends that origin (the server compares with PUBLIC_URL).
+    admin = await signIn("invite-mail@example.com", PASSWORD, own.server.baseUrl, PUBLIC_URL);
   });
   afterAll(async () => {
     await own?.dispose();
@@ -396,37 +397,44 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
     expect(mail.text).toContain(answer.url);
     expect(mail.text).toContain("invite-mail@example.com invited you to join invite-mail");
     // The link works (on this server; PUBLIC_URL is only its public name).
-    expect((await acceptAsNew(tokenOf(answer.url), PASSWORD, own.server.baseUrl)).res.status).toBe(200);
+    expect(
+      (await acceptAsNew(tokenOf(answer.url), PASSWORD, own.server.baseUrl, undefined, PUBLIC_URL)).res.status,
+    ).toBe(200);
   });
 
   it("a forged Host cannot point the emailed link elsewhere", async () => {
     const email = fresh("forged-host");
     const body = JSON.stringify({ email, role: "support" });
     const { port } = new URL(own.server.baseUrl);
-    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port,
-          method: "POST",
-          path: "/api/console/invitations",
-          headers: {
-            host: "evil.example",
-            origin: "http://evil.example",
-            cookie: admin.cookie,
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
+    const send = (origin: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/api/console/invitations",
+            headers: {
+              host: "evil.example",
+              origin,
+              cookie: admin.cookie,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(body),
+            },
           },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+          (res) => {
+            let text = "";
+            res.on("data", (c) => (text += c));
+            res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    // A forged Host with a matching Origin is not the dashboard's origin (PUBLIC_URL): refused.
+    expect((await send("http://evil.example")).status).toBe(403);
+    // The dashboard's own origin with a forged Host: the link still names PUBLIC_URL.
+    const answer = await send(PUBLIC_URL);
     expect(answer.status).toBe(201);
     expect(answer.body.url.startsWith(`${PUBLIC_URL}/invite/`)).toBe(true);
     const mail = smtp.received.find((m) => m.to.includes(email))!;
@@ -440,7 +448,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
     const answer = await invite(admin, email);
     expect(answer.emailed).toBe(false);
     expect(smtp.received.length).toBe(before);
-    const { res } = await acceptAsNew(tokenOf(answer.url), PASSWORD, own.server.baseUrl);
+    const { res } = await acceptAsNew(tokenOf(answer.url), PASSWORD, own.server.baseUrl, undefined, PUBLIC_URL);
     expect(res.status).toBe(200);
     const logText = readFileSync(own.server.logFile, "utf8");
     const line = logText.split("\n").find((l) => l.includes("email not sent"));

@@ -1,4 +1,4 @@
-// Every route authenticated by an Access Key. The auth matrix (auth-matrix.test.ts) runs against
+// Every route authenticated by an Access Key. The auth matrix (e2e/security/auth-matrix.test.ts) runs against
 // each entry: add new public routes here.
 import type { RouteUnderTest } from "./helpers";
 

@@ -285,7 +285,7 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
     expect(req.headers.authorization).not.toContain("{{");
   });
 
-  it("redacts a key pasted into a system prompt; refuses credentials in URLs and header values that inject lines", async () => {
+  it("redacts a key pasted into a system prompt", async () => {
     const { orgA } = ctx();
     const created = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents`, {
       auth: orgA.user_token,
@@ -294,7 +294,12 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
     expect(created.status, created.text).toBe(201);
     expect(created.text).not.toContain(PROMPT_KEY);
     expect(created.body.runtime.system).toBe("Use [redacted] when asked.");
+  });
+});
 
+describe("T-HEADER-2 an agent's headers cannot split or frame an upstream request", () => {
+  it("refuses header values with line breaks, framing headers, and credentials in URLs, naming the field", async () => {
+    const { orgA } = ctx();
     const injected = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents`, {
       auth: orgA.user_token,
       body: {
@@ -320,5 +325,21 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
     });
     expectError(userinfo, 400, "invalid_request");
     expect(userinfo.body.error.details.fields[0].field).toBe("runtime.base_url");
+    // The same rules for an http step's headers in a workflow.
+    const step = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents`, {
+      auth: orgA.user_token,
+      body: {
+        name: "step",
+        kind: "workflow",
+        runtime: { type: "echo" },
+        workflow: {
+          inputs: { rows: { type: "array", required: true } },
+          items: { from: "rows" },
+          steps: [{ id: "h", type: "http", url: `${upstream.url}/x`, headers: { "Transfer-Encoding": "chunked" } }],
+        },
+      },
+    });
+    expectError(step, 400, "invalid_request");
+    expect(step.body.error.details.fields[0].field).toBe("workflow.steps.0.headers.Transfer-Encoding");
   });
 });

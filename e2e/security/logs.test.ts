@@ -1,9 +1,9 @@
 // No key, token or Bearer header ever reaches a log line: captured from the real server's output.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { call, createAgent, ctx, mintKey, revokeKey } from "./helpers";
+import { call, createAgent, ctx, mintKey, revokeKey } from "../api/helpers";
 
-describe("logs", () => {
+describe("T-LOG-1 logs", () => {
   it("never contain an Access Key, a user token or an Authorization header", async () => {
     const { orgA, logFile } = ctx();
     const agent = await createAgent(orgA);

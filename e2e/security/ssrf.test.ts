@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownServer, type OwnServer } from "./server";
+import { ownServer, type OwnServer } from "../api/server";
 
 let own: OwnServer;
 let key: string;
@@ -61,7 +61,7 @@ async function failedMessage(agentId: string, res: Awaited<ReturnType<typeof tri
   return stored.body;
 }
 
-describe("guarded upstream calls", () => {
+describe("T-SSRF-1 guarded upstream calls", () => {
   it("refuses an http runtime on the cloud metadata address: 502 upstream_error, the message says why", async () => {
     const agentId = await httpAgent("metadata", "http://169.254.169.254/latest/meta-data/");
     const res = await trigger(agentId);

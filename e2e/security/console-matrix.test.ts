@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addMember, invite, signIn, type ConsoleSession } from "./console";
-import { CONSOLE_ROUTES, type ConsoleFixtures, type ConsoleRoute } from "./console-routes";
-import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW } from "./helpers";
+import { addMember, invite, signIn, type ConsoleSession } from "../api/console";
+import { CONSOLE_ROUTES, type ConsoleFixtures, type ConsoleRoute } from "../api/console-routes";
+import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW } from "../api/helpers";
 
 let adminA: ConsoleSession;
 let supportA: ConsoleSession;
@@ -70,7 +70,7 @@ async function send(route: ConsoleRoute, session?: ConsoleSession, headers?: Rec
 const label = (r: ConsoleRoute) => `${r.method} ${r.pattern}`;
 const isWrite = (r: ConsoleRoute) => r.method !== "GET";
 
-describe.each(CONSOLE_ROUTES)("console route $method $pattern", (route) => {
+describe.each(CONSOLE_ROUTES)("T-TENANT-2 console route $method $pattern", (route) => {
   it("signed out: 401 unauthorized (sign-in and sign-out excepted)", async () => {
     const res = await send(route);
     if (route.public) expect(res.body?.error?.code ?? "none", label(route)).not.toBe("unauthorized");

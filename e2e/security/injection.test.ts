@@ -1,0 +1,193 @@
+// Threat model rows T-SQL-1, T-PATH-1 and T-LOG-1 (docs/security.md): text a caller controls reaches
+// SQL only as a bound parameter, never names a file on disk, and no credential reaches the log.
+// Each attacks the running production server as a key holder, a console user or an org admin would.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signIn, type ConsoleSession } from "../api/console";
+import { call, createAgent, ctx, ECHO_AGENT, mintKey, SIMPLE_WORKFLOW } from "../api/helpers";
+
+const INJECTIONS = [
+  "' OR '1'='1",
+  "x'; DROP TABLE runs; --",
+  "%' OR 1=1 --",
+  "run_x' UNION SELECT id, organization_id FROM access_keys --",
+  '"); DELETE FROM sessions; --',
+  "\\' OR 1=1 #",
+];
+
+let key: string;
+let otherKey: string;
+let agentId: string;
+let workflowId: string;
+let admin: ConsoleSession;
+let support: ConsoleSession;
+
+beforeAll(async () => {
+  const { orgA, orgB } = ctx();
+  key = (await mintKey(orgA)).key;
+  otherKey = (await mintKey(orgB)).key;
+  agentId = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+  workflowId = (await createAgent(orgA, SIMPLE_WORKFLOW)).agent_id;
+  // Org B has data the injections would reveal if they reached SQL as text.
+  const otherAgent = (await createAgent(orgB, ECHO_AGENT)).agent_id;
+  await call("POST", `/api/agents/webhook/${otherAgent}`, { auth: otherKey, body: { message: "org B secret talk" } });
+  await call("POST", `/api/agents/webhook/${agentId}`, { auth: key, body: { message: "hi" } });
+  await call("POST", `/api/agents/webhook/${workflowId}`, { auth: key, body: { rows: [{ a: 1 }] } });
+  admin = await signIn("admin-a@example.com");
+  support = await signIn("support-a@example.com");
+});
+
+describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", () => {
+  const paths = (v: string) => {
+    const q = encodeURIComponent(v);
+    return {
+      public: [
+        `/api/agents/${workflowId}/runs?status=${q}`,
+        `/api/agents/${agentId}/sessions?status=${q}`,
+        `/api/agents/${agentId}/sessions/${q}`,
+        `/api/agents/${workflowId}/runs/${q}`,
+        `/api/agents/${q}/sessions`,
+      ],
+      console: [
+        `/api/console/runs?status=${q}&agent_id=${q}`,
+        `/api/console/sessions?status=${q}&agent_id=${q}`,
+        `/api/console/audit?action=${q}`,
+        `/api/console/deliveries?agent_id=${q}`,
+        `/api/console/runs/${q}`,
+        `/api/console/sessions/${q}/messages`,
+      ],
+    };
+  };
+
+  it.each(INJECTIONS)("%j: answers as for any odd value, reveals nothing of org B, changes nothing", async (v) => {
+    const { public: pub, console: con } = paths(v);
+    const answers = [
+      ...(await Promise.all(pub.map((p) => call("GET", p, { auth: key })))),
+      ...(await Promise.all(con.map((p) => admin.call("GET", p)))),
+      ...(await Promise.all(con.map((p) => support.call("GET", p)))),
+    ];
+    for (const res of answers) {
+      expect([200, 400, 404], res.text).toContain(res.status);
+      expect(res.text).not.toContain("org B secret talk");
+      expect(res.text).not.toContain(ctx().orgB.organization_id);
+    }
+    // A trigger whose every string carries the injection is stored as written.
+    const reply = await call("POST", `/api/agents/webhook/${agentId}`, {
+      auth: key,
+      body: { message: v, user_id: v, metadata: { [v]: v } },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.response).toBe(`Echo: ${v}`);
+  });
+
+  it("the tables the injections name are intact: every earlier run and session still answers", async () => {
+    const runs = await call("GET", `/api/agents/${workflowId}/runs`, { auth: key });
+    expect(runs.status).toBe(200);
+    expect(runs.body.length).toBeGreaterThan(0);
+    const sessions = await call("GET", `/api/agents/${agentId}/sessions`, { auth: key });
+    expect(sessions.status).toBe(200);
+    expect(sessions.body.sessions?.length ?? sessions.body.length).toBeGreaterThan(0);
+  });
+});
+
+/** Every file below `dir`, relative. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => statSync(path.join(dir, f)).isFile());
+}
+
+describe("T-PATH-1 a file name a caller gives never becomes a path on disk", () => {
+  const HOSTILE = [
+    "../../../../../../tmp/aws-pwned.txt",
+    "..\\..\\..\\aws-pwned.txt",
+    "/etc/aws-pwned",
+    "a/../../b.txt",
+  ];
+
+  it.each(HOSTILE)("multipart and tus uploads named %j are stored under the service's own key", async (name) => {
+    const form = new FormData();
+    form.append("file", new Blob(["payload"]), name);
+    const multipart = await call("POST", `/api/agents/${agentId}/upload`, { auth: key, raw: form });
+    expect(multipart.status, multipart.text).toBe(200);
+    expect(multipart.body.file_id).toMatch(/^fi_[0-9a-f]{32}$/);
+    const tus = await call("POST", `/api/agents/${agentId}/upload/tus`, {
+      auth: key,
+      raw: "payload",
+      headers: {
+        "tus-resumable": "1.0.0",
+        "upload-length": "7",
+        "upload-metadata": `filename ${Buffer.from(name).toString("base64")}`,
+        "content-type": "application/offset+octet-stream",
+      },
+    });
+    expect(tus.status, tus.text).toBe(201);
+    expect(existsSync("/tmp/aws-pwned.txt")).toBe(false);
+    expect(existsSync("/etc/aws-pwned")).toBe(false);
+    const { dataDir } = ctx().target;
+    // On the local disk, what was stored lies under the data folder's files/, named by ids only.
+    if (!process.env.TEST_STORAGE) {
+      for (const f of filesUnder(path.join(dataDir, "files"))) {
+        expect(
+          f.split(path.sep).every((part) => /^(org|agt|fi|upl|tus|runs?|out)_?[0-9A-Za-z_.-]*$/.test(part)),
+          f,
+        ).toBe(true);
+        expect(f).not.toContain("pwned");
+      }
+    }
+  });
+
+  it("a workflow's output file name cannot be a path", async () => {
+    const res = await call("POST", `/api/v1/organizations/${ctx().orgA.organization_id}/agents`, {
+      auth: ctx().orgA.user_token,
+      body: {
+        ...SIMPLE_WORKFLOW,
+        workflow: { ...SIMPLE_WORKFLOW.workflow, output: { filename: "../../escape.csv", format: "csv" } },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields[0].field).toBe("workflow.output.filename");
+  });
+});
+
+describe("T-LOG-1 no credential reaches the log", () => {
+  it("organization secrets, header values, Access Keys, user tokens and session cookies are never logged", async () => {
+    const { orgA, logFile } = ctx();
+    const secretValue = "sk-log-probe-secret-0123456789abcdef";
+    const headerValue = "log-probe-header-credential-0123456789";
+    await call("PUT", `/api/v1/organizations/${orgA.organization_id}/secrets/log-probe`, {
+      auth: orgA.user_token,
+      body: { value: secretValue },
+    });
+    const agent = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents`, {
+      auth: orgA.user_token,
+      body: {
+        name: "log probe",
+        kind: "conversational",
+        runtime: {
+          type: "http",
+          // Nothing listens here: the call fails, and its failure is logged.
+          url: "http://127.0.0.1:9/reply",
+          headers: { "x-probe": headerValue, authorization: "Bearer {{secrets.log-probe}}" },
+        },
+      },
+    });
+    expect(agent.status, agent.text).toBe(201);
+    const reply = await call("POST", `/api/agents/webhook/${agent.body.agent_id}`, {
+      auth: key,
+      body: { message: "hi" },
+    });
+    expect(reply.status).toBe(502);
+    const log = readFileSync(logFile, "utf8");
+    const sessionToken = admin.cookie
+      .split("; ")
+      .find((c) => c.includes("session-token="))!
+      .split("=")
+      .slice(1)
+      .join("=");
+    expect(sessionToken.length).toBeGreaterThan(20);
+    for (const value of [secretValue, headerValue, key, orgA.user_token, sessionToken]) {
+      expect(log).not.toContain(value);
+    }
+  });
+});

@@ -65,7 +65,8 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
     const answers = [
       ...(await Promise.all(pub.map((p) => call("GET", p, { auth: key })))),
       ...(await Promise.all(con.map((p) => admin.call("GET", p)))),
-      ...(await Promise.all(con.map((p) => support.call("GET", p)))),
+      // The audit log is the admins' (support gets 403 before any filter is read).
+      ...(await Promise.all(con.filter((p) => !p.includes("/audit")).map((p) => support.call("GET", p)))),
     ];
     for (const res of answers) {
       expect([200, 400, 404], res.text).toContain(res.status);

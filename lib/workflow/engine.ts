@@ -53,7 +53,11 @@ type SignedInputs = Pick<StepContext, "inputs" | "evalInputs">;
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** `json`: the item as JSON text, as it continues from `stepIndex` (its result once a step ran). */
+/**
+ * `json`: the item as JSON text, as it continues from `stepIndex`: its `result` once it stopped
+ * somewhere (review, an exception, a fatal failure; an approval's modified_data replaces it), even
+ * at step 0 (a modified item whose first step failed), else its data.
+ */
 type PendingItem = { id: string; index: number; json: string; stepIndex: number };
 
 /**
@@ -65,7 +69,7 @@ async function pendingPage(runId: string): Promise<PendingItem[]> {
   const db = await database();
   return db.sql.query<PendingItem>(
     `SELECT id, index, step_index AS "stepIndex",
-       (CASE WHEN step_index > 0 AND result IS NOT NULL AND result <> 'null'::jsonb THEN result ELSE data END)::text AS json
+       (CASE WHEN result IS NOT NULL AND result <> 'null'::jsonb THEN result ELSE data END)::text AS json
      FROM run_items WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}`,
     [runId],
   );

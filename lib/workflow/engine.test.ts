@@ -40,6 +40,18 @@ const ctl = (
   action: "pause" | "resume" | "cancel" | "retry",
 ) => controlRun({ agent, runId, action, actor, baseUrl: "http://localhost:3000" });
 
+/** Resolves an approval `modified`, with `modifiedData` as the item. */
+const modify = (agent: Parameters<typeof ctl>[0], runId: string, exceptionId: string, modifiedData: unknown) =>
+  resolveApproval({
+    agent,
+    runId,
+    actor,
+    baseUrl: "http://localhost:3000",
+    exceptionId,
+    resolution: "modified",
+    modifiedData,
+  });
+
 const ORDERS = {
   inputs: { rows: { type: "array", required: true }, threshold: { type: "number" } },
   items: { from: "rows" },
@@ -166,15 +178,7 @@ describe("workflow engine", () => {
     expect((await drive(runId)).status).toBe("needs_review");
     const [approval] = await listApprovals({ agent, runId });
     upstream.answer(() => ({ status: 200, json: { score: 7 } }));
-    await resolveApproval({
-      agent,
-      runId,
-      actor,
-      baseUrl: "http://localhost:3000",
-      exceptionId: approval!.exception_id,
-      resolution: "modified",
-      modifiedData: { a: 2 },
-    });
+    await modify(agent, runId, approval!.exception_id, { a: 2 });
     expect((await drive(runId)).status).toBe("completed");
     const item = await db.prisma.runItem.findFirstOrThrow({ where: { runId } });
     expect(item.result).toEqual({ a: 2, enrich: { score: 7 }, tagged: true });
@@ -429,15 +433,7 @@ describe("expression bounds in a run", () => {
       error: 'Step "check" (transform): expression_timeout: the expression did not finish within 200 ms',
     });
 
-    await resolveApproval({
-      agent,
-      runId,
-      actor,
-      baseUrl: "http://localhost:3000",
-      exceptionId: approval!.exception_id,
-      resolution: "modified",
-      modifiedData: { n: 1 },
-    });
+    await modify(agent, runId, approval!.exception_id, { n: 1 });
     const done = runListItem(await drive(runId, undefined, pool));
     expect(done.status).toBe("completed");
     expect(done.item_counts).toEqual({ completed: 3, failed: 0, needs_review: 0, total: 3 });

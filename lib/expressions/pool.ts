@@ -147,12 +147,10 @@ export function createEvaluatorPool(opts: PoolOptions): EvaluatorPool {
     });
     child.on("message", (m: ChildMessage) => received(p, m));
     child.on("exit", (code, signal) => ended(p, code, signal));
-    child.on("error", (e) => {
-      // It could not start: what it held fails like after a crash.
-      procs.delete(p);
-      const job = take(p);
-      job?.reject(new Error(`the expression evaluator could not start: ${e.message}`));
-      dispatch();
+    // Could not start, or its channel closed under a send: as an unexplained exit.
+    child.on("error", () => {
+      child.kill("SIGKILL");
+      ended(p, null, null);
     });
     return p;
   }

@@ -203,7 +203,7 @@ export function expressionProgram(jsonata: typeof jsonataModule, limits: Program
       for (let n = 0; n < request.items.length; n++) {
         if (n > 0 && (Date.now() - started >= limits.budgetMs || chars >= limits.budgetChars)) break;
         const result = await runItem(request.steps, request.items[n]!, n, report);
-        chars += result.json.length + ("body" in result ? (result.body?.length ?? 0) : 0);
+        chars += result.json.length + (result.k === "call" ? (result.body ?? result.prompt ?? "").length : 0);
         if (report) report({ result });
         else results.push(result);
       }

@@ -68,9 +68,13 @@ type PendingItem = { id: string; index: number; json: string; stepIndex: number 
 async function pendingPage(runId: string): Promise<PendingItem[]> {
   const db = await database();
   return db.sql.query<PendingItem>(
-    `SELECT id, index, step_index AS "stepIndex",
+    // The text is made for the page's rows only: in a plain SELECT it is computed for every pending
+    // row the sort reads (measured: the page cost twice as much with 50k items pending).
+    `SELECT id, index, "stepIndex",
        (CASE WHEN result IS NOT NULL AND result <> 'null'::jsonb THEN result ELSE data END)::text AS json
-     FROM run_items WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}`,
+     FROM (SELECT id, index, step_index AS "stepIndex", data, result FROM run_items
+           WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}) page
+     ORDER BY index`,
     [runId],
   );
 }

@@ -1,4 +1,9 @@
 // Workflow engine throughput and control latency, against a production server (npm run build first).
+// 0. What isolating expressions costs: engine passes in this process over BENCH_ENGINE_ITEMS array
+//    items (default 50k, 2 transform steps), alternately with the in-process evaluator (the
+//    baseline: expressions on the engine's thread, as before isolation; bench/in-process-evaluator.ts)
+//    and with the evaluator processes the service uses (lib/expressions), 3 rounds each; items/s
+//    from the pass's start to `completed` (materialising, evaluating, writing), best round of each.
 // 1. Throughput: a CSV of BENCH_ITEMS rows (default 100k) is uploaded and run through transform
 //    steps only; items/s from trigger to `completed`, with the server's peak RSS. Baseline in the
 //    same run: the same JSONata expressions evaluated over the same rows in a plain loop, with no
@@ -9,16 +14,66 @@
 import { readdirSync, readFileSync } from "node:fs";
 import jsonata from "jsonata";
 import { ownServer } from "../e2e/api/server";
+import { closeExpressionEvaluator, expressionEvaluator, type Evaluator } from "../lib/expressions";
+import { openTestDatabase } from "../lib/testing/db";
+import { drive, startRun, workflowAgent } from "../lib/workflow/testing";
+import { inProcessEvaluator } from "./in-process-evaluator";
 
 const EXPRESSIONS = [
   "$merge([item, {'total': $number(item.qty) * $number(item.price)}])",
   "$merge([item, {'big': item.total > 500, 'label': $uppercase(item.name)}])",
 ];
 
+/** The rows of the CSV below, as the csv reader gives them (strings). */
+const row = (i: number) => ({
+  id: String(i),
+  name: `item ${i}`,
+  qty: String((i % 17) + 1),
+  price: String((i % 101) + 0.5),
+});
+
 function csvRows(n: number): string {
   const lines = ["id,name,qty,price"];
-  for (let i = 0; i < n; i++) lines.push(`${i},item ${i},${(i % 17) + 1},${(i % 101) + 0.5}`);
+  for (let i = 0; i < n; i++) {
+    const r = row(i);
+    lines.push(`${r.id},${r.name},${r.qty},${r.price}`);
+  }
   return lines.join("\n") + "\n";
+}
+
+/** 0. Engine passes in this process: in-process evaluator against the evaluator processes, same run. */
+async function isolationCost(items: number) {
+  const db = await openTestDatabase();
+  try {
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array", required: true } },
+      items: { from: "rows" },
+      steps: EXPRESSIONS.map((expression, i) => ({ id: `t${i}`, type: "transform", expression })),
+    });
+    const rows = Array.from({ length: items }, (_, i) => row(i));
+    const pass = async (evaluator: Evaluator, n = items) => {
+      const runId = await startRun(agent, key, { rows: n === items ? rows : rows.slice(0, n) });
+      const started = performance.now();
+      const run = await drive(runId, undefined, evaluator);
+      if (run.status !== "completed" || run.successful !== n) throw new Error(`pass ended ${run.status}`);
+      return n / ((performance.now() - started) / 1000);
+    };
+    const evaluators = { "in-process": inProcessEvaluator(), isolated: expressionEvaluator() };
+    for (const e of Object.values(evaluators)) await pass(e, 2_000); // warm-up (JIT, processes)
+    const rates: Record<string, number[]> = { "in-process": [], isolated: [] };
+    for (let round = 0; round < 3; round++)
+      for (const [name, e] of Object.entries(evaluators)) rates[name]!.push(await pass(e));
+    const best = (name: string) => Math.max(...rates[name]!);
+    const line = (name: string) =>
+      `${rates[name]!.map((r) => r.toFixed(0)).join(", ")} (best ${best(name).toFixed(0)})`;
+    console.log(`engine pass in this process, ${items} array items, 2 transform steps (items/s per round):`);
+    console.log(`  in-process evaluator (baseline): ${line("in-process")}`);
+    console.log(`  evaluator processes (isolated):  ${line("isolated")}`);
+    console.log(`  isolated/in-process = ${(best("isolated") / best("in-process")).toFixed(3)}`);
+  } finally {
+    closeExpressionEvaluator();
+    await db.dispose();
+  }
 }
 
 const pct = (sorted: number[], p: number) =>
@@ -59,6 +114,7 @@ async function baseline(rows: Record<string, string>[]): Promise<number> {
 export default async function bench() {
   const items = Number(process.env.BENCH_ITEMS ?? 100_000);
   const pairs = Number(process.env.BENCH_PAIRS ?? 50);
+  await isolationCost(Number(process.env.BENCH_ENGINE_ITEMS ?? 50_000));
   const own = await ownServer("bench-wf", { LOG_LEVEL: "warn" });
   try {
     const server = own.server;

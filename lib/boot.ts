@@ -45,6 +45,8 @@ export function boot(): Promise<void> {
     };
     g.__awsShutdown = async (ms) => {
       for (const stop of workers) await stop(ms).catch(() => {});
+      // Expression evaluator processes (lib/expressions): what is still running is not waited for.
+      (await import("./expressions")).closeExpressionEvaluator();
       // A server without an in-process worker may have started the queue to enqueue.
       const { stopQueue } = await import("./queue");
       await stopQueue(ms);

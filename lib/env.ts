@@ -145,6 +145,33 @@ export const EnvSchema = z.object({
     .describe(
       "Attempts of a queue job after its first (a workflow run's engine pass that failed or whose process died). The last one ends the run `failed` rather than leaving it to the queue.",
     ),
+  EXPRESSION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(1_000)
+    .describe(
+      "Time limit of one evaluation of a workflow expression (a step's expression, `when` or body, an llm prompt's placeholder): over it the item fails with `expression_timeout`. Expressions run in separate evaluator processes, never on the server's event loop.",
+    ),
+  EXPRESSION_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(32)
+    .max(16_384)
+    .default(128)
+    .describe(
+      "Heap limit of each expression evaluator process, in MB: an expression that needs more fails its item with `expression_too_large`.",
+    ),
+  EXPRESSION_PROCESSES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe(
+      "Expression evaluator processes per server or worker process, at most (started when needed, ended after 30 s idle). With 4, as many as the runs a process executes at once, no run waits for another's expressions.",
+    ),
   RUN_WATCH_INTERVAL_MS: z.coerce
     .number()
     .int()

@@ -10,6 +10,7 @@
 import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
 import { env } from "../lib/env";
+import { closeExpressionEvaluator } from "../lib/expressions";
 import { serveWorker, type WorkerServer } from "../lib/http/worker-server";
 import { markShuttingDown } from "../lib/lifecycle";
 import { log } from "../lib/log";
@@ -40,6 +41,7 @@ try {
     const { repliesSettled } = await import("../lib/conversations/replies");
     await repliesSettled(left()); // replies this worker took over
     await stop(left()); // running jobs: finished, or failed to be retried elsewhere
+    closeExpressionEvaluator();
     await listener?.close();
     await closeDatabase();
     log.info({ signal, ms: Math.round(performance.now() - started) }, "worker stopped");

@@ -7,6 +7,7 @@ import { resetSigningKeyCache, verifyDownload } from "../files/signing";
 import { stopQueue } from "../queue";
 import { listApprovals, resolveApproval } from "../runs/approvals";
 import { runListItem } from "../runs/record";
+import { createEvaluatorPool } from "../expressions/pool";
 import { controlRun, recordOf } from "../runs/service";
 import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
 import { storage } from "../storage";
@@ -38,6 +39,18 @@ const ctl = (
   runId: string,
   action: "pause" | "resume" | "cancel" | "retry",
 ) => controlRun({ agent, runId, action, actor, baseUrl: "http://localhost:3000" });
+
+/** Resolves an approval `modified`, with `modifiedData` as the item. */
+const modify = (agent: Parameters<typeof ctl>[0], runId: string, exceptionId: string, modifiedData: unknown) =>
+  resolveApproval({
+    agent,
+    runId,
+    actor,
+    baseUrl: "http://localhost:3000",
+    exceptionId,
+    resolution: "modified",
+    modifiedData,
+  });
 
 const ORDERS = {
   inputs: { rows: { type: "array", required: true }, threshold: { type: "number" } },
@@ -149,6 +162,26 @@ describe("workflow engine", () => {
     expect(done.summary).toMatchObject({ successful: 1, exceptions: 1 });
     const item = await db.prisma.runItem.findFirstOrThrow({ where: { runId } });
     expect(item.result).toEqual({ a: 1, enrich: { score: 7 } });
+  });
+
+  it("continues an item whose first step failed with the modified_data a person gave it", async () => {
+    upstream.answer(() => ({ status: 500, json: {} }));
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array" } },
+      items: { from: "rows" },
+      steps: [
+        { id: "enrich", type: "http", url: `${upstream.url}/enrich`, timeout_ms: 2000 },
+        { id: "tag", type: "transform", expression: "$merge([item, {'tagged': true}])" },
+      ],
+    });
+    const runId = await startRun(agent, key, { rows: [{ a: 1 }] });
+    expect((await drive(runId)).status).toBe("needs_review");
+    const [approval] = await listApprovals({ agent, runId });
+    upstream.answer(() => ({ status: 200, json: { score: 7 } }));
+    await modify(agent, runId, approval!.exception_id, { a: 2 });
+    expect((await drive(runId)).status).toBe("completed");
+    const item = await db.prisma.runItem.findFirstOrThrow({ where: { runId } });
+    expect(item.result).toEqual({ a: 2, enrich: { score: 7 }, tagged: true });
   });
 
   it("retries a failed run from the failed step and keeps the items already completed", async () => {
@@ -366,5 +399,49 @@ describe("file links handed to steps", () => {
       clock.mockRestore();
       upstream.answer(() => ({ status: 200, json: {} }));
     }
+  });
+});
+
+describe("expression bounds in a run", () => {
+  const pool = createEvaluatorPool({ processes: 2, timeoutMs: 200, memoryMb: 64, maxResultChars: 100_000 });
+  afterAll(() => pool.close());
+
+  it("fails only the item whose expression overruns; fixed in review, it starts again where its evaluation began", async () => {
+    const { agent, key } = await workflowAgent({
+      inputs: { rows: { type: "array", required: true } },
+      items: { from: "rows" },
+      steps: [
+        { id: "mark", type: "transform", expression: "$merge([item, {'seen': true}])" },
+        {
+          id: "check",
+          type: "transform",
+          // Backtracks for ages: only killing its evaluator process stops it.
+          expression: 'item.bad ? $match("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", /(a+)+$/) : item',
+        },
+      ],
+    });
+    const runId = await startRun(agent, key, { rows: [{ n: 0 }, { n: 1, bad: true }, { n: 2 }] });
+    const run = runListItem(await drive(runId, undefined, pool));
+    expect(run.status).toBe("needs_review");
+    expect(run.item_counts).toEqual({ completed: 2, failed: 0, needs_review: 1, total: 3 });
+    expect(run.summary).toMatchObject({ total_processed: 3, successful: 2, exceptions: 1 });
+    const [approval] = await listApprovals({ agent, runId });
+    expect(approval).toMatchObject({
+      step_id: "check",
+      // As it entered the evaluation that died: before "mark".
+      data: { n: 1, bad: true },
+      error: 'Step "check" (transform): expression_timeout: the expression did not finish within 200 ms',
+    });
+
+    await modify(agent, runId, approval!.exception_id, { n: 1 });
+    const done = runListItem(await drive(runId, undefined, pool));
+    expect(done.status).toBe("completed");
+    expect(done.item_counts).toEqual({ completed: 3, failed: 0, needs_review: 0, total: 3 });
+    const items = await db.prisma.runItem.findMany({ where: { runId }, orderBy: { index: "asc" } });
+    expect(items.map((i) => i.result)).toEqual([
+      { n: 0, seen: true },
+      { n: 1, seen: true },
+      { n: 2, seen: true },
+    ]);
   });
 });

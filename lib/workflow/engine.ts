@@ -7,12 +7,16 @@
 //    run's counters (summary, item_counts), so the counts are always exact, and an item update
 //    only applies to a still-pending item, so a reprocessed item is never counted twice. Pure
 //    items are written in small batches; an item that ran an http/llm/wait step is written at once.
+//    Expressions are evaluated off this thread (lib/expressions): the pure items of a page go to the
+//    evaluator together, an item with http/llm/wait steps ahead goes alone when its turn comes.
 // 4. The run status is watched (polled) all along: pause and cancel take effect at the next item
 //    boundary, cancel (or a newer engine epoch) also aborts an in-flight upstream call.
 // 5. No pending item left: the output file is written, then running -> completed | needs_review
 //    (conditional on every item being accounted for, so an approval racing the end is not lost).
+import { randomUUID } from "node:crypto";
 import { database, prisma } from "../db";
 import { env, publicBaseUrl } from "../env";
+import { expressionEvaluator, type Evaluator, type ItemResult } from "../expressions";
 import { resolveFileRefs } from "../files/refs";
 import type { Run } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
@@ -25,14 +29,16 @@ import { secretLookup } from "../secrets/service";
 import { isRefused, moveRun, SYSTEM, utcNow } from "../runs/state";
 import { InputError, readItems } from "./items";
 import { writeOutput } from "./output";
-import { WorkflowDefinition } from "./schema";
-import { hasSideEffects, runSteps, type Outcome } from "./steps";
+import { StoredWorkflowDefinition, type WorkflowDefinition } from "./schema";
+import { hasSideEffects, outcomeOf, planOf, runItem, type Outcome, type StepContext } from "./steps";
 
 /** Small enough that, on PGlite's single connection, API requests get their turn between batches. */
 const MATERIALISE_BATCH = 250;
 const PAGE = 200;
 const FLUSH_ITEMS = 200;
 const FLUSH_MS = 200;
+/** Buffered outcomes are written once their items' JSON reaches this size (items may be large). */
+const FLUSH_CHARS = 16 * 1024 * 1024;
 /** File links handed to steps are signed again once this old: each item gets at least 10 of their 15 minutes. */
 const RESIGN_AFTER_MS = 5 * 60_000;
 
@@ -41,23 +47,36 @@ interface Finished {
   outcome: Outcome;
 }
 
+type SignedInputs = Pick<StepContext, "inputs" | "evalInputs">;
+
 /**
- * PGlite answers in-process, and JSONata evaluates in microtasks: without an explicit yield a busy
- * engine would never let the event loop read other HTTP requests (measured: a GET stalled 26 s).
+ * PGlite answers in-process in microtasks: without an explicit yield a busy engine would never let
+ * the event loop read other HTTP requests (measured: a GET stalled 26 s).
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type PendingItem = { id: string; index: number; data: unknown; result: unknown; stepIndex: number };
+/**
+ * `json`: the item as JSON text, as it continues from `stepIndex`: its `result` once it stopped
+ * somewhere (review, an exception, a fatal failure; an approval's modified_data replaces it), even
+ * at step 0 (a modified item whose first step failed), else its data.
+ */
+type PendingItem = { id: string; index: number; json: string; stepIndex: number };
 
 /**
  * The next page of pending items, in index order. Raw SQL: this read carries every item's JSON, and
- * through Prisma it cost a third of the engine's CPU per item (bench/profile.ts workflow).
+ * through Prisma it cost a third of the engine's CPU per item (bench/profile.ts workflow). As text:
+ * the evaluator takes JSON text, so the items are never parsed on this thread.
  */
 async function pendingPage(runId: string): Promise<PendingItem[]> {
   const db = await database();
   return db.sql.query<PendingItem>(
-    `SELECT id, index, data, result, step_index AS "stepIndex" FROM run_items
-     WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}`,
+    // The text is made for the page's rows only: in a plain SELECT it is computed for every pending
+    // row the sort reads (measured: the page cost twice as much with 50k items pending).
+    `SELECT id, index, "stepIndex",
+       (CASE WHEN result IS NOT NULL AND result <> 'null'::jsonb THEN result ELSE data END)::text AS json
+     FROM (SELECT id, index, step_index AS "stepIndex", data, result FROM run_items
+           WHERE run_id = $1 AND status = 'pending' ORDER BY index LIMIT ${PAGE}) page
+     ORDER BY index`,
     [runId],
   );
 }
@@ -162,6 +181,8 @@ export async function runEngine(opts: {
   signal?: AbortSignal;
   /** The job running this pass (absent in tests that call the engine directly: no fair share). */
   job?: PassJob;
+  /** Where expressions are evaluated: the process's evaluator pool unless given (the benchmark's baseline). */
+  evaluator?: Evaluator;
 }) {
   const db = await prisma();
   let run = await db.run.findUnique({ where: { id: opts.runId } });
@@ -182,7 +203,8 @@ export async function runEngine(opts: {
 
   const watch = watchRun(run.id, opts.epoch, opts.signal, opts.job);
   try {
-    await new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch).execute();
+    const evaluator = opts.evaluator ?? expressionEvaluator();
+    await new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch, evaluator).execute();
   } catch (e) {
     if (!(e instanceof StaleEpoch)) throw e;
   } finally {
@@ -204,15 +226,21 @@ class Pass {
   private readonly definition: WorkflowDefinition;
   private buffer: Finished[] = [];
   private bufferedSince = 0;
+  private bufferedChars = 0;
   private ready: boolean;
+  /** Whether an item at step i has http/llm/wait steps ahead (i from 0 to steps.length). */
+  private readonly effectsFrom: boolean[];
 
   constructor(
     private readonly run: Run,
     private readonly epoch: number,
     private readonly baseUrl: string,
     private readonly watch: ReturnType<typeof watchRun>,
+    private readonly evaluator: Evaluator,
   ) {
-    this.definition = WorkflowDefinition.parse(run.definition);
+    this.definition = StoredWorkflowDefinition.parse(run.definition);
+    const steps = this.definition.steps;
+    this.effectsFrom = Array.from({ length: steps.length + 1 }, (_, i) => hasSideEffects(steps, i));
     this.ready = run.itemsReady;
   }
 
@@ -220,15 +248,16 @@ class Pass {
     return this.run.inputs as Record<string, unknown>;
   }
 
-  private signed?: { inputs: Record<string, unknown>; at: number };
-  private signing?: Promise<Record<string, unknown>>;
+  private signed?: SignedInputs & { at: number };
+  private signing?: Promise<SignedInputs>;
 
   /**
-   * The inputs with file references resolved to signed links, signed again once they are
-   * RESIGN_AFTER_MS old: an item of a long pass never gets links signed at the pass's start.
+   * The inputs with file references resolved to signed links (and as JSON text, for the evaluator),
+   * signed again once they are RESIGN_AFTER_MS old: an item of a long pass never gets links signed
+   * at the pass's start.
    */
-  private signedInputs(): Record<string, unknown> | Promise<Record<string, unknown>> {
-    if (this.signed && Date.now() - this.signed.at < RESIGN_AFTER_MS) return this.signed.inputs;
+  private signedInputs(): SignedInputs | Promise<SignedInputs> {
+    if (this.signed && Date.now() - this.signed.at < RESIGN_AFTER_MS) return this.signed;
     const at = Date.now();
     this.signing ??= resolveFileRefs(this.inputs, {
       organizationId: this.run.organizationId,
@@ -237,9 +266,10 @@ class Pass {
     })
       .catch(() => this.signed?.inputs ?? this.inputs)
       .then((inputs) => {
-        this.signed = { inputs, at };
+        // A key per signing: the evaluator processes keep the text under it (EvalRequest.inputs).
+        this.signed = { inputs, evalInputs: { key: randomUUID(), json: JSON.stringify(inputs) }, at };
         this.signing = undefined;
-        return inputs;
+        return this.signed;
       });
     return this.signing;
   }
@@ -259,12 +289,12 @@ class Pass {
     const agent = await db.agent.findUnique({ where: { id: this.run.agentId } });
     const runtime = RuntimeConfig.parse(agent?.runtime ?? { type: "echo" });
     // Fresh signed URLs for file inputs, for steps that hand them on (http, expressions).
-    const inputs = await this.signedInputs();
-    const ctx = {
+    const ctx: StepContext = {
       runId: this.run.id,
-      inputs,
+      ...(await this.signedInputs()),
       runtime,
       signal: this.watch.signal,
+      evaluator: this.evaluator,
       secrets: secretLookup(this.run.organizationId),
     };
     const steps = this.definition.steps;
@@ -287,28 +317,24 @@ class Pass {
   }
 
   /**
-   * Runs a page of pending items, up to the definition's `concurrency` at a time (one by default),
-   * launching none after a stop, an abort or a fatal failure; waits for those in flight. Returns
-   * the fatal failure of the lowest index, if any.
+   * Runs a page of pending items in index order, launching none after a stop, an abort or a fatal
+   * failure, and waits for those in flight. An item with http/llm/wait steps ahead runs on its own,
+   * up to the definition's `concurrency` at a time (one by default). The others are pure: one
+   * evaluator request takes them together (from the current one to the end of the page; it answers
+   * for as many as its budget allows), and each result is recorded when its item's turn comes, so
+   * a pause or cancel still takes effect at an item boundary. Returns the fatal failure of the
+   * lowest index, if any.
    */
   private async processPage(
     page: PendingItem[],
     steps: WorkflowDefinition["steps"],
-    ctx: Parameters<typeof runSteps>[0]["ctx"],
+    ctx: StepContext,
   ): Promise<{ index: number; error: string } | undefined> {
     const limit = this.definition.concurrency ?? 1;
     const inFlight = new Set<Promise<void>>();
     let halted = false;
     let fatal: { index: number; error: string } | undefined;
-    const one = async (item: (typeof page)[number]) => {
-      const from = item.stepIndex;
-      const outcome = await runSteps({
-        steps,
-        from,
-        item: from > 0 && item.result !== null ? item.result : item.data,
-        itemIndex: item.index,
-        ctx: { ...ctx, inputs: await this.signedInputs() },
-      });
+    const record = async (item: PendingItem, outcome: Outcome | null, sideEffects: boolean) => {
       if (!outcome) {
         halted = true; // aborted mid-item: it stays pending
         return;
@@ -320,15 +346,50 @@ class Pass {
         return;
       }
       if (
-        hasSideEffects(steps, from) ||
+        sideEffects ||
         this.buffer.length >= FLUSH_ITEMS ||
+        this.bufferedChars >= FLUSH_CHARS ||
         Date.now() - this.bufferedSince >= FLUSH_MS
       )
         await this.flush();
     };
+    const one = async (item: PendingItem) => {
+      const { inputs, evalInputs } = await this.signedInputs();
+      const outcome = await runItem({
+        steps,
+        from: item.stepIndex,
+        json: item.json,
+        itemIndex: item.index,
+        ctx: { ...ctx, inputs, evalInputs },
+      });
+      await record(item, outcome, true);
+    };
+    const evaluated = new Map<string, ItemResult>();
+    const pure = async (at: number): Promise<ItemResult> => {
+      const item = page[at]!;
+      if (!evaluated.has(item.id)) {
+        const batch = page.slice(at).filter((i) => !this.effectsFrom[i.stepIndex]);
+        const { evalInputs } = await this.signedInputs();
+        const items = batch.map((i) => ({ json: i.json, from: i.stepIndex }));
+        const results = await this.evaluator.evaluate({ steps: planOf(steps), inputs: evalInputs, items });
+        results.forEach((r, j) => evaluated.set(batch[j]!.id, r));
+      }
+      return evaluated.get(item.id)!;
+    };
     let failure: unknown;
-    for (const item of page) {
+    for (const [n, item] of page.entries()) {
       if (this.watch.state.stop || halted || failure) break;
+      if (!this.effectsFrom[item.stepIndex]) {
+        try {
+          const result = await pure(n);
+          if (this.watch.state.stop || halted) break; // came while it was evaluated: the item stays pending
+          if (result.k === "call") throw new Error(`a call for item ${item.index}, whose steps have none`);
+          await record(item, outcomeOf(steps, result, { runId: ctx.runId, itemIndex: item.index }), false);
+        } catch (e) {
+          failure ??= e;
+        }
+        continue;
+      }
       const task: Promise<void> = one(item).then(
         () => void inFlight.delete(task),
         (e: unknown) => {
@@ -347,6 +408,7 @@ class Pass {
   private push(f: Finished) {
     if (!this.buffer.length) this.bufferedSince = Date.now();
     this.buffer.push(f);
+    this.bufferedChars += f.outcome.data.length;
   }
 
   /** Writes the buffered outcomes and the counters they move, in one transaction. */
@@ -354,16 +416,20 @@ class Pass {
     if (!this.buffer.length) return;
     const batch = this.buffer;
     this.buffer = [];
-    const rows = batch.map(({ id, outcome: o }) => ({
-      id,
-      status: o.status,
-      result: o.data === undefined ? null : o.data,
-      error: "error" in o ? o.error : null,
-      exception: "exception" in o ? o.exception : false,
-      fatal: o.status === "failed" ? o.fatal : false,
-      step_id: "stepId" in o ? o.stepId : null,
-      step_index: o.stepIndex,
-    }));
+    this.bufferedChars = 0;
+    // The items' JSON text goes in as it is (never parsed on this thread), beside their metadata.
+    const rows = batch.map(({ id, outcome: o }) => {
+      const meta = JSON.stringify({
+        id,
+        status: o.status,
+        error: "error" in o ? o.error : null,
+        exception: "exception" in o ? o.exception : false,
+        fatal: o.status === "failed" ? o.fatal : false,
+        step_id: "stepId" in o ? o.stepId : null,
+        step_index: o.stepIndex,
+      });
+      return `${meta.slice(0, -1)},"result":${o.data}}`;
+    });
     const db = await prisma();
     await db.$transaction(async (tx) => {
       const applied = await tx.$queryRaw<{ status: string; exception: boolean }[]>(P.sql`
@@ -371,7 +437,7 @@ class Pass {
         SET status = v.status, result = v.result, error = v.error, exception = v.exception,
             fatal = v.fatal, step_id = v.step_id, step_index = v.step_index,
             updated_at = (clock_timestamp() AT TIME ZONE 'UTC')
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+        FROM jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb) AS v(
           id text, status text, result jsonb, error text, exception boolean, fatal boolean,
           step_id text, step_index int)
         WHERE ri.id = v.id AND ri.run_id = ${this.run.id} AND ri.status = 'pending'

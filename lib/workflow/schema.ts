@@ -1,7 +1,13 @@
 // Workflow definitions (DESIGN.md "Workflow agents"), validated when an agent is saved.
-// JSONata expressions (and the {{...}} parts of llm prompts) are compiled here so that a syntax
+// JSONata expressions (and the {{...}} parts of llm prompts) are compiled then, so that a syntax
 // error is reported at save time, with the zod path naming the step and field
 // (e.g. `workflow.steps.2.when`). docs/workflows.md documents the format.
+//
+// Compiling is JSONata's parser, on the main thread: it is quadratic in the length of some
+// expressions (a long path `a.a.a...`), so expressions are bounded in length one by one and in
+// total before any is compiled (docs/workflows.md, "Bounds"). Definitions read back from the
+// database (a run's snapshot, a trigger) were compiled when saved: `StoredWorkflowDefinition`
+// checks their shape only. Evaluation happens elsewhere (lib/expressions), never here.
 import jsonata from "jsonata";
 import { z } from "zod";
 import { RuntimeConfig, UpstreamHeaders, UpstreamUrl } from "../runtime/schema";
@@ -16,6 +22,11 @@ const InputDecl = z.strictObject({
 });
 export type InputDecl = z.infer<typeof InputDecl>;
 
+/** Longest expression, `{{...}}` placeholder included; longest llm prompt; all of a definition's expressions together. */
+export const MAX_EXPRESSION_CHARS = 2_000;
+export const MAX_PROMPT_CHARS = 20_000;
+export const MAX_WORKFLOW_EXPRESSION_CHARS = 20_000;
+
 function compileError(expr: string): string | undefined {
   try {
     jsonata(expr);
@@ -25,25 +36,37 @@ function compileError(expr: string): string | undefined {
   }
 }
 
-const Expression = z
-  .string()
-  .min(1)
-  .superRefine((expr, ctx) => {
-    const err = compileError(expr);
-    if (err) ctx.addIssue({ code: "custom", message: `invalid JSONata expression: ${err}` });
-  });
+const Expression = z.string().min(1).max(MAX_EXPRESSION_CHARS);
 
-/** `{{ expression }}` placeholders of an llm prompt; each is a JSONata expression. */
-export const TEMPLATE_RE = /\{\{([\s\S]+?)\}\}/g;
+/** A prompt's literal text and its `{{ expression }}` placeholders, in order (a linear scan). */
+export function templateParts(tpl: string): (string | { expr: string })[] {
+  const parts: (string | { expr: string })[] = [];
+  let pos = 0;
+  for (;;) {
+    const open = tpl.indexOf("{{", pos);
+    const close = open < 0 ? -1 : tpl.indexOf("}}", open + 3); // at least one character inside
+    if (close < 0) break;
+    if (open > pos) parts.push(tpl.slice(pos, open));
+    parts.push({ expr: tpl.slice(open + 2, close).trim() });
+    pos = close + 2;
+  }
+  if (pos < tpl.length) parts.push(tpl.slice(pos));
+  return parts;
+}
+
+const placeholders = (tpl: string) => templateParts(tpl).flatMap((p) => (typeof p === "string" ? [] : [p.expr]));
 
 const Template = z
   .string()
   .min(1)
+  .max(MAX_PROMPT_CHARS)
   .superRefine((tpl, ctx) => {
-    for (const m of tpl.matchAll(TEMPLATE_RE)) {
-      const err = compileError(m[1]!.trim());
-      if (err) ctx.addIssue({ code: "custom", message: `invalid JSONata in {{${m[1]}}}: ${err}` });
-    }
+    for (const expr of placeholders(tpl))
+      if (expr.length > MAX_EXPRESSION_CHARS)
+        ctx.addIssue({
+          code: "custom",
+          message: `a {{...}} placeholder is longer than ${MAX_EXPRESSION_CHARS} characters`,
+        });
   });
 
 /** What an unexpected error in a step does to the item (and the run). */
@@ -106,7 +129,8 @@ export const MAX_CONCURRENCY = 32;
 export const OutputFormat = z.enum(["csv", "jsonl", "json"]);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
-export const WorkflowDefinition = z
+/** A definition's shape and references; its expressions are not compiled (see WorkflowDefinition). */
+export const StoredWorkflowDefinition = z
   .strictObject({
     inputs: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), InputDecl).default({}),
     items: z.strictObject({ from: z.string(), format: OutputFormat.optional() }).optional(),
@@ -147,5 +171,53 @@ export const WorkflowDefinition = z
       }
     }
   });
+
+/**
+ * The expressions of a definition's steps, with the path of the field each comes from. The steps
+ * may be malformed here (the compile check also runs when other fields have issues, so that a
+ * syntax error is reported with them): only string fields count.
+ */
+function expressionsOf(steps: unknown): { path: (string | number)[]; expr: string; placeholder: boolean }[] {
+  if (!Array.isArray(steps)) return [];
+  const text = (v: unknown) => (typeof v === "string" ? [v] : []);
+  return steps.flatMap((s: Record<string, unknown> | null, i) => {
+    const fields: [string, string[], boolean][] = [
+      ["when", text(s?.when), false],
+      ["expression", s?.type === "transform" ? text(s.expression) : [], false],
+      ["body", s?.type === "http" ? text(s.body) : [], false],
+      ["prompt", s?.type === "llm" ? text(s.prompt).flatMap(placeholders) : [], true],
+    ];
+    return fields.flatMap(([field, exprs, placeholder]) =>
+      exprs.map((expr) => ({ path: ["steps", i, field], expr, placeholder })),
+    );
+  });
+}
+
+/** A definition as saved: its shape, then every expression compiled (bounded first: see the header). */
+export const WorkflowDefinition = StoredWorkflowDefinition.superRefine(
+  (wf, ctx) => {
+    const all = expressionsOf((wf as { steps?: unknown } | undefined)?.steps);
+    const total = all.reduce((n, e) => n + e.expr.length, 0);
+    if (total > MAX_WORKFLOW_EXPRESSION_CHARS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["steps"],
+        message: `the expressions of a workflow may total ${MAX_WORKFLOW_EXPRESSION_CHARS} characters; these total ${total}`,
+      });
+      return;
+    }
+    for (const { path, expr, placeholder } of all) {
+      if (expr.length > MAX_EXPRESSION_CHARS) continue; // refused by the field's own bound
+      const err = compileError(expr);
+      if (err)
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: placeholder ? `invalid JSONata in {{${expr}}}: ${err}` : `invalid JSONata expression: ${err}`,
+        });
+    }
+  },
+  { when: () => true },
+);
 
 export type WorkflowDefinition = z.infer<typeof WorkflowDefinition>;

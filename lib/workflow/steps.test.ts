@@ -2,9 +2,10 @@
 // refused address fails the item with an error that names the setting, and nothing is sent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
+import { closeExpressionEvaluator, expressionEvaluator } from "../expressions";
 import { startFakeUpstream, type FakeUpstream } from "../runtime/testing";
 import { Step } from "./schema";
-import { runSteps, type StepContext } from "./steps";
+import { runItem, type StepContext } from "./steps";
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -16,13 +17,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await upstream.close();
+  closeExpressionEvaluator();
 });
 
 const ctx = (): StepContext => ({
   runId: "run_1",
   inputs: {},
+  evalInputs: { key: "none", json: "{}" },
   runtime: { type: "echo", delay_ms: 0 },
   signal: new AbortController().signal,
+  evaluator: expressionEvaluator(),
 });
 
 const HINT =
@@ -31,7 +35,7 @@ const HINT =
 describe("steps that call upstreams", () => {
   it("fails an http step to a loopback address with the refusal, without sending", async () => {
     const step = Step.parse({ id: "call", type: "http", url: `${upstream.url}/step`, on_error: "fail_item" });
-    const out = await runSteps({ steps: [step], from: 0, item: { a: 1 }, itemIndex: 0, ctx: ctx() });
+    const out = await runItem({ steps: [step], from: 0, json: '{"a":1}', itemIndex: 0, ctx: ctx() });
     expect(out).toMatchObject({
       status: "failed",
       stepId: "call",
@@ -48,7 +52,7 @@ describe("steps that call upstreams", () => {
       prompt: "Summarise {{item.a}}",
       runtime: { type: "openai", base_url: `${upstream.url}/v1`, model: "m" },
     });
-    const out = await runSteps({ steps: [step], from: 0, item: { a: 1 }, itemIndex: 0, ctx: ctx() });
+    const out = await runItem({ steps: [step], from: 0, json: '{"a":1}', itemIndex: 0, ctx: ctx() });
     expect(out).toMatchObject({
       status: "needs_review",
       stepId: "summarise",

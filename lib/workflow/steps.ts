@@ -1,17 +1,21 @@
-// One item through the steps of a workflow, from a given step. Pure apart from http/llm/wait steps;
-// the engine persists the outcome. Expressions see {item, inputs} (also bound as $item, $inputs).
-import jsonata from "jsonata";
+// One item through the steps of a workflow, from a given step. Expressions are evaluated by the
+// expression evaluator (lib/expressions: other processes, bounded in time and memory), which runs
+// the item through every step it can and hands back its outcome, or the http/llm/wait step to
+// perform; this module performs that step and asks again from the next one. Expressions see
+// {item, inputs} (also bound as $item, $inputs). Items travel as JSON text: the engine stores the
+// text it gets, and only an item that meets an http/llm step is parsed here.
+import type { Evaluator, ItemResult, PlanStep } from "../expressions";
 import { log } from "../log";
 import { complete, isRuntimeError, postJson, type RuntimeConfig, type SecretLookup } from "../runtime";
 import { sleep } from "../runtime/types";
-import { TEMPLATE_RE, type Step } from "./schema";
+import { templateParts, type Step } from "./schema";
 
 export type Outcome =
-  | { status: "completed"; data: unknown; stepIndex: number }
-  | { status: "skipped"; data: unknown; stepIndex: number; stepId: string }
+  | { status: "completed"; data: string; stepIndex: number }
+  | { status: "skipped"; data: string; stepIndex: number; stepId: string }
   | {
       status: "failed";
-      data: unknown;
+      data: string;
       /** The step that failed: retry of a fatal failure starts here again. */
       stepIndex: number;
       stepId: string;
@@ -21,7 +25,8 @@ export type Outcome =
     }
   | {
       status: "needs_review";
-      data: unknown;
+      /** The item (JSON text) as it stopped. */
+      data: string;
       /** Where an approval continues: after a review step, or the failing step again for an exception. */
       stepIndex: number;
       stepId: string;
@@ -32,166 +37,202 @@ export type Outcome =
 export interface StepContext {
   runId: string;
   inputs: Record<string, unknown>;
+  /** `inputs` as the evaluator takes them: JSON text under a key naming it (EvalRequest.inputs). */
+  evalInputs: { key: string; json: string };
   /** The agent's runtime, used by llm steps that name none. */
   runtime: RuntimeConfig;
   /** Aborted on cancel (or when another engine takes over): in-flight calls stop. */
   signal: AbortSignal;
   /** The run's organization's secrets, for credentials its steps name. */
   secrets?: SecretLookup;
+  evaluator: Evaluator;
 }
 
-type Compiled = ReturnType<typeof jsonata>;
-const cache = new Map<string, Compiled>();
-const MAX_CACHE = 5_000;
+const plans = new WeakMap<Step[], PlanStep[]>();
 
-function compiled(expr: string): Compiled {
-  let c = cache.get(expr);
-  if (!c) {
-    if (cache.size >= MAX_CACHE) cache.clear();
-    c = jsonata(expr);
-    cache.set(expr, c);
+/** What the evaluator needs of the steps (made once per definition). */
+export function planOf(steps: Step[]): PlanStep[] {
+  let plan = plans.get(steps);
+  if (!plan) {
+    plan = steps.map((s): PlanStep => {
+      switch (s.type) {
+        case "transform":
+          return { type: s.type, when: s.when, expression: s.expression };
+        case "fail":
+        case "review":
+        case "skip":
+          return { type: s.type, when: s.when };
+        case "http":
+          return { type: s.type, when: s.when, body: s.body };
+        case "llm":
+          return { type: s.type, when: s.when, prompt: templateParts(s.prompt) };
+        case "wait":
+          return { type: s.type, when: s.when };
+      }
+    });
+    plans.set(steps, plan);
   }
-  return c;
+  return plan;
 }
-
-export async function evaluate(expr: string, item: unknown, inputs: Record<string, unknown>): Promise<unknown> {
-  return compiled(expr).evaluate({ item, inputs }, { item, inputs });
-}
-
-/** JSONata truthiness for `when`: an absent result (no match) is false. */
-const truthy = (v: unknown) => (Array.isArray(v) ? v.length > 0 : Boolean(v));
 
 /** Thrown for an expected, caller-safe step error (the message may reach API callers). */
 class StepError extends Error {}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function withField(item: unknown, step: Step & { into?: string }, value: unknown): unknown {
+function withField(item: unknown, step: Step & { into?: string }, value: unknown): string {
   if (!isObject(item)) throw new StepError(`the item is not an object, so the answer cannot be stored in it`);
-  return { ...item, [step.into ?? step.id]: value };
+  return JSON.stringify({ ...item, [step.into ?? step.id]: value });
 }
 
-async function renderPrompt(tpl: string, item: unknown, inputs: Record<string, unknown>): Promise<string> {
-  let out = "";
-  let last = 0;
-  for (const m of tpl.matchAll(TEMPLATE_RE)) {
-    out += tpl.slice(last, m.index);
-    const v = await evaluate(m[1]!.trim(), item, inputs);
-    out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
-    last = m.index! + m[0].length;
-  }
-  return out + tpl.slice(last);
-}
+const prefix = (step: Step) => `Step "${step.id}" (${step.type})`;
 
-/** Caller-safe text for an unexpected error: upstream wording stays in the logs (DESIGN "Errors"). */
+/** Caller-safe text for an error of a call: upstream wording stays in the logs (DESIGN "Errors"). */
 function describe(step: Step, e: unknown): string {
-  const prefix = `Step "${step.id}" (${step.type})`;
   if (isRuntimeError(e)) {
     // Our own wording (e.g. a refused upstream address and the setting that would allow it).
-    if (e.publicMessage) return `${prefix}: ${e.publicMessage}`;
+    if (e.publicMessage) return `${prefix(step)}: ${e.publicMessage}`;
     return e.kind === "timeout"
-      ? `${prefix}: the upstream did not answer in time`
-      : `${prefix}: the upstream returned an error`;
+      ? `${prefix(step)}: the upstream did not answer in time`
+      : `${prefix(step)}: the upstream returned an error`;
   }
-  if (e instanceof StepError) return `${prefix}: ${e.message}`;
-  const jsonataMessage = (e as { message?: string })?.message;
-  return `${prefix}: expression error: ${jsonataMessage ?? String(e)}`;
+  if (e instanceof StepError) return `${prefix(step)}: ${e.message}`;
+  return `${prefix(step)}: the step failed unexpectedly`;
 }
 
 /** Steps that touch the outside world or take time: the engine persists right after such an item. */
 export const hasSideEffects = (steps: Step[], from: number) =>
   steps.slice(from).some((s) => s.type === "http" || s.type === "llm" || s.type === "wait");
 
+/** An unexpected error in `steps[blame]`: its `on_error` says what becomes of the item. */
+function exception(
+  steps: Step[],
+  at: { blame: number; stepIndex: number; data: string; error: string },
+  where: { runId: string; itemIndex: number },
+  /** The error's own words, for the logs only. */
+  cause = at.error,
+): Outcome {
+  const step = steps[at.blame]!;
+  log.warn({ run_id: where.runId, item_index: where.itemIndex, step_id: step.id, err: cause }, "workflow step error");
+  const common = { data: at.data, stepIndex: at.stepIndex, stepId: step.id, error: at.error, exception: true };
+  if (step.on_error === "review") return { status: "needs_review", ...common };
+  return { status: "failed", ...common, fatal: step.on_error === "fail_run" };
+}
+
 /**
- * Runs `item` through steps[from..]. Returns its outcome, or null when ctx.signal aborted in the
- * middle (the item stays pending and is processed again later).
+ * The outcome of an evaluator result that needs no call: the item finished, a fail/review/skip
+ * step matched, or an expression failed (`expression error: ...`, or the bound it ran into).
  */
-export async function runSteps(opts: {
-  steps: Step[];
-  from: number;
-  item: unknown;
-  itemIndex: number;
-  ctx: StepContext;
-}): Promise<Outcome | null> {
-  const { steps, ctx } = opts;
-  let item = opts.item;
-  for (let i = opts.from; i < steps.length; i++) {
-    const step = steps[i]!;
-    if (ctx.signal.aborted) return null;
-    try {
-      const matched = step.when === undefined || truthy(await evaluate(step.when, item, ctx.inputs));
-      if (!matched) continue;
-      switch (step.type) {
-        case "transform":
-          item = await evaluate(step.expression, item, ctx.inputs);
-          break;
-        case "fail":
-          return {
-            status: "failed",
-            data: item,
-            stepIndex: i,
-            stepId: step.id,
-            error: step.message ?? `Step "${step.id}" (fail) matched`,
-            fatal: step.fatal,
-            exception: false,
-          };
-        case "review":
-          return {
-            status: "needs_review",
-            data: item,
-            stepIndex: i + 1,
-            stepId: step.id,
-            error: step.message ?? `Step "${step.id}" (review) matched`,
-            exception: false,
-          };
-        case "skip":
-          return { status: "skipped", data: item, stepIndex: i, stepId: step.id };
-        case "http": {
-          const body = step.body
-            ? await evaluate(step.body, item, ctx.inputs)
-            : { run_id: ctx.runId, step_id: step.id, item_index: opts.itemIndex, item, inputs: ctx.inputs };
-          const answer = await postJson(step.url, body ?? null, {
-            timeoutMs: step.timeout_ms,
-            headers: step.headers,
-            signal: ctx.signal,
-            secrets: ctx.secrets,
-          });
-          item = withField(item, step, answer);
-          break;
-        }
-        case "llm": {
-          const prompt = await renderPrompt(step.prompt, item, ctx.inputs);
-          const reply = await complete(step.runtime ?? ctx.runtime, prompt, {
-            signal: ctx.signal,
-            system: step.system,
-            secrets: ctx.secrets,
-          });
-          item = withField(item, step, reply.content);
-          break;
-        }
-        case "wait":
-          await sleep(step.ms, ctx.signal);
-          break;
-      }
-    } catch (e) {
-      if (ctx.signal.aborted) return null;
-      const error = describe(step, e);
-      log.warn(
-        { run_id: ctx.runId, item_index: opts.itemIndex, step_id: step.id, err: (e as Error)?.message },
-        "workflow step error",
-      );
-      if (step.on_error === "review")
-        return { status: "needs_review", data: item, stepIndex: i, stepId: step.id, error, exception: true };
+export function outcomeOf(
+  steps: Step[],
+  r: Exclude<ItemResult, { k: "call" }>,
+  where: { runId: string; itemIndex: number },
+): Outcome {
+  if (r.k === "done") return { status: "completed", data: r.json, stepIndex: steps.length };
+  if (r.k === "error") {
+    const step = steps[r.blame]!;
+    const error = `${prefix(step)}: ${r.code ?? "expression error"}: ${r.message}`;
+    return exception(steps, { blame: r.blame, stepIndex: r.step, data: r.json, error }, where);
+  }
+  const step = steps[r.step]!;
+  const message = "message" in step ? step.message : undefined;
+  switch (step.type) {
+    case "fail":
       return {
         status: "failed",
-        data: item,
-        stepIndex: i,
+        data: r.json,
+        stepIndex: r.step,
         stepId: step.id,
-        error,
-        fatal: step.on_error === "fail_run",
-        exception: true,
+        error: message ?? `Step "${step.id}" (fail) matched`,
+        fatal: step.fatal,
+        exception: false,
       };
-    }
+    case "review":
+      return {
+        status: "needs_review",
+        data: r.json,
+        stepIndex: r.step + 1,
+        stepId: step.id,
+        error: message ?? `Step "${step.id}" (review) matched`,
+        exception: false,
+      };
+    default:
+      return { status: "skipped", data: r.json, stepIndex: r.step, stepId: step.id };
   }
-  return { status: "completed", data: item, stepIndex: steps.length };
+}
+
+/** Performs an http/llm/wait step for the item (JSON text); returns the item as it leaves the step. */
+async function perform(
+  step: Step,
+  call: Extract<ItemResult, { k: "call" }>,
+  itemIndex: number,
+  ctx: StepContext,
+): Promise<string> {
+  switch (step.type) {
+    case "http": {
+      const item: unknown = JSON.parse(call.json);
+      const body =
+        call.body !== undefined
+          ? JSON.parse(call.body)
+          : { run_id: ctx.runId, step_id: step.id, item_index: itemIndex, item, inputs: ctx.inputs };
+      const answer = await postJson(step.url, body, {
+        timeoutMs: step.timeout_ms,
+        headers: step.headers,
+        signal: ctx.signal,
+        secrets: ctx.secrets,
+      });
+      return withField(item, step, answer);
+    }
+    case "llm": {
+      const reply = await complete(step.runtime ?? ctx.runtime, call.prompt ?? "", {
+        signal: ctx.signal,
+        system: step.system,
+        secrets: ctx.secrets,
+      });
+      return withField(JSON.parse(call.json), step, reply.content);
+    }
+    case "wait":
+      await sleep(step.ms, ctx.signal);
+      return call.json;
+    default:
+      throw new Error(`step ${step.id} (${step.type}) is not a call`);
+  }
+}
+
+/**
+ * Runs the item (JSON text) through steps[from..]; `first` is the evaluator's result for it when
+ * the engine already has it. Returns its outcome, or null when ctx.signal aborted in the middle (the
+ * item stays pending and is processed again later).
+ */
+export async function runItem(opts: {
+  steps: Step[];
+  from: number;
+  json: string;
+  itemIndex: number;
+  ctx: StepContext;
+  first?: ItemResult;
+}): Promise<Outcome | null> {
+  const { steps, ctx } = opts;
+  const where = { runId: ctx.runId, itemIndex: opts.itemIndex };
+  let next = { json: opts.json, from: opts.from };
+  let result = opts.first;
+  for (;;) {
+    if (!result) {
+      if (ctx.signal.aborted) return null;
+      if (next.from >= steps.length) return { status: "completed", data: next.json, stepIndex: steps.length };
+      [result] = await ctx.evaluator.evaluate({ steps: planOf(steps), inputs: ctx.evalInputs, items: [next] });
+    }
+    if (result!.k !== "call") return outcomeOf(steps, result!, where);
+    const call = result!;
+    if (ctx.signal.aborted) return null;
+    const step = steps[call.step]!;
+    try {
+      next = { json: await perform(step, call, opts.itemIndex, ctx), from: call.step + 1 };
+    } catch (e) {
+      if (ctx.signal.aborted) return null;
+      const at = { blame: call.step, stepIndex: call.step, data: call.json, error: describe(step, e) };
+      return exception(steps, at, where, (e as Error)?.message ?? String(e));
+    }
+    result = undefined;
+  }
 }

@@ -3,6 +3,7 @@
 import type { KeyPrincipal } from "../auth/access-keys";
 import { keyActor } from "../audit";
 import { prisma } from "../db";
+import type { Evaluator } from "../expressions";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { runEngine } from "./engine";
@@ -56,9 +57,9 @@ export async function startRun(agent: Agent, key: KeyPrincipal, inputs: Record<s
 }
 
 /** Runs the engine for the run's current epoch (what the queued job would do). */
-export async function drive(runId: string, signal?: AbortSignal) {
+export async function drive(runId: string, signal?: AbortSignal, evaluator?: Evaluator) {
   const db = await prisma();
   const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-  await runEngine({ runId, epoch: run.epoch, baseUrl: "http://localhost:3000", signal });
+  await runEngine({ runId, epoch: run.epoch, baseUrl: "http://localhost:3000", signal, evaluator });
   return db.run.findUniqueOrThrow({ where: { id: runId } });
 }

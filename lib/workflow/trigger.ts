@@ -14,7 +14,7 @@ import type { WorkflowTriggerBody } from "../runs/schemas";
 import { requireWorkflowAgent } from "../runs/service";
 import { parseWith } from "../validate";
 import { inputsSchema } from "./inputs";
-import { WorkflowDefinition } from "./schema";
+import { StoredWorkflowDefinition } from "./schema";
 
 export async function createRun(opts: {
   agent: Agent;
@@ -29,7 +29,7 @@ export async function createRun(opts: {
 }): Promise<{ runId: string }> {
   requireWorkflowAgent(opts.agent);
   assertNotArchived(opts.agent);
-  const definition = WorkflowDefinition.parse(opts.agent.workflow);
+  const definition = StoredWorkflowDefinition.parse(opts.agent.workflow);
   const inputs = parseWith(inputsSchema(definition), opts.inputs, "body") as Record<string, unknown>;
   await resolveFileRefs(inputs, {
     organizationId: opts.agent.organizationId,
@@ -73,7 +73,7 @@ export async function createRun(opts: {
 export function aliasInputs(agent: Agent, body: WorkflowTriggerBody): Record<string, unknown> {
   assertNotArchived(agent);
   if (body.payload === undefined) {
-    const declared = WorkflowDefinition.parse(agent.workflow).inputs;
+    const declared = StoredWorkflowDefinition.parse(agent.workflow).inputs;
     const stray = Object.keys(body).filter((k) => k !== "payload" && k !== "variables" && Object.hasOwn(declared, k));
     if (stray.length) {
       const example = `{"payload": {${stray.map((k) => `"${k}": ...`).join(", ")}}}`;
@@ -102,7 +102,7 @@ export function takeCallbackUrl(
   inputsAreBody: boolean,
 ): { inputs: Record<string, unknown>; callbackUrl: string | null } {
   if (!inputsAreBody) return { inputs, callbackUrl: chooseCallbackUrl(body, agent) };
-  const parsed = WorkflowDefinition.safeParse(agent.workflow);
+  const parsed = StoredWorkflowDefinition.safeParse(agent.workflow);
   if (parsed.success && Object.hasOwn(parsed.data.inputs, "callback_url")) {
     return { inputs, callbackUrl: agent.callbackUrl ?? null };
   }

@@ -41,7 +41,7 @@ test("signed out: the reference renders every operation of the document, accessi
 
   // Every operation of the document has its section, with its method, path and summary.
   const articles = await page.locator("article[id]").evaluateAll((els) => els.map((e) => e.id));
-  expect(articles).toEqual(expect.arrayContaining(operationIds));
+  expect(operationIds.filter((id) => !articles.includes(id))).toEqual([]);
   const trigger = page.locator("article#triggerAgent");
   await expect(trigger.getByRole("heading", { name: "Trigger an agent" })).toBeVisible();
   await expect(trigger.getByText("/api/agents/webhook/{agent_id}", { exact: true })).toBeVisible();

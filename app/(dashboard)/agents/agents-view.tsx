@@ -127,7 +127,7 @@ export function AgentsView() {
             <TBody>
               {agents.data.agents.map((a) => (
                 <Tr key={a.agent_id}>
-                  <Td className="font-medium break-words">
+                  <Td className="font-medium [overflow-wrap:anywhere]">
                     <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 hover:underline">
                       {a.name}
                     </Link>

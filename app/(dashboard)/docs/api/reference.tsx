@@ -10,10 +10,11 @@ import { Inline, Markdown, ScrollTable } from "./markdown";
 
 type Json = Record<string, any>;
 
-const METHODS = ["get", "post", "patch", "delete", "head", "options"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as const;
 const METHOD_TONES: Record<string, string> = {
   get: "bg-sky-50 text-sky-800 ring-sky-300",
   post: "bg-emerald-50 text-emerald-800 ring-emerald-300",
+  put: "bg-violet-50 text-violet-800 ring-violet-300",
   patch: "bg-amber-50 text-amber-900 ring-amber-300",
   delete: "bg-red-50 text-red-800 ring-red-300",
   head: "bg-zinc-100 text-zinc-700 ring-zinc-300",

@@ -1,4 +1,4 @@
-// Browser tests of the dashboard: Debian's Chromium (a Playwright browser download fails here)
+// Browser tests of the console: Debian's Chromium (a Playwright browser download fails here)
 // against the production server on a fresh database (e2e/ui/global-setup.ts), embedded or
 // PostgreSQL like the API tests.
 import { defineConfig } from "@playwright/test";

@@ -27,7 +27,7 @@ import {
 } from "./lib/http/node-server";
 import { fastRoutes } from "./lib/http/fast-routes";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
-import { markShuttingDown } from "./lib/lifecycle";
+import { markShuttingDown, shutdownSteps } from "./lib/lifecycle";
 import { metrics, observeRequest, serveClusterMetrics } from "./lib/metrics";
 import { offerRawBody, RAW_BODY_HEADER } from "./lib/streams";
 
@@ -125,14 +125,14 @@ async function serve() {
       : undefined;
 
   // Next drops Content-Length from route handler responses (it may have decoded the body). Routes
-  // that stream a body of known length (file downloads) declare it in x-aws-content-length; it
+  // that stream a body of known length (file downloads) declare it in x-awhs-content-length; it
   // becomes the real header here, so clients get progress and can detect truncation.
   function declaredLength(res: http.ServerResponse) {
     const writeHead = res.writeHead;
     res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
-      const declared = res.getHeader("x-aws-content-length");
+      const declared = res.getHeader("x-awhs-content-length");
       if (declared !== undefined) {
-        res.removeHeader("x-aws-content-length");
+        res.removeHeader("x-awhs-content-length");
         if (!res.hasHeader("content-encoding")) res.setHeader("content-length", declared);
       }
       // Shutting down: the client must not send another request on this connection.
@@ -158,7 +158,7 @@ async function serve() {
       const route = pattern ?? (req.url?.startsWith("/_next/") ? "/_next/*" : "other");
       res.once("close", () => observeRequest(req.method, route, res.writableFinished ? res.statusCode : 499, started));
       // The client's address for routes that need it (sign-in lockout); a client cannot set it.
-      req.headers["x-aws-client-ip"] = req.socket.remoteAddress ?? "";
+      req.headers["x-awhs-client-ip"] = req.socket.remoteAddress ?? "";
       // One address for the caller, as lib/http/base-url.ts decides it (a client's X-Forwarded-* are
       // believed only with TRUST_PROXY): Next, Auth.js and the console all read it from here.
       decideForwardedOrigin(req);
@@ -213,17 +213,13 @@ async function serve() {
     const deadline = performance.now() + shutdownTimeoutMs;
     const left = () => Math.max(0, deadline - performance.now());
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-    const life = globalThis as {
-      __awsDrain?: (ms: number) => Promise<void>;
-      __awsShutdown?: (ms?: number) => Promise<void>;
-    };
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // A connection whose answer has just gone out is idle: closed within 100 ms.
     const idle = setInterval(() => server.closeIdleConnections(), 100);
-    await Promise.race([Promise.all([closed, life.__awsDrain?.(left())]), sleep(left())]);
+    await Promise.race([Promise.all([closed, shutdownSteps.drain.get()?.(left())]), sleep(left())]);
     clearInterval(idle);
-    await Promise.race([life.__awsShutdown?.(left()), sleep(left() + 2_000)]);
+    await Promise.race([shutdownSteps.shutdown.get()?.(left()), sleep(left() + 2_000)]);
     process.exit(0);
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -71,4 +71,12 @@ describe("architecture", () => {
     const offenders = files.filter((f) => /process\.env\b/.test(readFileSync(path.join(root, f), "utf8")));
     expect(offenders).toEqual([]);
   });
+
+  it("keeps process-wide state behind lib/process-state.ts: no other file writes globalThis", () => {
+    const files = [...libFiles, ...sources("app"), "server.ts"].filter((f) => f !== "lib/process-state.ts");
+    const offenders = files.filter((f) =>
+      /globalThis\s+as\b|globalThis\[|globalThis\.__/.test(readFileSync(path.join(root, f), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
 });

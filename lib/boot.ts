@@ -2,21 +2,12 @@
 import { closeDatabase, database, type Database } from "./db";
 import { advisoryLock } from "./db/advisory-lock";
 import { env } from "./env";
+import { shutdownSteps } from "./lifecycle";
 import { log } from "./log";
+import { processOnce } from "./process-state";
 import type { WorkerStop } from "./queue/worker";
 import { seedFirstStart } from "./seed";
 import { stopTracing } from "./tracing";
-
-/**
- * Graceful shutdown (server.ts, on SIGTERM), in two steps: `__awsDrain` while the HTTP server lets
- * its requests in flight finish (the worker takes no more jobs; replies being produced here get up
- * to `ms` to finish), then `__awsShutdown`: running jobs get up to `ms`, then the database closes.
- */
-const g = globalThis as unknown as {
-  __awsBooted?: Promise<void>;
-  __awsDrain?: (ms: number) => Promise<void>;
-  __awsShutdown?: (ms?: number) => Promise<void>;
-};
 
 /** Several server processes start together on PostgreSQL: the first start happens in one of them. */
 async function onlyOnce(db: Database, task: () => Promise<unknown>) {
@@ -30,7 +21,7 @@ async function onlyOnce(db: Database, task: () => Promise<unknown>) {
 }
 
 export function boot(): Promise<void> {
-  g.__awsBooted ??= (async () => {
+  return processOnce("booted", async () => {
     const db = await database();
     log.info({ database: db.kind }, "database ready");
     if (env().NODE_ENV !== "test") await onlyOnce(db, seedFirstStart);
@@ -39,11 +30,11 @@ export function boot(): Promise<void> {
       const { startWorker } = await import("./queue/worker");
       workers.push(await startWorker());
     }
-    g.__awsDrain = async (ms) => {
+    shutdownSteps.drain.set(async (ms) => {
       const { repliesSettled } = await import("./conversations/replies");
       await Promise.all([...workers.map((w) => w.pause().catch(() => {})), repliesSettled(ms)]);
-    };
-    g.__awsShutdown = async (ms) => {
+    });
+    shutdownSteps.shutdown.set(async (ms) => {
       for (const stop of workers) await stop(ms).catch(() => {});
       // Expression evaluator processes (lib/expressions): what is still running is not waited for.
       (await import("./expressions")).closeExpressionEvaluator();
@@ -52,7 +43,6 @@ export function boot(): Promise<void> {
       await stopQueue(ms);
       await closeDatabase();
       await stopTracing();
-    };
-  })();
-  return g.__awsBooted;
+    });
+  });
 }

@@ -46,12 +46,12 @@ export const EnvSchema = z.object({
     .url()
     .optional()
     .describe(
-      "Public base URL used in signed links, the first-start instructions, the dashboard's sign-in redirects and its same-origin check.",
+      "Public base URL used in signed links, the first-start instructions, the console's sign-in redirects and its same-origin check.",
     ),
   TRUST_PROXY: bool
     .default(false)
     .describe(
-      "Behind a reverse proxy that sets them: take the links' (and the dashboard's) host and scheme from X-Forwarded-Host and X-Forwarded-Proto, and the sign-in lockout's client address from the last X-Forwarded-For entry. Otherwise clients could set them, so only `Host` and the connection's address are used.",
+      "Behind a reverse proxy that sets them: take the links' (and the console's) host and scheme from X-Forwarded-Host and X-Forwarded-Proto, and the sign-in lockout's client address from the last X-Forwarded-For entry. Otherwise clients could set them, so only `Host` and the connection's address are used.",
     ),
   SIGNING_SECRET: z
     .string()
@@ -425,13 +425,13 @@ export const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined))
     .describe(
-      "Key of dashboard sessions (32+ characters). Generated into DATA_DIR when unset on the embedded database; required on PostgreSQL (every instance must share it).",
+      "Key of console sessions (32+ characters). Generated into DATA_DIR when unset on the embedded database; required on PostgreSQL (every instance must share it).",
     ),
   OIDC_ISSUER: z
     .string()
     .url()
     .optional()
-    .describe('Dashboard single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).'),
+    .describe('Console single sign-on: all three set enable "Sign in with SSO" (OpenID Connect).'),
   OIDC_CLIENT_ID: z
     .string()
     .min(1)

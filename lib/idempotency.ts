@@ -9,6 +9,7 @@ import { ApiError } from "./errors";
 import type { Prisma } from "./generated/prisma/client";
 import { newId } from "./ids";
 import { log } from "./log";
+import { processSlot } from "./process-state";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -37,13 +38,13 @@ export function requestHash(method: string, scope: string, body: unknown): strin
     .digest("hex");
 }
 
-const g = globalThis as unknown as { __awsIdemSweep?: number };
+const lastSweep = processSlot<number>("idempotencySweep");
 
 /** Expired records are ignored when met and swept at most once a minute per process. */
 function sweepExpired() {
   const now = Date.now();
-  if ((g.__awsIdemSweep ?? 0) > now - 60_000) return;
-  g.__awsIdemSweep = now;
+  if ((lastSweep.get() ?? 0) > now - 60_000) return;
+  lastSweep.set(now);
   void prisma()
     .then((db) => db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date(now) } } }))
     .catch((err) => log.warn({ err: { message: (err as Error).message } }, "idempotency sweep failed"));

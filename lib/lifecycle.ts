@@ -1,14 +1,26 @@
 // The process's life cycle as the routes see it: whether a graceful shutdown has begun (server.ts
-// marks it on SIGTERM; /api/ready then answers 503 so that a load balancer stops sending), and a
-// bound for work that must not hang a probe or a scrape. No imports: server.ts bundles this file.
+// marks it on SIGTERM; /api/ready then answers 503 so that a load balancer stops sending), the two
+// steps of that shutdown (set by lib/boot.ts, called by server.ts), and a bound for work that must
+// not hang a probe or a scrape. Imports nothing heavy: server.ts bundles this file.
+import { processSlot } from "./process-state";
 
-const g = globalThis as unknown as { __awsShuttingDown?: boolean };
+const shuttingDown = processSlot<boolean>("shuttingDown");
+
+/**
+ * Graceful shutdown, in two steps: `drain` while the HTTP server lets its requests in flight finish
+ * (the worker takes no more jobs; replies being produced here get up to `ms` to finish), then
+ * `shutdown`: running jobs get up to `ms`, then the database closes.
+ */
+export const shutdownSteps = {
+  drain: processSlot<(ms: number) => Promise<void>>("drain"),
+  shutdown: processSlot<(ms?: number) => Promise<void>>("shutdown"),
+};
 
 export function markShuttingDown() {
-  g.__awsShuttingDown = true;
+  shuttingDown.set(true);
 }
 
-export const isShuttingDown = (): boolean => g.__awsShuttingDown === true;
+export const isShuttingDown = (): boolean => shuttingDown.get() === true;
 
 /** Thrown by `within` when the work did not settle in time. */
 export class TimeoutError extends Error {

@@ -2,8 +2,7 @@
 // of defence in case a header object reaches a log call.
 import pino from "pino";
 import { env } from "./env";
-
-const g = globalThis as unknown as { __awsLogger?: pino.Logger };
+import { processOnce } from "./process-state";
 
 export const REDACT_PATHS = [
   "authorization",
@@ -27,4 +26,4 @@ export function createLogger(destination?: pino.DestinationStream): pino.Logger 
   );
 }
 
-export const log: pino.Logger = (g.__awsLogger ??= createLogger());
+export const log: pino.Logger = processOnce("logger", createLogger);

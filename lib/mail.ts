@@ -4,17 +4,19 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "./env";
 import { log } from "./log";
+import { processSlot } from "./process-state";
 
 /** Bounds of one send, so that a dead SMTP server cannot hold the admin's request for minutes. */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
-const g = globalThis as unknown as { __awsMail?: { url: string; transport: Transporter } };
+const current = processSlot<{ url: string; transport: Transporter }>("mail");
 
 export const mailConfigured = (): boolean => Boolean(env().SMTP_URL);
 
 function transport(url: string): Transporter {
-  if (g.__awsMail?.url !== url) g.__awsMail = { url, transport: nodemailer.createTransport({ url, ...TIMEOUTS }) };
-  return g.__awsMail.transport;
+  let mail = current.get();
+  if (mail?.url !== url) current.set((mail = { url, transport: nodemailer.createTransport({ url, ...TIMEOUTS }) }));
+  return mail.transport;
 }
 
 /** `text` with every secret replaced: error messages may quote what was sent. */

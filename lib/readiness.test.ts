@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
 import { isShuttingDown, markShuttingDown, TimeoutError, within } from "./lifecycle";
+import { processSlot } from "./process-state";
 import { readiness } from "./readiness";
 
-const g = globalThis as { __awsShuttingDown?: boolean };
-afterEach(() => {
-  delete g.__awsShuttingDown;
-});
+afterEach(() => processSlot("shuttingDown").set(undefined));
 
 describe("readiness", () => {
   it("is 503 service_unavailable once a graceful shutdown has begun, before any check", async () => {

@@ -63,7 +63,7 @@ export async function seedFirstStart(): Promise<boolean> {
   const lines = [
     "",
     "Agent Webhook Service: first start",
-    `  dashboard     ${base}/  sign in as ${e.ADMIN_EMAIL}, password: ${e.ADMIN_PASSWORD ? "(from ADMIN_PASSWORD)" : password}`,
+    `  console     ${base}/  sign in as ${e.ADMIN_EMAIL}, password: ${e.ADMIN_PASSWORD ? "(from ADMIN_PASSWORD)" : password}`,
     `  organization  ${ids.organization_id} (Default), project ${ids.project_id}`,
     `  admin         ${e.ADMIN_EMAIL}  password: ${e.ADMIN_PASSWORD ? "(from ADMIN_PASSWORD)" : password}`,
     `  user token    ${ids.user_token}   (management API; shown once)`,

@@ -1,4 +1,5 @@
 // Reading a whole stream with a byte cap: request bodies (lib/http) and upstream answers
+import { processOnce } from "./process-state";
 // (lib/runtime) both stop, cancelling the stream, as soon as the cap is passed.
 
 /** Reads a whole stream, but stops (cancelling it) and throws `tooLarge()` past `cap` bytes. */
@@ -31,10 +32,9 @@ export async function readStreamCapped(
  * half the upload's throughput (bench/upload.bench.ts; docs/benchmarks.md). A client cannot set the
  * header: the server replaces it on every request, and an unknown id finds nothing.
  */
-export const RAW_BODY_HEADER = "x-aws-raw-body";
+export const RAW_BODY_HEADER = "x-awhs-raw-body";
 
-const g = globalThis as unknown as { __awsRawBodies?: Map<string, NodeJS.ReadableStream> };
-const rawBodies = (g.__awsRawBodies ??= new Map());
+const rawBodies = processOnce("rawBodies", () => new Map<string, NodeJS.ReadableStream>());
 
 /** server.ts: makes `body` available to the route under `id` until `done` (the response closed). */
 export function offerRawBody(id: string, body: NodeJS.ReadableStream): () => void {

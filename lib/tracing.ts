@@ -7,6 +7,7 @@
 // (endpoint, headers, timeout, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
 import { env } from "./env";
 import { log } from "./log";
+import { processOnce, processSlot } from "./process-state";
 
 /** The service's name in traces unless OTEL_SERVICE_NAME says otherwise. */
 export const SERVICE_NAME = "agent-webhook-service";
@@ -15,7 +16,7 @@ interface Provider {
   shutdown(): Promise<void>;
 }
 
-const g = globalThis as unknown as { __awsTracing?: Promise<Provider | undefined> };
+const tracing = processSlot<Promise<Provider | undefined>>("tracing");
 
 async function start(): Promise<Provider | undefined> {
   const { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol } = env();
@@ -43,15 +44,16 @@ async function start(): Promise<Provider | undefined> {
 
 /** Starts tracing once per process when OTEL_EXPORTER_OTLP_ENDPOINT is set; a no-op otherwise. */
 export function startTracing(): Promise<unknown> {
-  g.__awsTracing ??= start().catch((err) => {
-    log.error({ err: { message: (err as Error).message } }, "tracing could not start");
-    return undefined;
-  });
-  return g.__awsTracing;
+  return processOnce("tracing", () =>
+    start().catch((err) => {
+      log.error({ err: { message: (err as Error).message } }, "tracing could not start");
+      return undefined;
+    }),
+  );
 }
 
 /** Sends the spans still buffered (graceful shutdown). */
 export async function stopTracing(): Promise<void> {
-  const provider = await g.__awsTracing;
+  const provider = await tracing.get();
   await provider?.shutdown().catch(() => {});
 }

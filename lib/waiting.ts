@@ -1,4 +1,5 @@
 // Waiting for a row to change, for requests that hold on (long polling, the synchronous trigger's
+import { processOnce } from "./process-state";
 // wait). A change made by this process wakes its waiters at once (`notify`); changes made by other
 // processes are seen by one shared poller per kind of row, which checks every waited-on id in a
 // single query. State lives on globalThis: Next bundles route handlers and the in-process worker
@@ -18,9 +19,9 @@ type Wake = () => void;
  * waiters wait past (e.g. messages no longer processing).
  */
 export function watcher(name: string, changed: (ids: string[]) => Promise<string[]>, pollMs = 250): Watcher {
-  const g = globalThis as unknown as Record<string, { waiters: Map<string, Set<Wake>>; timer?: NodeJS.Timeout }>;
-  const key = `__awsWatcher_${name}`;
-  const state = (g[key] ??= { waiters: new Map() });
+  const state = processOnce<{ waiters: Map<string, Set<Wake>>; timer?: NodeJS.Timeout }>(`watcher_${name}`, () => ({
+    waiters: new Map(),
+  }));
 
   const notify = (id: string) => {
     const set = state.waiters.get(id);

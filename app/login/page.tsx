@@ -30,7 +30,7 @@ export default async function LoginPage({
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
         <h1 className="text-center text-xl font-semibold text-zinc-900">Agent Webhook Service</h1>
-        <p className="mt-1 text-center text-sm text-zinc-600">Sign in to the dashboard</p>
+        <p className="mt-1 text-center text-sm text-zinc-600">Sign in to the console</p>
         <div className="mt-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-zinc-200">
           <LoginForm next={next} ssoError={params.error === "AccessDenied" || params.error === "OAuthCallbackError"} />
           {sso && (

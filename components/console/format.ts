@@ -1,4 +1,4 @@
-// Display formats shared by the dashboard's pages.
+// Display formats shared by the console's pages.
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return "—";
   const d = new Date(iso);

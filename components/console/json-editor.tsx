@@ -1,5 +1,5 @@
 "use client";
-// A JSON editor for the dashboard: a monospace textarea with a line gutter that marks the lines
+// A JSON editor for the console: a monospace textarea with a line gutter that marks the lines
 // an error points at, and the helpers that turn a syntax error or an API field path
 // (`workflow.steps.2.when`) into a line of the text (jsonc-parser's tree keeps the offsets).
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";

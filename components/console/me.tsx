@@ -11,7 +11,7 @@ export function MeProvider({ me, children }: { me: ConsoleMe; children: ReactNod
 
 export function useMe(): ConsoleMe {
   const me = useContext(MeContext);
-  if (!me) throw new Error("useMe outside the dashboard layout");
+  if (!me) throw new Error("useMe outside the console layout");
   return me;
 }
 

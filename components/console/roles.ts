@@ -1,4 +1,4 @@
-// The two roles of a member, as the dashboard describes them (docs/dashboard.md, Roles).
+// The two roles of a member, as the console describes them (docs/console.md, Roles).
 export type Role = "admin" | "support";
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {

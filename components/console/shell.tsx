@@ -1,5 +1,5 @@
 "use client";
-// The dashboard frame: navigation (a sidebar on wide screens, a menu on phones), the organization
+// The console frame: navigation (a sidebar on wide screens, a menu on phones), the organization
 // switcher, and the user's menu (sign out, sign out everywhere).
 import Link from "next/link";
 import { usePathname } from "next/navigation";

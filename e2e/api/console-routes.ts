@@ -1,4 +1,4 @@
-// Every route of the dashboard's console API, for the role matrix (e2e/security/console-matrix.test.ts). A test
+// Every route of the console API, for the role matrix (e2e/security/console-matrix.test.ts). A test
 // fails when a route file exists that is not listed here: add new console routes here.
 export type Expect = "ok" | "forbidden";
 

@@ -1,4 +1,4 @@
-// The dashboard's console API from a test: signing in (a session cookie), calls that carry it with
+// the console API from a test: signing in (a session cookie), calls that carry it with
 // a same-origin Origin header as the browser would, and people joining an organization through an
 // invitation (the only way in besides the admin CLI).
 import { expect } from "vitest";
@@ -19,7 +19,7 @@ export interface ConsoleSession {
 }
 
 /**
- * Console calls to `base` carrying `cookie` (may be empty: signed out) and the dashboard's Origin:
+ * Console calls to `base` carrying `cookie` (may be empty: signed out) and the console's Origin:
  * `base`, or the origin of the server's PUBLIC_URL when it has one (what a browser there sends).
  */
 export function consoleSession(cookie: string, base = ctx().baseUrl, origin = base): ConsoleSession {

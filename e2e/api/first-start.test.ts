@@ -38,21 +38,21 @@ describe("first start", () => {
     expect(readFileSync(server.logFile, "utf8")).not.toContain("first start");
   });
 
-  it("sends a signed-out visitor of / to the dashboard's sign-in page", async () => {
+  it("sends a signed-out visitor of / to the console's sign-in page", async () => {
     const res = await fetch(`${server!.baseUrl}/`, { redirect: "manual" });
     expect(res.status).toBe(307);
     expect(res.headers.get("location")).toMatch(/\/login\?next=%2F$/);
     const login = await fetch(`${server!.baseUrl}/login`);
     expect(login.status).toBe(200);
-    expect(await login.text()).toContain("Sign in to the dashboard");
+    expect(await login.text()).toContain("Sign in to the console");
   });
 
-  it("prints the dashboard URL and a generated admin password that signs in", async () => {
+  it("prints the console URL and a generated admin password that signs in", async () => {
     const fresh = await freshTarget("first-pw");
     const own = await startServer(fresh.target, { ADMIN_EMAIL: "generated@example.com" });
     try {
       const out = readFileSync(own.logFile, "utf8");
-      const line = /dashboard\s+(\S+)\s+sign in as generated@example\.com, password: (\S+)/.exec(out);
+      const line = /console\s+(\S+)\s+sign in as generated@example\.com, password: (\S+)/.exec(out);
       expect(line, out).toBeTruthy();
       expect(line![1]).toMatch(/^http:\/\/localhost:\d+\/$/);
       const signIn = (password: string) =>

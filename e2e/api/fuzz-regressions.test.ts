@@ -184,7 +184,7 @@ describe("paths and methods Next cannot take: the envelope, not Next's bare 500"
   });
 });
 
-describe("Auth.js and the dashboard with a malformed Host or callback URL: no 500", () => {
+describe("Auth.js and the console with a malformed Host or callback URL: no 500", () => {
   it.each(["a:b:c", "[::1", ""])(
     "Host %j: console routes and Auth.js's session answer as for a valid host",
     async (host) => {

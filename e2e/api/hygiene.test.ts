@@ -183,7 +183,7 @@ describe("slow and oversized clients", () => {
   });
 });
 
-describe("the dashboard sign-in lockout keys on X-Forwarded-For only with TRUST_PROXY=true", () => {
+describe("the console sign-in lockout keys on X-Forwarded-For only with TRUST_PROXY=true", () => {
   const attempt = (base: string, email: string, forwardedFor: string) =>
     fetch(`${base}/api/console/auth/sign-in`, {
       method: "POST",

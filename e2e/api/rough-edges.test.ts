@@ -135,7 +135,7 @@ describe("the workflow alias names its missing payload wrapper", () => {
 });
 
 describe("credentials in the wrong API", () => {
-  it("a user token on the public API: 401 unauthorized saying user tokens are for the management API and the dashboard", async () => {
+  it("a user token on the public API: 401 unauthorized saying user tokens are for the management API and the console", async () => {
     const { orgA } = ctx();
     const agentId = (await createAgent(orgA, ECHO_AGENT)).agent_id;
     for (const [method, path, body] of [
@@ -144,7 +144,7 @@ describe("credentials in the wrong API", () => {
     ] as const) {
       const res = await call(method, path, { auth: orgA.user_token, body });
       expectError(res, 401, "unauthorized");
-      expect(res.body.error.message).toMatch(/user token.*management API.*dashboard/);
+      expect(res.body.error.message).toMatch(/user token.*management API.*console/);
       expect(res.body.error.message).toContain("Access Key");
       expect(res.body.error.message).toContain("ak_");
       expect(res.text).not.toContain(orgA.user_token);
@@ -373,7 +373,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
     await waitForRun(wf, runToResume, "completed");
   });
 
-  it("lists archived agents on the management API only with include_archived=true; the dashboard lists them badged", async () => {
+  it("lists archived agents on the management API only with include_archived=true; the console lists them badged", async () => {
     const org = ctx().orgA.organization_id;
     const ids = (res: { body: { agents: { agent_id: string }[] } }) => res.body.agents.map((a) => a.agent_id);
     const plain = await mgmt("GET", agentsPath(org));
@@ -392,7 +392,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
     expect(row.archived_at).toBe(archived.archived_at);
   });
 
-  it("the dashboard's console archives too (admin), with the same answer when already archived", async () => {
+  it("the console API archives too (admin), with the same answer when already archived", async () => {
     const fresh = (await createAgent(ctx().orgA, { ...ECHO_AGENT, name: "console archive" })).agent_id;
     const support = await signIn("support-a@example.com");
     expectError(await support.call("DELETE", `/api/console/agents/${fresh}`), 403, "forbidden");

@@ -18,7 +18,7 @@ export interface DbTarget {
   databaseUrl?: string;
 }
 
-/** The dashboard's session key: required on PostgreSQL (every instance must share it). */
+/** The console's session key: required on PostgreSQL (every instance must share it). */
 const TEST_AUTH_SECRET = "test-auth-secret-for-the-suites-only-0123456789";
 
 export function dbEnv(target: DbTarget): Record<string, string> {

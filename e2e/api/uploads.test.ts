@@ -53,12 +53,12 @@ describe("upload: success and the SPEC 4.2 error table", () => {
   });
 
   it("reads the request's own body whatever a client puts in the server's internal raw-body header", async () => {
-    // server.ts hands the upload its Node stream under a random id in x-aws-raw-body and replaces
+    // server.ts hands the upload its Node stream under a random id in x-awhs-raw-body and replaces
     // any value a client sent: a forged id finds nothing, and the whole body is read and stored.
     const bytes = randomBytes(200_003);
     for (const forged of ["00000000-0000-0000-0000-000000000000", ""]) {
       const res = await upload(agentId, key, form([["file", new Blob([bytes]), "raw.bin"]]), {
-        "x-aws-raw-body": forged,
+        "x-awhs-raw-body": forged,
       });
       expect(res.status, res.text).toBe(200);
       expect(res.body.size_bytes).toBe(200_003);

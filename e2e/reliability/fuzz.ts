@@ -180,7 +180,7 @@ export interface RouteTarget {
   agentKind?: "conversational" | "workflow";
   /** Example bodies (from e2e/api/routes.ts, console-routes.ts and MANAGEMENT_EXAMPLES). */
   examples: ((f: Fixtures) => unknown)[];
-  /** Ends the caller's dashboard sessions (sign-out everywhere): the fuzz signs in again. */
+  /** Ends the caller's console sessions (sign-out everywhere): the fuzz signs in again. */
   endsSessions: boolean;
 }
 
@@ -723,10 +723,10 @@ function authArb(family: Family): fc.Arbitrary<Auth> {
         {
           weight: 1,
           arbitrary: fc.constantFrom<Auth>(
-            { label: "garbage cookie", headers: () => ({ cookie: "authjs.session-token=garbage; aws_org=org_x" }) },
+            { label: "garbage cookie", headers: () => ({ cookie: "authjs.session-token=garbage; awhs_org=org_x" }) },
             {
               label: "session and foreign org cookie",
-              headers: (f) => ({ cookie: `${f.cookies.admin}; aws_org=${f.orgB}` }),
+              headers: (f) => ({ cookie: `${f.cookies.admin}; awhs_org=${f.orgB}` }),
             },
           ),
         },

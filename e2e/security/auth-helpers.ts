@@ -1,6 +1,6 @@
-// What the dashboard's security tests share: a server of their own with users made by the admin CLI
+// What the console's security tests share: a server of their own with users made by the admin CLI
 // before it starts (so that lockouts never touch the shared suites' users), Auth.js's own endpoints
-// driven as any client can (CSRF token, form post), the dashboard's sign-in, and raw requests with
+// driven as any client can (CSRF token, form post), the console's sign-in, and raw requests with
 // a Host header of the test's choosing (fetch cannot set one).
 import http from "node:http";
 import { expect } from "vitest";
@@ -57,7 +57,7 @@ export async function authJsCsrf(base: string, headers: Record<string, string> =
 
 /**
  * A form post to Auth.js's own credentials endpoint (`/api/auth/callback/credentials`), with a
- * valid CSRF token: what any client can do without the dashboard's sign-in route.
+ * valid CSRF token: what any client can do without the console's sign-in route.
  */
 export async function authJsSignIn(
   base: string,
@@ -78,7 +78,7 @@ export async function authJsSignIn(
   return { ...res, session: sessionCookie(res.cookies) };
 }
 
-/** The dashboard's own sign-in route. */
+/** The console's own sign-in route. */
 export async function consoleSignIn(
   base: string,
   email: string,
@@ -94,7 +94,7 @@ export async function consoleSignIn(
   return { status: res.status, headers: res.headers, body: (await res.json()) as any, session: sessionCookie(cookies) };
 }
 
-/** A JSON call to the console API with a session cookie and the dashboard's own Origin. */
+/** A JSON call to the console API with a session cookie and the console's own Origin. */
 export async function consoleCall(
   base: string,
   cookie: string,

@@ -1,4 +1,4 @@
-// The role matrix of the dashboard's console API, like the Access Key auth matrix: every console
+// The role matrix of the console API, like the Access Key auth matrix: every console
 // route x {signed out, cross-site, support, admin, admin of another organization}. The server
 // decides on every route; hiding a button is not the protection.
 import { readdirSync, readFileSync, statSync } from "node:fs";

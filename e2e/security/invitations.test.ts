@@ -92,7 +92,7 @@ describe("T-ENROL-1 no membership without the invited person's consent", () => {
       signed_in: true,
     });
     expect(await memberEmails(adminA)).toContain(victim.email);
-    // The dashboard now opens in the organization just joined (the cookie it set); their own stays theirs.
+    // The console now opens in the organization just joined (the cookie it set); their own stays theirs.
     const joined = consoleSession(`${victim.session.cookie}; ${cookiesOf(res.headers)}`);
     const me = await joined.call("GET", "/api/console/me");
     expect(me.body.organization.name).toBe("Org A");
@@ -369,7 +369,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
   let smtp: SmtpTestServer;
   let own: OwnServer;
   let admin: ConsoleSession;
-  const PUBLIC_URL = "https://dashboard.example.test";
+  const PUBLIC_URL = "https://console.example.test";
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
@@ -378,7 +378,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
       SMTP_FROM: "Invitations <invites@example.test>",
       PUBLIC_URL,
     });
-    // A browser on the dashboard's public address sends that origin (the server compares with PUBLIC_URL).
+    // A browser on the console's public address sends that origin (the server compares with PUBLIC_URL).
     admin = await signIn("invite-mail@example.com", PASSWORD, own.server.baseUrl, PUBLIC_URL);
   });
   afterAll(async () => {
@@ -431,9 +431,9 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
         req.on("error", reject);
         req.end(body);
       });
-    // A forged Host with a matching Origin is not the dashboard's origin (PUBLIC_URL): refused.
+    // A forged Host with a matching Origin is not the console's origin (PUBLIC_URL): refused.
     expect((await send("http://evil.example")).status).toBe(403);
-    // The dashboard's own origin with a forged Host: the link still names PUBLIC_URL.
+    // The console's own origin with a forged Host: the link still names PUBLIC_URL.
     const answer = await send(PUBLIC_URL);
     expect(answer.status).toBe(201);
     expect(answer.body.url.startsWith(`${PUBLIC_URL}/invite/`)).toBe(true);

@@ -1,5 +1,5 @@
 // Cross-site requests from outside: a state-changing console request is accepted only when its
-// Origin is the dashboard's own origin (scheme, host and port), as lib/http/base-url.ts decides it:
+// Origin is the console's own origin (scheme, host and port), as lib/http/base-url.ts decides it:
 // the Host over http, or with TRUST_PROXY=true the forwarded host and scheme.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../api/console";
@@ -29,7 +29,7 @@ describe("T-AUTH-5 cross-site requests: the console compares scheme, host and po
     expect(keys.body.access_keys.filter((k: { name: string }) => k.name === "origin")).toEqual([]);
   });
 
-  it("the dashboard's own origin is accepted, written as browsers write it", async () => {
+  it("the console's own origin is accepted, written as browsers write it", async () => {
     expect((await mint(base, cookie, { origin: base })).status).toBe(201);
     expect((await mint(base, cookie, { origin: base.toUpperCase() })).status).toBe(201);
   });

@@ -56,7 +56,7 @@ describe("T-AUTH-3 redirects after sign-in stay on the site", () => {
     for (const value of OPEN_REDIRECT_ATTEMPTS) {
       const res = await raw(base, "GET", `/login?next=${encodeURIComponent(value)}`);
       expect(res.status, label(value)).toBe(200);
-      expect(res.text, label(value)).toContain("Sign in to the dashboard");
+      expect(res.text, label(value)).toContain("Sign in to the console");
     }
   });
 
@@ -125,7 +125,7 @@ describe("T-AUTH-6 Auth.js's answers name the service's base URL, never 0.0.0.0 
     srv = await authServer("authurls", [], {
       HOST: "0.0.0.0",
       OIDC_ISSUER: issuer.url,
-      OIDC_CLIENT_ID: "aws-dashboard",
+      OIDC_CLIENT_ID: "awhs-console",
       OIDC_CLIENT_SECRET: "not-a-real-secret",
     });
     port = new URL(srv.base).port;

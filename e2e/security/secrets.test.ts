@@ -270,7 +270,7 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
     const shown = views[1]!.body.runtime;
     expect(shown.headers).toEqual({ "x-api-key": "[redacted]", Authorization: "Bearer {{secrets.tenant-token}}" });
 
-    // The dashboard's edit: send back what was shown, with a new timeout; the credentials stay.
+    // The console's edit: send back what was shown, with a new timeout; the credentials stay.
     const saved = await admin.call("PATCH", `/api/console/agents/${agentId}`, {
       runtime: { ...shown, timeout_ms: 15_000 },
     });

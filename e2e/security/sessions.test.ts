@@ -1,4 +1,4 @@
-// Dashboard sessions from outside: a sign-out ends the session on the server, so a copy of the
+// Console sessions from outside: a sign-out ends the session on the server, so a copy of the
 // cookie taken before it (a shared computer, a stolen cookie, a log) is worth nothing afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -50,7 +50,7 @@ async function expectDead(cookie: string) {
 }
 
 describe("T-AUTH-4 sign-out ends the session on the server", () => {
-  it("a cookie replayed after the dashboard's sign-out is refused everywhere", async () => {
+  it("a cookie replayed after the console's sign-out is refused everywhere", async () => {
     const cookie = await signedIn(ALICE);
     expect(await me(cookie)).toBe(200);
     const live = (await raw(srv.base, "GET", "/api/auth/session", { headers: { cookie } })).json();

@@ -1,4 +1,4 @@
-// Sign-in from outside: Auth.js's own credentials endpoint and the dashboard's sign-in route check
+// Sign-in from outside: Auth.js's own credentials endpoint and the console's sign-in route check
 // the password in one place, with one lockout, one failure record and one audit trail. The users
 // are members of a server of this file's own, so that no lockout reaches the shared suites.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,7 +164,7 @@ describe("T-AUTH-2 sign-in lockout on every path", () => {
       headers: {
         "x-forwarded-for": `203.0.113.${n + 1}`,
         "x-real-ip": `203.0.113.${n + 1}`,
-        "x-aws-client-ip": `198.51.100.${n + 1}`,
+        "x-awhs-client-ip": `198.51.100.${n + 1}`,
         forwarded: `for=192.0.2.${n + 1}`,
       },
       fields: { ip: `192.0.2.${n + 1}`, clientIp: `192.0.2.${n + 1}` },

@@ -1,4 +1,4 @@
-// Agents in the dashboard: create and edit with field errors where they belong (runtime inputs,
+// Agents in the console: create and edit with field errors where they belong (runtime inputs,
 // JSON lines of the workflow definition), and the test console (draft chat sessions that never
 // reach the public API; workflow runs started by hand).
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
@@ -138,7 +138,7 @@ test("chat in the test console: the reply shows latency, tokens and cost, and it
   await expectAccessible(page);
   await screenshots(page, "agents-detail-conversational");
 
-  // Listed by the dashboard as a draft...
+  // Listed by the console as a draft...
   const drafts = await page.request.get(`/api/console/sessions?environment=draft&agent_id=${agent.agent_id}`);
   expect(drafts.status()).toBe(200);
   const draft = (await drafts.json()).sessions.find((s: { session_id: string }) => s.session_id === sessionId);

@@ -1,5 +1,5 @@
 // The API reference at /docs/api: readable signed out (its own frame, a way to sign in) and signed
-// in (the dashboard's frame), rendering every operation of /api/openapi.json; accessible (axe), no
+// in (the console's frame), rendering every operation of /api/openapi.json; accessible (axe), no
 // sideways scroll on a phone, screenshots at phone (390x844) and laptop (1366x768) sizes.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -86,7 +86,7 @@ test("signed out: the reference renders every operation of the document, accessi
   await context.close();
 });
 
-test("signed in: the reference sits in the dashboard's frame, reached from its navigation", async ({ as }) => {
+test("signed in: the reference sits in the console's frame, reached from its navigation", async ({ as }) => {
   const page = await as("supportA");
   await page.setViewportSize(LAPTOP);
   await page.goto("/");

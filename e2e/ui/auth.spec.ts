@@ -4,7 +4,7 @@ import { call, expect, expectAccessible, screenshots, test, ui } from "./fixture
 
 const DASHBOARD_PAGES = ["/", "/keys", "/webhooks", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];
 
-test("every dashboard page sends a signed-out visitor to /login and back after sign-in", async ({ page }) => {
+test("every console page sends a signed-out visitor to /login and back after sign-in", async ({ page }) => {
   for (const p of DASHBOARD_PAGES) {
     await page.goto(p);
     await expect(page, p).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(p).replace(/[/]/g, "%2F")}$`));

@@ -1,6 +1,6 @@
 // What every browser test shares: the context made by global-setup, pages signed in as each kind
 // of user, calls to the public and management APIs (to set up data and to check what the
-// dashboard did), screenshots at laptop and phone sizes, and the accessibility check.
+// console did), screenshots at laptop and phone sizes, and the accessibility check.
 import { readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";

@@ -79,7 +79,7 @@ test("an account of another organization signs in from the link and accepts; the
     await checkPage(page, "invite-signed-in");
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
-    // The dashboard opens in Acme, where they are support now; Globex stays theirs.
+    // The console opens in Acme, where they are support now; Globex stays theirs.
     const org = page.getByLabel("Organization");
     await expect(org).toHaveValue(ui().orgA.organization_id);
     await expect(org.locator("option")).toHaveText(["Globex", "Acme"]);

@@ -1,4 +1,4 @@
-// Access Keys in the dashboard: minted once, usable at once, revoked from the page.
+// Access Keys in the console: minted once, usable at once, revoked from the page.
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test } from "./fixtures";
 
 test("an admin mints a key, sees it once, uses it, revokes it, and the API refuses it", async ({ as }) => {

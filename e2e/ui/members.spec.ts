@@ -79,7 +79,7 @@ test("an admin invites a support member who accepts the link, then promotes and 
     await expect(member.getByRole("table", { name: "Members" })).toContainText(email);
     await expect(mainNav(member).getByRole("link", { name: "Members" })).toBeVisible();
 
-    // Removed, they can no longer use the dashboard.
+    // Removed, they can no longer use the console.
     await row.getByRole("button", { name: `Remove ${email}` }).click();
     const confirm = admin.getByRole("dialog", { name: `Remove ${email}?` });
     await confirm.getByRole("button", { name: "Remove member" }).click();

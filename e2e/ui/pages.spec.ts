@@ -1,4 +1,4 @@
-// Every dashboard page, in a real browser: accessible (axe), screenshots at laptop and phone
+// Every console page, in a real browser: accessible (axe), screenshots at laptop and phone
 // sizes, no horizontal page scroll on a phone, and the JavaScript a first visit downloads.
 import { writeFileSync } from "node:fs";
 import path from "node:path";

@@ -12,7 +12,7 @@ const wf = (name: string, workflow: Record<string, unknown>) => ({
 });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
 
-/** A run started from the dashboard (the page's session; state changes need the page's origin). */
+/** A run started from the console (the page's session; state changes need the page's origin). */
 async function startRun(page: Page, agentId: string, inputs: Record<string, unknown>): Promise<string> {
   const res = await page.request.post(`/api/console/agents/${agentId}/runs`, {
     data: { inputs },

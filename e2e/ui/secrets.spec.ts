@@ -1,4 +1,4 @@
-// Organization secrets in the dashboard: an admin stores a model key once, chooses it in an agent's
+// Organization secrets in the console: an admin stores a model key once, chooses it in an agent's
 // form, rotates it, and never sees it again; support members see none of it.
 import { startFakeUpstream } from "../../lib/runtime/testing";
 import { call, expect, expectAccessible, management, screenshots, test } from "./fixtures";

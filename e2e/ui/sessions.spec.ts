@@ -1,4 +1,4 @@
-// Sessions in the dashboard: conversations triggered through the public API, listed with filters
+// Sessions in the console: conversations triggered through the public API, listed with filters
 // and pages kept in the URL, and their threads (live while a reply is being produced, errors shown).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

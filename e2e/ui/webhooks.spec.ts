@@ -1,4 +1,4 @@
-// Webhooks in the dashboard: the signing secret created and rotated (shown once), a delivery listed
+// Webhooks in the console: the signing secret created and rotated (shown once), a delivery listed
 // after a trigger with a callback URL to a receiver of the test's own, its request and attempts,
 // redelivery, and a support member's read-only view.
 import http from "node:http";
@@ -112,7 +112,7 @@ test("an admin rotates the secret (shown once), a signed delivery is listed, ins
   expect(await page.content()).not.toContain(secret);
 
   // A trigger with a callback URL: the receiver gets a request signed with the secret just shown.
-  const got = await triggerWithCallback("ping for the dashboard");
+  const got = await triggerWithCallback("ping for the console");
   const event = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as {
     type: string;
     data: { message_id: string };

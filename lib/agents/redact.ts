@@ -2,7 +2,7 @@
 // references), passwords and credential-like query values in URLs, and text that looks like a
 // credential (API keys, tokens, private keys) anywhere in the runtime or workflow. Each is replaced
 // by "[redacted]". An update that sends a redacted value back unchanged keeps the stored one
-// (`restoreRedacted`), so that the dashboard can edit an agent without ever holding its credentials.
+// (`restoreRedacted`), so that the console can edit an agent without ever holding its credentials.
 import { onlyRefs } from "../secrets/refs";
 
 export const REDACTED = "[redacted]";

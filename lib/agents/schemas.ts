@@ -39,7 +39,7 @@ export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
 export const AgentIdParam = idString("agt", "agent");
 
-/** The dashboard's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
+/** The console's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
 export const AgentListQuery = z.object({
   limit: z
     .string()

@@ -1,4 +1,4 @@
-// Agents: create, list, get, update, archive (management API and dashboard), and the lookup every
+// Agents: create, list, get, update, archive (management API and console), and the lookup every
 // public route does for the agent in its path.
 import { ApiError } from "../errors";
 import { prisma } from "../db";
@@ -10,6 +10,7 @@ import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
 import { audit, type Actor } from "../audit";
 import { assertCredentials, credentialRefs } from "./credentials";
 import { redactConfig, restoreRedacted } from "./redact";
+import { processOnce } from "../process-state";
 
 export type AgentRow = Agent;
 
@@ -42,8 +43,7 @@ export function assertNotArchived(agent: Agent) {
   );
 }
 
-const g = globalThis as unknown as { __awsAgentCache?: Map<string, { agent: Agent; expires: number }> };
-const agentCache = (g.__awsAgentCache ??= new Map());
+const agentCache = processOnce("agentCache", () => new Map<string, { agent: Agent; expires: number }>());
 const MAX_CACHED_AGENTS = 10_000;
 
 /**
@@ -153,7 +153,7 @@ export async function listAgents(opts: { organizationId: string; includeArchived
   return rows.map(agentRecord);
 }
 
-/** One page of the organization's agents, archived ones included (the dashboard badges them),
+/** One page of the organization's agents, archived ones included (the console badges them),
  *  newest first (every agent when `limit` is absent). */
 export async function listAgentsPage(opts: { organizationId: string; limit?: number; offset: number }) {
   const db = await prisma();

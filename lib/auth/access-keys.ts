@@ -5,6 +5,7 @@ import { env } from "../env";
 import { ApiError } from "../errors";
 import { prisma } from "../db";
 import { ACCESS_KEY_RE, safeEqual, sha256 } from "./secrets";
+import { processOnce } from "../process-state";
 
 export interface KeyPrincipal {
   keyId: string;
@@ -21,12 +22,8 @@ interface CacheEntry {
   expires: number;
 }
 
-const g = globalThis as unknown as {
-  __awsKeyCache?: Map<string, CacheEntry>;
-  __awsKeyTouched?: Map<string, number>;
-};
-const cache = (g.__awsKeyCache ??= new Map());
-const touched = (g.__awsKeyTouched ??= new Map());
+const cache = processOnce("keyCache", () => new Map<string, CacheEntry>());
+const touched = processOnce("keyTouched", () => new Map<string, number>());
 const MAX_CACHE = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
@@ -45,7 +42,7 @@ const unauthorized = () => new ApiError("unauthorized", "Missing or invalid Acce
 const userTokenHere = () =>
   new ApiError(
     "unauthorized",
-    "This is a user token (ut_...): user tokens are for the management API (/api/v1/...) and the dashboard. " +
+    "This is a user token (ut_...): user tokens are for the management API (/api/v1/...) and the console. " +
       "The public API takes an Access Key: Authorization: Bearer ak_... (mint one under Access Keys).",
   );
 

@@ -1,5 +1,5 @@
 // Secrets generated on first use and kept in the data folder (embedded mode), so that the README's
-// two commands need no configuration: signed download URLs and dashboard sessions.
+// two commands need no configuration: signed download URLs and console sessions.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,14 +20,14 @@ export function dataDirSecret(dataDir: string, name: string): string {
 }
 
 /**
- * The key of dashboard sessions: AUTH_SECRET, else (embedded mode) one generated into the data
+ * The key of console sessions: AUTH_SECRET, else (embedded mode) one generated into the data
  * folder. On PostgreSQL several instances must share it, so it has to be set.
  */
 export function authSecret(e: { AUTH_SECRET?: string; DATABASE_URL?: string; DATA_DIR: string }): string {
   if (e.AUTH_SECRET) return e.AUTH_SECRET;
   if (e.DATABASE_URL) {
     throw new Error(
-      "AUTH_SECRET must be set when DATABASE_URL is set: dashboard sessions are signed with it, and every " +
+      "AUTH_SECRET must be set when DATABASE_URL is set: console sessions are signed with it, and every " +
         "instance needs the same value (generate one with: openssl rand -base64 32).",
     );
   }

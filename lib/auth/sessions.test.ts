@@ -24,7 +24,7 @@ async function member() {
 
 const HOUR = 3600_000;
 
-describe("dashboard sessions", () => {
+describe("console sessions", () => {
   it("a started session gives its user with memberships, for that user only", async () => {
     const userId = await member();
     const other = await member();
@@ -68,11 +68,11 @@ describe("dashboard sessions", () => {
     const userId = await member();
     const old = await startSession({ userId, now: new Date(Date.now() - 13 * HOUR) }); // expired an hour ago
     const live = await startSession({ userId, now: new Date(Date.now() - 11 * HOUR) }); // an hour left
-    expect(await db.prisma.dashboardSession.count({ where: { id: { in: [old, live] } } })).toBe(2);
+    expect(await db.prisma.consoleSession.count({ where: { id: { in: [old, live] } } })).toBe(2);
     await startSession({ userId: await member() });
-    expect(await db.prisma.dashboardSession.findUnique({ where: { id: old } })).toBeNull();
-    expect(await db.prisma.dashboardSession.findUnique({ where: { id: live } })).not.toBeNull();
-    expect(await db.prisma.dashboardSession.count({ where: { expiresAt: { lte: new Date() } } })).toBe(0);
+    expect(await db.prisma.consoleSession.findUnique({ where: { id: old } })).toBeNull();
+    expect(await db.prisma.consoleSession.findUnique({ where: { id: live } })).not.toBeNull();
+    expect(await db.prisma.consoleSession.count({ where: { expiresAt: { lte: new Date() } } })).toBe(0);
   });
 
   it.runIf(!process.env.TEST_DATABASE_URL)(

@@ -1,4 +1,4 @@
-// Dashboard sessions on the server. Auth.js's session is a JWT (its credentials provider works only
+// Console sessions on the server. Auth.js's session is a JWT (its credentials provider works only
 // with JWTs), which alone cannot be revoked: each sign-in also stores a row whose id the token
 // carries, every request checks it, and signing out deletes it, so a copy of the cookie is worth
 // nothing afterwards. A session lasts 12 hours from sign-in, whatever the token says.
@@ -12,9 +12,9 @@ export async function startSession(opts: { userId: string; now?: Date }): Promis
   const db = await prisma();
   const now = opts.now ?? new Date();
   // Expired rows are of no use to anyone: dropped as sessions start (indexed on expires_at).
-  await db.dashboardSession.deleteMany({ where: { expiresAt: { lte: now } } });
+  await db.consoleSession.deleteMany({ where: { expiresAt: { lte: now } } });
   const id = newId("dses");
-  await db.dashboardSession.create({
+  await db.consoleSession.create({
     data: { id, userId: opts.userId, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
   });
   return id;
@@ -40,11 +40,11 @@ export async function sessionUser(opts: { sessionId: string; userId: string; now
 
 export async function endSession(sessionId: string) {
   const db = await prisma();
-  await db.dashboardSession.deleteMany({ where: { id: sessionId } });
+  await db.consoleSession.deleteMany({ where: { id: sessionId } });
 }
 
 /** "Sign out everywhere": every stored session of the user ends. */
 export async function endAllSessions(userId: string) {
   const db = await prisma();
-  await db.dashboardSession.deleteMany({ where: { userId } });
+  await db.consoleSession.deleteMany({ where: { userId } });
 }

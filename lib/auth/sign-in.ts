@@ -1,7 +1,7 @@
-// Dashboard sign-in with email and password: credential checks, and the lockout of an email and
+// Console sign-in with email and password: credential checks, and the lockout of an email and
 // client address pair after five failures within 15 minutes (for 15 minutes after the fifth).
 // Failures are rows in the database, so every server process sees the same count. `attemptSignIn`
-// is the one password check of every path (Auth.js's credentials `authorize`, which the dashboard's
+// is the one password check of every path (Auth.js's credentials `authorize`, which the console's
 // sign-in route also goes through): lockout, failure record and audit rows live there.
 import { z } from "zod";
 import { audit, userActor } from "../audit";

@@ -1,5 +1,5 @@
 // Completion callbacks (docs/api.md "Completion callbacks"): the optional `callback_url` of triggers
-// and agents, and the dashboard's shapes of the signing secret and the delivery log. The one source
+// and agents, and the console's shapes of the signing secret and the delivery log. The one source
 // of validation, types and the OpenAPI document.
 import { z } from "zod";
 import { queryLimit, responseId, responseTimestamp } from "../validate";

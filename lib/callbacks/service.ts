@@ -1,4 +1,4 @@
-// Completion callbacks, the dashboard's side: the organization's signing secret (shown once,
+// Completion callbacks, the console's side: the organization's signing secret (shown once,
 // rotatable) and the delivery log (list, detail, redeliver). Every query is scoped to the
 // organization: a delivery of another organization is not found.
 import { audit, type Actor } from "../audit";

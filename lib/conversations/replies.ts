@@ -26,6 +26,7 @@ import {
 } from "../runtime";
 import { storeReplyRow } from "./store";
 import { notifyReplyDone } from "./waiters";
+import { processOnce } from "../process-state";
 
 /** Earlier messages handed to the runtime as context. */
 const HISTORY_LIMIT = 50;
@@ -100,14 +101,13 @@ interface ReplyState {
   renewer?: NodeJS.Timeout;
 }
 
-// On globalThis: Next bundles route handlers and the instrumentation-started worker separately.
-const g = globalThis as unknown as { __awsReplies?: ReplyState };
-const state: ReplyState = (g.__awsReplies ??= {
+// Once per process: Next bundles route handlers and the instrumentation-started worker separately.
+const state: ReplyState = processOnce<ReplyState>("replies", () => ({
   gate: new Gate(env().REPLY_CONCURRENCY),
   agentGates: new Map(),
   orgGates: new Map(),
   owned: new Set(),
-});
+}));
 
 export const leaseMs = () => env().REPLY_LEASE_SECONDS * 1000;
 

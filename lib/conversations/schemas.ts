@@ -41,7 +41,7 @@ export const ListMessagesQuery = z.object({
 export const SessionParams = z.object({ agent_id: z.string(), session_id: z.string() });
 export const MessageParams = SessionParams.extend({ message_id: z.string() });
 
-/** Dashboard: the organization's sessions (drafts of the test console included on request). */
+/** Console: the organization's sessions (drafts of the test console included on request). */
 export const OrgSessionsQuery = z.object({
   agent_id: z.string().min(1).optional(),
   status: z.string().min(1).max(64).optional(),

@@ -1,6 +1,6 @@
 // Sessions and messages of a conversational agent (SPEC 4.3-4.6). Only production sessions are
-// visible in the public API: draft sessions of the dashboard's test console never leave it. The
-// dashboard reads across the organization's agents, drafts included (the `Org` functions).
+// visible in the public API: draft sessions of the console's test console never leave it. The
+// console reads across the organization's agents, drafts included (the `Org` functions).
 import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
@@ -96,7 +96,7 @@ export async function getMessage(opts: { agent: Agent; sessionId: string; messag
 
 export type EnvironmentFilter = "production" | "draft" | "all";
 
-/** Dashboard: the organization's sessions, most recently active first, drafts marked. */
+/** Console: the organization's sessions, most recently active first, drafts marked. */
 export async function listOrgSessions(opts: {
   organizationId: string;
   agentId?: string;
@@ -131,7 +131,7 @@ export async function listOrgSessions(opts: {
   };
 }
 
-/** Dashboard: one session of the organization (draft or production) with every message field. */
+/** Console: one session of the organization (draft or production) with every message field. */
 export async function getOrgSession(opts: { organizationId: string; sessionId: string }) {
   const db = await prisma();
   const session = await db.session.findFirst({

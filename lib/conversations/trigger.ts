@@ -1,7 +1,7 @@
 // The conversational trigger (SPEC 4.1, DESIGN "Conversational agents"): validate, resolve file
 // references, then store the user message, the pending assistant reply and its job in one
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
-// bounded, for the reply. The caller (route or dashboard) picks one and shapes the HTTP answer.
+// bounded, for the reply. The caller (route or console) picks one and shapes the HTTP answer.
 import { assertNotArchived } from "../agents/service";
 import { chooseCallbackUrl } from "../callbacks/events";
 import { prisma } from "../db";
@@ -24,7 +24,7 @@ export interface ConversationTrigger {
   body: Record<string, unknown>;
   /** Base of the signed links that file references resolve to (the address the caller used). */
   baseUrl: string;
-  /** `draft`: the dashboard's test console; its sessions never appear in the public API. */
+  /** `draft`: the console's test console; its sessions never appear in the public API. */
   environment?: "production" | "draft";
 }
 
@@ -84,7 +84,7 @@ async function prepare(opts: ConversationTrigger) {
   assertNotArchived(agent);
   assertReplyCapacity(agent.organizationId);
   const environment = opts.environment ?? "production";
-  // Checked first, for its own error code; the dashboard's test console (draft) sends none.
+  // Checked first, for its own error code; the console's test console (draft) sends none.
   const callbackUrl = environment === "production" ? chooseCallbackUrl(opts.body, agent) : null;
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
   const payload = (await resolveFileRefs(opts.body, {
@@ -202,7 +202,7 @@ async function storedOutcome(messageId: string): Promise<ReplyOutcome | null> {
   };
 }
 
-/** The dashboard's test console: a draft conversation (never in the public API), with the reply's cost and model. */
+/** The console's test console: a draft conversation (never in the public API), with the reply's cost and model. */
 export async function converseInConsole(opts: Omit<ConversationTrigger, "environment">) {
   assertConversational(opts.agent);
   const { body, final } = await converseWithOutcome({ ...opts, environment: "draft" });

@@ -11,6 +11,7 @@ import { log } from "../log";
 import { PrismaClient } from "../generated/prisma/client";
 import { lockDataDir } from "./lock";
 import { applyMigrations, type SqlExecutor } from "./migrate";
+import { processSlot } from "../process-state";
 
 export type Db = PrismaClient;
 
@@ -107,15 +108,19 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   return db;
 }
 
-const g = globalThis as unknown as { __awsDb?: Promise<Database> };
+const current = processSlot<Promise<Database>>("db");
 
 /** The process-wide database, opened (and migrated) on first use from the environment. */
 export function database(): Promise<Database> {
-  g.__awsDb ??= openDatabase({ url: env().DATABASE_URL }).catch((e) => {
-    g.__awsDb = undefined;
-    throw e;
-  });
-  return g.__awsDb;
+  let db = current.get();
+  if (!db) {
+    db = openDatabase({ url: env().DATABASE_URL }).catch((e) => {
+      current.set(undefined);
+      throw e;
+    });
+    current.set(db);
+  }
+  return db;
 }
 
 export async function prisma(): Promise<PrismaClient> {
@@ -124,11 +129,11 @@ export async function prisma(): Promise<PrismaClient> {
 
 /** Installs an already-open database as the process-wide one (tests, CLI). */
 export function setDatabase(db: Database) {
-  g.__awsDb = Promise.resolve(db);
+  current.set(Promise.resolve(db));
 }
 
 export async function closeDatabase() {
-  const current = g.__awsDb;
-  g.__awsDb = undefined;
-  if (current) await (await current).close();
+  const open = current.get();
+  current.set(undefined);
+  if (open) await (await open).close();
 }

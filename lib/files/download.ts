@@ -82,7 +82,7 @@ export async function downloadFile(opts: { token: string; range: string | null }
 // Next removes Content-Length from route responses; server.ts restores it from this header.
 function setLength(headers: Headers, length: number) {
   headers.set("content-length", String(length));
-  headers.set("x-aws-content-length", String(length));
+  headers.set("x-awhs-content-length", String(length));
 }
 
 function toWeb(stream: Readable): ReadableStream<Uint8Array> {

@@ -189,7 +189,7 @@ export async function deleteExpiredUploads(now = new Date()): Promise<number> {
   return removed;
 }
 
-/** The agent's files for the dashboard, newest first. */
+/** The agent's files for the console, newest first. */
 export async function listAgentFiles(opts: { organizationId: string; agentId: string; limit: number; offset: number }) {
   const db = await prisma();
   const rows = await db.file.findMany({

@@ -1,4 +1,4 @@
-// Dashboard sign-in with Auth.js (next-auth v5): email and password against the users the CLI and
+// Console sign-in with Auth.js (next-auth v5): email and password against the users the CLI and
 // the first start create, and OpenID Connect when OIDC_ISSUER, OIDC_CLIENT_ID and
 // OIDC_CLIENT_SECRET are set (matched by email to an existing member; no self sign-up). Sessions
 // are JWTs in an httpOnly, SameSite=Lax cookie (Secure under https) that name a stored session
@@ -38,7 +38,7 @@ export async function memberByEmail(email: unknown) {
 
 /**
  * A sign-in refused because the email and address pair is locked out. Auth.js's own endpoint
- * redirects to /login?error=CredentialsSignin&code=locked; the dashboard's route answers 429.
+ * redirects to /login?error=CredentialsSignin&code=locked; the console's route answers 429.
  */
 export class SignInLocked extends CredentialsSignin {
   code = "locked";
@@ -52,7 +52,7 @@ function config(): NextAuthConfig {
   const providers: NextAuthConfig["providers"] = [
     Credentials({
       credentials: { email: {}, password: {} },
-      // The one password check, whichever way the credentials came: the dashboard's sign-in route
+      // The one password check, whichever way the credentials came: the console's sign-in route
       // (through signIn() below) or a form post to Auth.js's own /api/auth/callback/credentials.
       // The pair is keyed on the address server.ts saw (./client-ip.ts), never on a field.
       authorize: async (c, request) => {
@@ -103,7 +103,7 @@ function config(): NextAuthConfig {
       session: async ({ session, token }) => Object.assign(session, { uid: token.uid, sid: token.sid }),
     },
     events: {
-      // Any sign-out (the dashboard's route or Auth.js's own endpoint) ends the stored session.
+      // Any sign-out (the console's route or Auth.js's own endpoint) ends the stored session.
       signOut: async (message) => {
         const sid = "token" in message ? message.token?.sid : undefined;
         if (typeof sid === "string") await endSession(sid);

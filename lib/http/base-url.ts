@@ -1,5 +1,5 @@
 // The address callers reach us at, for links we hand out (signed download URLs), Auth.js's
-// redirects and the dashboard's same-origin check:
+// redirects and the console's same-origin check:
 // 1. PUBLIC_URL when set (the address of record, e.g. behind a proxy that rewrites Host);
 // 2. with TRUST_PROXY=true, X-Forwarded-Host and X-Forwarded-Proto (the proxy's view of the caller);
 // 3. the request's Host header, over http (this server does not terminate TLS);

@@ -10,10 +10,10 @@ function trustProxy(value: string | undefined) {
   resetEnvCache();
 }
 
-/** As the production server hands it on: the peer in x-aws-client-ip, whatever the client sent besides. */
+/** As the production server hands it on: the peer in x-awhs-client-ip, whatever the client sent besides. */
 const request = (headers: Record<string, string>) =>
   new Request("http://0.0.0.0:3000/api/console/auth/sign-in", {
-    headers: { "x-aws-client-ip": "10.0.0.2", ...headers },
+    headers: { "x-awhs-client-ip": "10.0.0.2", ...headers },
   });
 
 describe("clientIp (the sign-in lockout's address)", () => {

@@ -1,5 +1,5 @@
-// The client's address, for the dashboard's sign-in lockout (an email and address pair).
-// Without TRUST_PROXY it is the connection's peer, which server.ts puts in `x-aws-client-ip` (a
+// The client's address, for the console's sign-in lockout (an email and address pair).
+// Without TRUST_PROXY it is the connection's peer, which server.ts puts in `x-awhs-client-ip` (a
 // client cannot set it). With TRUST_PROXY=true the peer is the proxy, so the address comes from
 // X-Forwarded-For: its last entry, the one our proxy appended for the connection it received.
 // Entries before it were sent by the client and prove nothing: taking the first would let anyone
@@ -30,5 +30,5 @@ export function clientIp(req: { headers: Pick<Headers, "get"> }): string {
     const forwarded = lastForwardedFor(req.headers.get("x-forwarded-for"));
     if (forwarded) return forwarded;
   }
-  return req.headers.get("x-aws-client-ip") || "unknown";
+  return req.headers.get("x-awhs-client-ip") || "unknown";
 }

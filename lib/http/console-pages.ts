@@ -1,4 +1,4 @@
-// Dashboard pages check the session on the server, each for itself (layouts are not re-run on
+// Console pages check the session on the server, each for itself (layouts are not re-run on
 // every navigation): signed out, a page redirects to /login and comes back after sign-in.
 import { redirect } from "next/navigation";
 import { currentConsoleUser, type ConsoleUser } from "./console";

@@ -1,4 +1,4 @@
-// The dashboard's backend-for-frontend (/api/console/...) and its pages: the signed-in user from
+// The console's backend-for-frontend (/api/console/...) and its pages: the signed-in user from
 // the Auth.js session, the organization they work in (a cookie, checked against their memberships
 // on every request), their role there, and refusal of cross-site state changes.
 import { cookies } from "next/headers";
@@ -10,7 +10,7 @@ import { auth } from "./auth";
 import { baseOrigin } from "./base-url";
 import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
 
-export const ORG_COOKIE = "aws_org";
+export const ORG_COOKIE = "awhs_org";
 
 export interface ConsoleUser {
   userId: string;
@@ -36,7 +36,7 @@ export async function signedInPerson(): Promise<{ userId: string; email: string 
 }
 
 /**
- * The signed-in dashboard user, or null: no valid token, a stored session that was signed out (here
+ * The signed-in console user, or null: no valid token, a stored session that was signed out (here
  * or everywhere) or expired, or a user who belongs to no organization any more. One query: the
  * user with their memberships, on the condition that the session is live.
  */
@@ -66,13 +66,13 @@ export { clientIp } from "./client-ip";
 /**
  * Browsers send Origin with every state-changing fetch; a request from another site (or a form
  * post from one) carries a different Origin, or none from non-browser tools. Both are refused. The
- * whole origin counts (scheme, host and port): the dashboard's is the base URL of
+ * whole origin counts (scheme, host and port): the console's is the base URL of
  * lib/http/base-url.ts, so an http page cannot act for the https one, nor another port for this one.
  */
 export function requireSameOrigin(req: Request) {
   const origin = req.headers.get("origin");
   if (!origin || !URL.canParse(origin) || new URL(origin).origin !== baseOrigin(req)) {
-    throw new ApiError("cross_site_request", "State-changing dashboard requests must come from the dashboard itself.");
+    throw new ApiError("cross_site_request", "State-changing console requests must come from the console itself.");
   }
 }
 
@@ -86,7 +86,7 @@ export interface ConsoleCtx<P, Q, B> extends BaseCtx<P, Q, B> {
 }
 
 /**
- * A dashboard route: signed-in session (401 otherwise), same-origin for anything but reads (403
+ * A console route: signed-in session (401 otherwise), same-origin for anything but reads (403
  * cross_site_request), and with `admin: true` the admin role (403 forbidden for support).
  */
 export function withConsole<P = Record<string, string>, Q = undefined, B = undefined>(
@@ -101,7 +101,7 @@ export function withConsole<P = Record<string, string>, Q = undefined, B = undef
       async (r) => {
         if (!SAFE_METHODS.has(r.method)) requireSameOrigin(r);
         const user = await currentConsoleUser();
-        if (!user) throw new ApiError("unauthorized", "Sign in to use the dashboard.");
+        if (!user) throw new ApiError("unauthorized", "Sign in to use the console.");
         if (spec.admin && user.role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
         return {
           user,
@@ -117,7 +117,7 @@ export function withConsole<P = Record<string, string>, Q = undefined, B = undef
     );
 }
 
-/** Dashboard routes that work signed out (sign-in): same-origin only. */
+/** Console routes that work signed out (sign-in): same-origin only. */
 export function withConsolePublic<P = Record<string, string>, Q = undefined, B = undefined>(
   spec: Spec<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,

@@ -8,7 +8,7 @@
 // the x-forwarded-* request headers it fills in, its filtering of internal headers, its compression
 // middleware, its copy of the answer's headers (no Content-Length, chunked body) and its abort
 // signal. server.ts keeps what it does for every request (request metrics, timeouts, shutdown,
-// x-aws-content-length). FAST_ROUTES=0 turns it off; e2e/api/fast-routes.test.ts holds the two
+// x-awhs-content-length). FAST_ROUTES=0 turns it off; e2e/api/fast-routes.test.ts holds the two
 // paths to identical answers. docs/decisions.md "Hot routes in front of Next's router".
 import { createRequire } from "node:module";
 import type http from "node:http";

@@ -26,7 +26,7 @@ export async function acceptFromLink(opts: { req: Request; body: AcceptInvitatio
       log.warn({ code: e.code }, "sign-in after accepting an invitation failed");
     }
   }
-  // The dashboard opens in the organization just joined.
+  // The console opens in the organization just joined.
   if (signedIn) await chooseOrganization(accepted.organization.organization_id, req);
   return { ...accepted, signed_in: signedIn };
 }

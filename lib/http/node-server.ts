@@ -180,7 +180,7 @@ export function normalizeApiPath(req: http.IncomingMessage) {
 }
 
 /**
- * Next, Auth.js (its redirects, cookies' `Secure` flag, SSO's redirect_uri) and the dashboard's
+ * Next, Auth.js (its redirects, cookies' `Secure` flag, SSO's redirect_uri) and the console's
  * same-origin check all read the caller's address from X-Forwarded-Host and X-Forwarded-Proto; Next
  * fills them in from Host when absent and builds a route's request URL from the listen address
  * (http://0.0.0.0:PORT). They are set here to what lib/http/base-url.ts decides (PUBLIC_URL, a

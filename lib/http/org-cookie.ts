@@ -1,4 +1,4 @@
-// The organization the dashboard works in: a cookie, checked against the user's memberships on
+// The organization the console works in: a cookie, checked against the user's memberships on
 // every request (lib/http/console.ts currentConsoleUser).
 import { cookies } from "next/headers";
 import { ORG_COOKIE } from "./console";

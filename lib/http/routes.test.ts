@@ -16,7 +16,7 @@ const table = routeEntries([
     file: "app/api/agents/[agent_id]/upload/tus/[[...path]]/route.ts",
     methods: ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST"],
   },
-  { file: "app/(dashboard)/things/route.ts", methods: ["GET"] },
+  { file: "app/(console)/things/route.ts", methods: ["GET"] },
 ]);
 
 const patternOf = (p: string) => matchRoute(table, p)?.pattern;
@@ -24,7 +24,7 @@ const patternOf = (p: string) => matchRoute(table, p)?.pattern;
 describe("routePattern", () => {
   it("drops app/, route.ts and route groups", () => {
     expect(routePattern("app/api/health/route.ts")).toBe("/api/health");
-    expect(routePattern("app/(dashboard)/x/[id]/route.ts")).toBe("/x/[id]");
+    expect(routePattern("app/(console)/x/[id]/route.ts")).toBe("/x/[id]");
     expect(() => routePattern("lib/http/route.ts")).toThrow();
   });
 });

@@ -1,5 +1,5 @@
 // The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by. The
-// dashboard's control routes are the same call on a run found by id within the organization.
+// console's control routes are the same call on a run found by id within the organization.
 import { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";
 import { controlRun, getOrgRun, loadOrgRun } from "../runs/service";
 import type { ControlAction } from "../runs/state";

@@ -7,7 +7,7 @@
 
 /** Resolves relative values when the caller does not know the site's origin (it is never sent). */
 const PLACEHOLDER_ORIGIN = "http://site.invalid";
-/** Longer values are refused: no page of the dashboard needs one, and they only feed Location headers. */
+/** Longer values are refused: no page of the console needs one, and they only feed Location headers. */
 const MAX_LENGTH = 2048;
 
 /** A path of the site (`/…`, normalised and percent-encoded), or "/" for anything else. */

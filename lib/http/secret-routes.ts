@@ -1,4 +1,4 @@
-// The organization secret routes, the same for the management API (user token) and the dashboard
+// The organization secret routes, the same for the management API (user token) and the console
 // (session): admin only; PUT answers 201 when it created the secret, 200 when it replaced its value.
 import type { Actor } from "../audit";
 import { SecretParams, SetSecretBody } from "../secrets/schemas";

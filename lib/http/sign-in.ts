@@ -1,4 +1,4 @@
-// Dashboard sign-in and sign-out over Auth.js. The password check, the lockout and the audit rows
+// Console sign-in and sign-out over Auth.js. The password check, the lockout and the audit rows
 // are in the credentials provider's `authorize` (./auth.ts), which Auth.js's own endpoint uses too;
 // this route turns its refusals into the error envelope: 401 invalid_credentials, or 429
 // rate_limited with Retry-After for a locked-out email and address pair.

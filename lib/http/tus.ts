@@ -31,6 +31,7 @@ import { currentConsoleUser, requireSameOrigin } from "./console";
 import { wrapRoute, type AnswerExtras, type RouteHandler } from "./handler";
 import { limitAccessKey } from "./rate-limit";
 import { errorBody } from "./respond";
+import { processSlot } from "../process-state";
 
 const FILE_ID_HEADER = "Upload-File-Id";
 const TUS_CHUNK_TYPE = "application/offset+octet-stream";
@@ -96,12 +97,13 @@ class UploadLocker implements Locker {
   }
 }
 
-const g = globalThis as unknown as { __awsTus?: { store: ReturnType<typeof tusStore>; server: Promise<Server> } };
+const current = processSlot<{ store: ReturnType<typeof tusStore>; server: Promise<Server> }>("tus");
 
 function tus(): Promise<Server> {
   const store = tusStore();
-  if (g.__awsTus?.store !== store) g.__awsTus = { store, server: createServer(store) };
-  return g.__awsTus.server;
+  let tus = current.get();
+  if (tus?.store !== store) current.set((tus = { store, server: createServer(store) }));
+  return tus.server;
 }
 
 async function createServer(store: ReturnType<typeof tusStore>): Promise<Server> {

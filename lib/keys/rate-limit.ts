@@ -14,6 +14,7 @@ import {
 } from "rate-limiter-flexible";
 import { database, type Database } from "../db";
 import { env } from "../env";
+import { processSlot } from "../process-state";
 
 export const WINDOW_SECONDS = 60;
 /** Table of the PostgreSQL counters (prisma/schema.prisma, model RateLimit). */
@@ -99,17 +100,18 @@ export class KeyRateLimiter {
   }
 }
 
-const g = globalThis as unknown as { __awsKeyRate?: { db: Database; limiter: KeyRateLimiter } };
+const current = processSlot<{ db: Database; limiter: KeyRateLimiter }>("keyRate");
 
 /** The process's limiter for its database (kept on globalThis: Next's bundles share it). */
 async function processLimiter(): Promise<KeyRateLimiter> {
   const db = await database();
-  if (g.__awsKeyRate?.db !== db) {
+  let rate = current.get();
+  if (rate?.db !== db) {
     const store: RateStore =
       db.kind === "postgres" && db.pool ? { kind: "postgres", pool: db.pool } : { kind: "memory" };
-    g.__awsKeyRate = { db, limiter: new KeyRateLimiter(store) };
+    current.set((rate = { db, limiter: new KeyRateLimiter(store) }));
   }
-  return g.__awsKeyRate.limiter;
+  return rate.limiter;
 }
 
 /**

@@ -8,6 +8,7 @@
 // a copy of this module, and both must record into the same metrics.
 import cluster, { type Worker } from "node:cluster";
 import client from "prom-client";
+import { processOnce } from "../process-state";
 
 /** Prefix of the service's own metrics (Node's default metrics keep their standard names). */
 export const METRIC_PREFIX = "agent_webhook_";
@@ -29,8 +30,6 @@ export interface Metrics {
   rateLimited: client.Counter<"limiter">;
   callbackAttempts: client.Counter<"outcome">;
 }
-
-const g = globalThis as unknown as { __awsMetrics?: Metrics };
 
 function create(): Metrics {
   const registry = new client.Registry();
@@ -85,7 +84,7 @@ function create(): Metrics {
 }
 
 /** The process's metrics (created on first use). */
-export const metrics = (): Metrics => (g.__awsMetrics ??= create());
+export const metrics = (): Metrics => processOnce("metrics", create);
 
 // --- request timing (server.ts) ---------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// Invitations to an organization (dashboard /members). An admin invites an email with a role and
+// Invitations to an organization (console /members). An admin invites an email with a role and
 // gets the same answer whether or not that email has an account anywhere (no user id, no name, no
 // password asked, no scrypt on one path only): membership is never given without the invited
 // person's consent. The invitation is a single-use link `/invite/<token>`, shown once to the admin

@@ -1,4 +1,4 @@
-// Members of an organization (dashboard /members): list, change role, remove. People join through
+// Members of an organization (console /members): list, change role, remove. People join through
 // invitations (./invitations.ts). A user may belong to several organizations; an organization
 // always keeps at least one admin.
 import { audit, type Actor } from "../audit";

@@ -1,4 +1,4 @@
-// Dashboard overview: what an admin or support person checks first.
+// Console overview: what an admin or support person checks first.
 import { prisma } from "../db";
 import { RUN_STATUSES } from "../runs/state";
 

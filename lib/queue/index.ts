@@ -30,6 +30,7 @@ import {
   shareOfQueue,
   type Claim,
 } from "./table";
+import { processSlot } from "../process-state";
 
 export { QUEUE_NAMES, type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
 export { liveJobExists, QUEUE_SCHEMA } from "./table";
@@ -72,7 +73,7 @@ interface QueueState {
   upkeep?: NodeJS.Timeout;
 }
 
-const g = globalThis as unknown as { __awsQueue?: Promise<QueueState> };
+const current = processSlot<Promise<QueueState>>("queue");
 
 async function start(): Promise<QueueState> {
   const db = await database();
@@ -107,11 +108,15 @@ async function start(): Promise<QueueState> {
 }
 
 function state(): Promise<QueueState> {
-  g.__awsQueue ??= start().catch((e) => {
-    g.__awsQueue = undefined;
-    throw e;
-  });
-  return g.__awsQueue;
+  let queue = current.get();
+  if (!queue) {
+    queue = start().catch((e) => {
+      current.set(undefined);
+      throw e;
+    });
+    current.set(queue);
+  }
+  return queue;
 }
 
 /**
@@ -144,8 +149,8 @@ export async function queue(): Promise<PgBoss> {
  * least 1 s), then their jobs are failed (to be retried) and their handlers' signals aborted.
  */
 export async function stopQueue(timeoutMs = 5_000) {
-  const pending = g.__awsQueue;
-  g.__awsQueue = undefined;
+  const pending = current.get();
+  current.set(undefined);
   const s = await pending?.catch(() => undefined);
   if (!s) return;
   s.slots.clear();
@@ -206,7 +211,10 @@ export async function enqueue<N extends QueueName>(
 /** Wakes one local worker of the queue (round robin): one new job needs one fetch, and a busy
  *  worker fetches again as soon as its job ends. */
 export function wakeLocalWorkers(name: string) {
-  void g.__awsQueue?.then((s) => wakeOne(s, name)).catch(() => {});
+  void current
+    .get()
+    ?.then((s) => wakeOne(s, name))
+    .catch(() => {});
 }
 
 function wakeOne(s: QueueState, name: string) {

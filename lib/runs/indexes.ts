@@ -1,4 +1,4 @@
-// Read-only: the index (position in the input) of some of a run's items, for the dashboard's review
+// Read-only: the index (position in the input) of some of a run's items, for the console's review
 // queue, which names items the way the items table does.
 import { prisma } from "../db";
 

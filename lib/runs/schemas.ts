@@ -36,7 +36,7 @@ export const WorkflowTriggerBody = z.looseObject({
 });
 export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 
-/** Dashboard: the organization's runs; status is checked by the service (invalid_status). */
+/** Console: the organization's runs; status is checked by the service (invalid_status). */
 export const OrgRunsQuery = z.object({
   agent_id: z.string().min(1).optional(),
   status: z.string().optional(),

@@ -171,7 +171,7 @@ async function resetFatalItems(tx: Prisma.TransactionClient, runId: string) {
   }
 }
 
-/** Dashboard: a run of the organization, with its agent (for the public services that take one). */
+/** Console: a run of the organization, with its agent (for the public services that take one). */
 export async function loadOrgRun(organizationId: string, runId: string) {
   if (!/^run_[0-9A-Za-z]{1,64}$/.test(runId)) throw runNotFound();
   const db = await prisma();
@@ -180,7 +180,7 @@ export async function loadOrgRun(organizationId: string, runId: string) {
   return run;
 }
 
-/** Dashboard: the organization's runs, newest first, with the agent's name. */
+/** Console: the organization's runs, newest first, with the agent's name. */
 export async function listOrgRuns(opts: {
   organizationId: string;
   agentId?: string;
@@ -213,7 +213,7 @@ export async function listOrgRuns(opts: {
   };
 }
 
-/** Dashboard: the run record plus what the page needs to draw its controls. */
+/** Console: the run record plus what the page needs to draw its controls. */
 export async function getOrgRun(opts: { organizationId: string; runId: string; baseUrl: string }) {
   const run = await loadOrgRun(opts.organizationId, opts.runId);
   const record = await recordOf(run.id, opts.baseUrl);
@@ -228,7 +228,7 @@ export async function getOrgRun(opts: { organizationId: string; runId: string; b
 
 export const ITEM_STATUSES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
 
-/** Dashboard: a run's items in index order, optionally of one status. */
+/** Console: a run's items in index order, optionally of one status. */
 export async function listRunItems(opts: {
   organizationId: string;
   runId: string;

@@ -3,6 +3,7 @@
 // poll of lib/workflow/engine.ts covers engines in other processes). Kept on globalThis: Next
 // bundles the route handlers and the instrumentation-started worker separately.
 import type { RunStatus } from "./state";
+import { processOnce } from "../process-state";
 
 export interface RunNotice {
   status: RunStatus;
@@ -10,12 +11,8 @@ export interface RunNotice {
 }
 type Listener = (notice: RunNotice) => void;
 
-const g = globalThis as unknown as {
-  __awsRunListeners?: Map<string, Set<Listener>>;
-  __awsAllRunListeners?: Set<(runId: string, notice: RunNotice) => void>;
-};
-const listeners = (g.__awsRunListeners ??= new Map());
-const everyRun = (g.__awsAllRunListeners ??= new Set());
+const listeners = processOnce("runListeners", () => new Map<string, Set<Listener>>());
+const everyRun = processOnce("allRunListeners", () => new Set<(runId: string, notice: RunNotice) => void>());
 
 /** Called after a move has committed: every listener of the run hears it synchronously. */
 export function announceRun(runId: string, notice: RunNotice) {

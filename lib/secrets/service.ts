@@ -11,6 +11,7 @@ import type { OrgSecret } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { missingSecret, type SecretLookup } from "../runtime/credentials";
 import { MAX_SECRETS, type SecretRecord } from "./schemas";
+import { processOnce } from "../process-state";
 
 const box = sealer("agent-webhook-service/organization-secret/v1");
 /** Bound to its organization and name: a sealed value moved to another row does not open. */
@@ -153,8 +154,7 @@ interface Cached {
   expires: number;
   rows: Map<string, string>;
 }
-const g = globalThis as unknown as { __awsSecretCache?: Map<string, Cached> };
-const cache = (g.__awsSecretCache ??= new Map());
+const cache = processOnce("secretCache", () => new Map<string, Cached>());
 const MAX_CACHED_ORGS = 10_000;
 
 /** Another process sees a change within KEY_CACHE_TTL_MS; this one at once. */

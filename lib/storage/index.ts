@@ -14,6 +14,7 @@ import type { DataStore } from "@tus/utils";
 import { env, type Env } from "../env";
 import { log } from "../log";
 import { createS3Storage, parseS3Url, PrefixedS3Store, s3ClientConfig } from "./s3";
+import { processSlot } from "../process-state";
 
 export interface Storage {
   /** Streams into `key` atomically (temp file then rename); on any error or abort the partial
@@ -142,14 +143,15 @@ function target(
   return { kind: "file", root, id: `file ${root}` };
 }
 
-const g = globalThis as unknown as { __awsStorage?: { id: string; storage: Storage } };
+const currentStorage = processSlot<{ id: string; storage: Storage }>("storage");
 
 /** The process-wide storage, from the environment (STORAGE_URL; the local disk under DATA_DIR/files by default). */
 export function storage(): Storage {
   const e = env();
   const t = target(e);
-  if (g.__awsStorage?.id !== t.id) {
-    g.__awsStorage = {
+  let current = currentStorage.get();
+  if (current?.id !== t.id) {
+    current = {
       id: t.id,
       storage:
         t.kind === "s3"
@@ -167,8 +169,9 @@ export function storage(): Storage {
               staleTempMs: e.UPLOAD_TIMEOUT_MS + 60_000,
             }),
     };
+    currentStorage.set(current);
   }
-  return g.__awsStorage.storage;
+  return current.storage;
 }
 
 /** What lib/files/resumable needs of a tus store beyond tus's own DataStore. */
@@ -194,7 +197,7 @@ class LocalTusStore extends FileStore {
   }
 }
 
-const gTus = globalThis as unknown as { __awsTusStore?: { id: string; store: TusStore } };
+const currentTusStore = processSlot<{ id: string; store: TusStore }>("tusStore");
 
 /**
  * Where resumable (tus) uploads keep their bytes and state, so that an upload survives a restart.
@@ -206,7 +209,8 @@ const gTus = globalThis as unknown as { __awsTusStore?: { id: string; store: Tus
 export function tusStore(): TusStore {
   const e = env();
   const t = target(e);
-  if (gTus.__awsTusStore?.id !== t.id) {
+  let current = currentTusStore.get();
+  if (current?.id !== t.id) {
     const expirationPeriodInMilliseconds = e.UPLOAD_EXPIRY_HOURS * 3_600_000;
     const store: TusStore =
       t.kind === "s3"
@@ -220,9 +224,9 @@ export function tusStore(): TusStore {
         : new LocalTusStore({ directory: path.join(t.root, TUS_PREFIX), expirationPeriodInMilliseconds });
     // The size must be known at creation (SPEC 4.2 answers with it), so deferred lengths are not offered.
     store.extensions = store.extensions.filter((x) => x !== "creation-defer-length");
-    gTus.__awsTusStore = { id: t.id, store };
+    currentTusStore.set((current = { id: t.id, store }));
   }
-  return gTus.__awsTusStore.store;
+  return current.store;
 }
 
 export const TUS_PREFIX = "tus";

@@ -46,7 +46,7 @@ export function InviteActions({
     setError(null);
     try {
       const done = await post<Accepted>("/invitations/accept", { token, ...body });
-      // Signed in (now or before): the dashboard, in the organization just joined.
+      // Signed in (now or before): the console, in the organization just joined.
       window.location.assign(done.signed_in ? "/" : "/login");
     } catch (e) {
       setBusy(false);

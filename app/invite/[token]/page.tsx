@@ -1,5 +1,5 @@
 // The page an invitation link opens (`/invite/<token>`), readable signed out: the organization, the
-// role and the email the invitation is for, and how to accept it (docs/dashboard.md, Invitations).
+// role and the email the invitation is for, and how to accept it (docs/console.md, Invitations).
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ROLE_DESCRIPTIONS } from "@/components/console/roles";

@@ -15,8 +15,8 @@ const schemas = (doc.components as { schemas: Record<string, any> }).schemas;
 
 /** Route files the document leaves out, and why. */
 const PRIVATE = [
-  /^\/api\/console\//, // the dashboard's backend-for-frontend (session cookie)
-  /^\/api\/auth\//, // Auth.js, the dashboard's sign-in
+  /^\/api\/console\//, // the console's backend-for-frontend (session cookie)
+  /^\/api\/auth\//, // Auth.js, the console's sign-in
   /^\/api(\/\[\.\.\.path\])?$/, // the catch-all (and /api itself) that answers 404 in the envelope
 ];
 
@@ -47,7 +47,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(doc.paths).filter((p) => !documented.has(p))).toEqual([]);
   });
 
-  it("leaves the dashboard's private routes out", () => {
+  it("leaves the console's private routes out", () => {
     expect(Object.keys(doc.paths).filter((p) => PRIVATE.some((re) => re.test(p)))).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 // /api/openapi.json, linted by `npm run lint:openapi`, rendered at /docs/api and compiled into the
 // typed client (lib/client). Request and response shapes come from the zod schemas the routes
 // validate with (lib/*/schemas.ts) and the error codes from lib/errors.ts: nothing is copied by hand.
-// The dashboard's own backend (/api/console) and Auth.js (/api/auth) are left out: they are private.
+// The console's own backend (/api/console) and Auth.js (/api/auth) are left out: they are private.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../../errors";
@@ -23,6 +23,7 @@ import { RunRecord } from "../../runs/schemas";
 import { managementOperations } from "./management";
 import { publicOperations } from "./public";
 import { tusHeaders, tusOperations } from "./tus";
+import { processOnce } from "../../process-state";
 
 /** When each code is answered: the table of the document (docs/api.md has the same). */
 export const ERROR_DOCS: ErrorDocs = {
@@ -40,10 +41,10 @@ export const ERROR_DOCS: ErrorDocs = {
   invalid_agent:
     "an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
-  invalid_credentials: "dashboard sign-in: wrong email or password.",
+  invalid_credentials: "console sign-in: wrong email or password.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
-  invitation_email_mismatch: "dashboard: accepting an invitation while signed in with another email.",
-  cross_site_request: "dashboard: a state change from another origin.",
+  invitation_email_mismatch: "console: accepting an invitation while signed in with another email.",
+  cross_site_request: "console: a state change from another origin.",
   invalid_signature: "signed download URL altered.",
   url_expired: "signed download URL older than 15 minutes.",
   not_found: "no such API route, or the file of a download link no longer exists.",
@@ -54,25 +55,25 @@ export const ERROR_DOCS: ErrorDocs = {
   message_not_found: "the message does not exist within the session.",
   run_not_found: "the run does not exist, or belongs to another agent.",
   approval_not_found: "no open approval with this `exception_id` in the run.",
-  member_not_found: "dashboard: no such member.",
+  member_not_found: "console: no such member.",
   upload_not_found: "the resumable upload does not exist, belongs to another agent, or was deleted.",
-  delivery_not_found: "dashboard: no such callback delivery in this organization.",
+  delivery_not_found: "console: no such callback delivery in this organization.",
   secret_not_found: "no organization secret with this name.",
   invitation_not_found:
-    "dashboard: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
+    "console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
-  conflict: "dashboard: inviting or accepting for someone who already belongs to the organization.",
+  conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
     "a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.",
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
-  last_admin: "dashboard: removing or demoting the last admin.",
+  last_admin: "console: removing or demoting the last admin.",
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
   secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
   account_exists:
-    "dashboard: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
+    "console: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
   invitation_expired:
-    "dashboard: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
+    "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",
   payload_too_large: "a JSON body over 1 MiB, or a file over `UPLOAD_MAX_BYTES`; `details: {limit_bytes}`.",
   range_not_satisfiable: "download: the range is outside the file.",
@@ -132,9 +133,9 @@ a run answers as soon as it changes.
 **Completion callbacks.** A trigger's optional \`callback_url\` (or the agent's default) receives a signed \`POST\`
 when a message completes or fails and when a run is completed, failed, needs review, paused or cancelled
 (\`webhooks\` below): Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) signed
-with the organization's secret (dashboard, Webhooks), retried with backoff until a \`2xx\`.
+with the organization's secret (console, Webhooks), retried with backoff until a \`2xx\`.
 
-The dashboard's own backend (\`/api/console/...\`) is private and not described here.
+The console's own backend (\`/api/console/...\`) is private and not described here.
 
 ## Error codes
 
@@ -172,7 +173,7 @@ function sharedComponents() {
         type: "http",
         scheme: "bearer",
         bearerFormat: "ak_...",
-        description: "An Access Key with `agents:invoke` (public API). Minted by the management API or the dashboard.",
+        description: "An Access Key with `agents:invoke` (public API). Minted by the management API or the console.",
       },
       userToken: {
         type: "http",
@@ -382,15 +383,12 @@ function callbackWebhooks(c: Components): Record<string, Json> {
   return out;
 }
 
-const g = globalThis as unknown as { __awsOpenApi?: { body: string; etag: string; document: OpenApiDocument } };
-
 /** The document, built once per process, serialised, with its ETag. */
 export function openApiDocument(): { body: string; etag: string; document: OpenApiDocument } {
-  if (!g.__awsOpenApi) {
+  return processOnce("openApi", () => {
     const document = buildOpenApiDocument();
     const body = JSON.stringify(document);
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    g.__awsOpenApi = { body, etag, document };
-  }
-  return g.__awsOpenApi;
+    return { body, etag, document };
+  });
 }

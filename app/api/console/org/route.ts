@@ -1,4 +1,4 @@
-// Switches the organization the dashboard works in (a member of several has a switcher).
+// Switches the organization the console works in (a member of several has a switcher).
 import { ApiError } from "@/lib/errors";
 import { withConsole } from "@/lib/http/console";
 import { chooseOrganization } from "@/lib/http/org-cookie";

@@ -4,7 +4,7 @@ import { itemIndexes } from "@/lib/runs/indexes";
 import { ConsoleRunParams } from "@/lib/runs/schemas";
 import { loadOrgRun } from "@/lib/runs/service";
 
-/** The public approvals listing, each with its item's index (the dashboard names items by it). */
+/** The public approvals listing, each with its item's index (the console names items by it). */
 export const GET = withConsole({ params: ConsoleRunParams }, async ({ organizationId, params }) => {
   const run = await loadOrgRun(organizationId, params.run_id);
   const approvals = await listApprovals({ agent: run.agent, runId: run.id });

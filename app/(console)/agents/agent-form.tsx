@@ -294,7 +294,7 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     >
       <Card title="Basics">
         <div className="grid gap-4 sm:grid-cols-2">
-          {text("name", "Name", { error: fields.name, hint: "Shown in the dashboard and the audit log." })}
+          {text("name", "Name", { error: fields.name, hint: "Shown in the console and the audit log." })}
           {agent ? (
             <div className="space-y-1">
               <p className="text-sm font-medium text-zinc-800">Kind</p>

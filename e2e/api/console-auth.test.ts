@@ -1,4 +1,4 @@
-// Dashboard sign-in details that need a server of their own: SSO configured or not, and the
+// Console sign-in details that need a server of their own: SSO configured or not, and the
 // session cookie's attributes.
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,15 +10,15 @@ afterAll(async () => {
   await sso?.dispose();
 });
 
-describe("dashboard sign-in", () => {
+describe("console sign-in", () => {
   it("offers 'Sign in with SSO' only when OIDC is configured", async () => {
     const plain = await fetch(`${ctx().baseUrl}/login`).then((r) => r.text());
-    expect(plain).toContain("Sign in to the dashboard");
+    expect(plain).toContain("Sign in to the console");
     expect(plain).not.toContain("Sign in with SSO");
 
     sso = await ownServer("sso", {
       OIDC_ISSUER: "https://login.example.com/",
-      OIDC_CLIENT_ID: "aws-dashboard",
+      OIDC_CLIENT_ID: "awhs-console",
       OIDC_CLIENT_SECRET: "not-a-real-secret",
     });
     const page = await fetch(`${sso.server.baseUrl}/login`).then((r) => r.text());

@@ -347,7 +347,7 @@ export function MembersView() {
       patch<Member>(`/members/${encodeURIComponent(v.member.user_id)}`, { role: v.role }),
     onSuccess: (m) => {
       if (m.email === me.email && m.role !== "admin") {
-        // No longer an admin here: the whole dashboard changes (navigation, this page).
+        // No longer an admin here: the whole console changes (navigation, this page).
         window.location.assign("/");
         return;
       }
@@ -372,7 +372,7 @@ export function MembersView() {
     <>
       <PageHeader
         title="Members"
-        description={`Who can use the dashboard of ${me.organization.name}, and with which role.`}
+        description={`Who can use the console of ${me.organization.name}, and with which role.`}
         actions={<Button onClick={() => setInviting(true)}>Invite member</Button>}
       />
       {members.isPending ? (

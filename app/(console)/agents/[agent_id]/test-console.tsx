@@ -1,6 +1,6 @@
 "use client";
 // The test console: a draft conversation with a conversational agent, or a run of a workflow agent
-// started by hand. Console sessions are drafts: listed in the dashboard, never in the public API.
+// started by hand. Console sessions are drafts: listed in the console, never in the public API.
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";

@@ -1,5 +1,5 @@
 // The API reference, rendered on the server from the OpenAPI document (lib/http/openapi, the one
-// /api/openapi.json serves) in the dashboard's UI kit: operations by tag with their parameters,
+// /api/openapi.json serves) in the console's UI kit: operations by tag with their parameters,
 // bodies, answers and error codes, then the schemas. No JavaScript of its own.
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";

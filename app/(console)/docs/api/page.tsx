@@ -1,4 +1,4 @@
-// /docs/api: the API reference, readable signed out. Signed in, it sits in the dashboard's frame
+// /docs/api: the API reference, readable signed out. Signed in, it sits in the console's frame
 // (the layout's Shell); signed out, in a plain frame of its own with a way to sign in.
 import type { Metadata } from "next";
 import Link from "next/link";

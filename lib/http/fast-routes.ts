@@ -39,7 +39,7 @@ export const FAST_ROUTE_PATTERNS: ReadonlyArray<{ pattern: string; method: "GET"
  * Response so that it is written as is rather than read back through the Response's stream.
  * A registered symbol: the route's bundle and server.mjs are separate copies of the code.
  */
-export const RESPONSE_TEXT = Symbol.for("aws.responseText");
+export const RESPONSE_TEXT = Symbol.for("awhs.responseText");
 
 /** Next's own (lib/router-server, pipe-readable): the same compression and body piping as its answers. */
 interface NextParts {

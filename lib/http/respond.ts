@@ -24,7 +24,7 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
 }
 
 /** lib/http/fast-routes.ts's RESPONSE_TEXT (a registered symbol: the same in every bundle). */
-const RESPONSE_TEXT = Symbol.for("aws.responseText");
+const RESPONSE_TEXT = Symbol.for("awhs.responseText");
 
 /** BigInt columns (file sizes) serialise as numbers. */
 function jsonReplacer(_key: string, value: unknown) {

@@ -7,7 +7,7 @@
 // ANALYZE) and after ANALYZE. A statement fails when its plan reads a large table sequentially or
 // examines more than ROW_BOUND rows (rows returned by its scans plus rows they removed by filter).
 // Runs on the embedded database and, with TEST_DATABASE_URL, on PostgreSQL.
-import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "../audit";
@@ -182,18 +182,25 @@ describe("query plans at volume", () => {
   let db: Database & { dispose: () => Promise<void> };
   let recording: Recorded[] = [];
   let label = "";
+  let recordingOn = false;
+  let restoreQuery = () => {};
   const tableRows = new Map<string, number>();
 
   const explain = async (sql: string, params: unknown[]): Promise<PlanNode> => {
-    // Writes are explained inside a transaction that is rolled back: nothing of them stays.
-    await db.sql.exec("BEGIN");
+    // Writes are explained inside a transaction that is rolled back, on one connection: nothing of
+    // them stays.
+    const client = db.kind === "postgres" ? await db.pool!.connect() : undefined;
+    const run = async (text: string, values: unknown[] = []) =>
+      client ? (await client.query(text, values)).rows : await db.sql.query(text, values);
+    await run("BEGIN");
     try {
-      const rows = await db.sql.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      const rows = (await run(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)) as { "QUERY PLAN": unknown }[];
       const raw = rows[0]!["QUERY PLAN"];
       const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
       return plan[0]!.Plan;
     } finally {
-      await db.sql.exec("ROLLBACK");
+      await run("ROLLBACK");
+      client?.release();
     }
   };
 
@@ -213,28 +220,46 @@ describe("query plans at volume", () => {
       const [{ n }] = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)) as [{ n: number }];
       tableRows.set(table, n);
     }
-    // Services under test use a client whose statements are recorded (Prisma's query events, and raw SQL).
-    const prisma = new PrismaClient({
-      adapter: db.kind === "postgres" ? new PrismaPg(db.pool!) : new PrismaPGlite(db.pglite!),
-      log: [{ emit: "event", level: "query" }],
-    });
-    prisma.$on("query", (e) => recording.push({ label, sql: e.query, params: JSON.parse(e.params) as unknown[] }));
-    const sql = db.sql;
-    setDatabase({
-      ...db,
-      prisma,
-      sql: {
-        exec: sql.exec,
-        query: (s, p) => {
-          recording.push({ label, sql: s, params: p ?? [] });
-          return sql.query(s, p);
+    if (db.kind === "postgres") {
+      // Every statement reaches PostgreSQL through a pg client (Prisma's adapter, raw SQL, the
+      // metrics scrape's own connection): recorded there.
+      const query = pg.Client.prototype.query;
+      restoreQuery = () => (pg.Client.prototype.query = query);
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const [first, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+        if (recordingOn) {
+          const text = typeof first === "string" ? first : first.text;
+          recording.push({ label, sql: text, params: (typeof first === "string" ? values : first.values) ?? [] });
+        }
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+    } else {
+      // PGlite is reached through Prisma's client and the raw SQL executor: both recorded.
+      const prisma = new PrismaClient({
+        adapter: new PrismaPGlite(db.pglite!),
+        log: [{ emit: "event", level: "query" }],
+      });
+      prisma.$on("query", (e) => {
+        if (recordingOn) recording.push({ label, sql: e.query, params: JSON.parse(e.params) as unknown[] });
+      });
+      const sql = db.sql;
+      setDatabase({
+        ...db,
+        prisma,
+        sql: {
+          exec: sql.exec,
+          query: (s, p) => {
+            if (recordingOn) recording.push({ label, sql: s, params: p ?? [] });
+            return sql.query(s, p);
+          },
         },
-      },
-    });
+      });
+    }
     await queue(); // the job table the orphaned-runs sweep reads
   }, 600_000);
 
   afterAll(async () => {
+    restoreQuery();
     setDatabase(db);
     await db?.dispose();
   });
@@ -242,11 +267,15 @@ describe("query plans at volume", () => {
   /** Runs each call while recording the statements it sends, labelled by the call's name. */
   const record = async (calls: Record<string, () => Promise<unknown>>) => {
     recording = [];
-    for (const [name, call] of Object.entries(calls)) {
-      label = name;
-      await call();
+    recordingOn = true;
+    try {
+      for (const [name, call] of Object.entries(calls)) {
+        label = name;
+        await call();
+      }
+    } finally {
+      recordingOn = false;
     }
-    label = "";
     return recording.filter((r) => /^\s*(SELECT|UPDATE|DELETE|WITH)\b/i.test(r.sql));
   };
 

@@ -129,7 +129,7 @@ export interface ReplyRow {
   cost: number;
   processingTimeMs: number;
   completedAt: Date;
-  error: { code: "message_processing_failed"; message: string } | null;
+  error: { code: "message_processing_failed"; message: string; reason?: "upstream_timeout" | "upstream_error" } | null;
 }
 
 /** Stores a reply if its message is still processing (with the session's counters); false otherwise. */

@@ -30,7 +30,7 @@ export async function startProcess(opts: {
   startTimeoutMs?: number;
 }): Promise<BenchProcess> {
   const port = await freePort();
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `aws-bench-${opts.name}-`)), "out.log");
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `awhs-bench-${opts.name}-`)), "out.log");
   const out = createWriteStream(logFile);
   const proc = spawn(process.execPath, [...(opts.tsx ? ["--import", "tsx"] : []), ...opts.args], {
     cwd: root,

@@ -144,7 +144,7 @@ async function main() {
   const which = process.argv[2] ?? "message";
   const duration = Number(process.env.BENCH_DURATION ?? 10);
   if (which === "empty") return empty(duration);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "aws-profile-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "awhs-profile-"));
   const window = { from: 0, to: 0 };
   const own = await ownServer(
     "profile",

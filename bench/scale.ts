@@ -161,7 +161,7 @@ interface Worker {
 
 async function startWorker(name: string, env: Record<string, string>): Promise<Worker> {
   const port = await freePort();
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `aws-scale-${name}-`)), "worker.log");
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `awhs-scale-${name}-`)), "worker.log");
   const out = createWriteStream(logFile);
   const proc = spawn(process.execPath, [`${process.env.SERVER_DIST || "dist"}/worker.mjs`], {
     cwd: root,
@@ -233,7 +233,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     // Database, storage, organization.
     const fresh = await createFreshPostgresDatabase(opts.adminUrl);
     cleanups.push(() => fresh.drop());
-    const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-scale-"));
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "awhs-scale-"));
     cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
     const target: DbTarget = { dataDir: path.join(tmp, "data"), databaseUrl: fresh.url };
     let storageEnv: Record<string, string> = {};

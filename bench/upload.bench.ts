@@ -158,7 +158,7 @@ async function measured(pid: number, upload: () => Promise<void>) {
 export default async function bench() {
   const sizeMb = Number(process.env.BENCH_UPLOAD_MB ?? 2048);
   const size = sizeMb * MiB;
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "aws-bench-upload-"));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "awhs-bench-upload-"));
   const source = path.join(tmp, "source.bin");
   let own: OwnServer | undefined;
   let bare: BenchProcess | undefined;

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 
-export const S3_TEST_BUCKET = "aws-test";
+export const S3_TEST_BUCKET = "awhs-test";
 const ACCESS_KEY = "S3RVER";
 const SECRET_KEY = "S3RVER";
 
@@ -117,7 +117,7 @@ function multipartExtras(root: string) {
 export async function startS3Server(): Promise<S3TestServer> {
   const require = createRequire(import.meta.url);
   const S3rver = require("s3rver") as new (opts: Record<string, unknown>) => S3rverApp;
-  const directory = mkdtempSync(path.join(os.tmpdir(), "aws-s3rver-"));
+  const directory = mkdtempSync(path.join(os.tmpdir(), "awhs-s3rver-"));
   const server = new S3rver({
     address: "127.0.0.1",
     port: 0,

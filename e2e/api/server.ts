@@ -36,7 +36,7 @@ export function dbEnv(target: DbTarget): Record<string, string> {
 export async function freshTarget(
   label: string,
 ): Promise<{ target: DbTarget; tmp: string; dispose: () => Promise<void> }> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), `aws-${label}-`));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `awhs-${label}-`));
   const dataDir = path.join(tmp, "data");
   const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
   if (!process.env.TEST_DATABASE_URL) return { target: { dataDir }, tmp, dispose: async () => removeTmp() };
@@ -95,7 +95,7 @@ export async function startServer(
   nodeArgs: string[] = [],
 ): Promise<RunningServer> {
   port ??= await freePort();
-  const logDir = mkdtempSync(path.join(os.tmpdir(), "aws-log-"));
+  const logDir = mkdtempSync(path.join(os.tmpdir(), "awhs-log-"));
   const logFile = path.join(logDir, "server.log");
   const out = createWriteStream(logFile);
   const proc = spawn(process.execPath, [...nodeArgs, `${process.env.SERVER_DIST || "dist"}/server.mjs`], {

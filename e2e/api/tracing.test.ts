@@ -102,7 +102,7 @@ describe("tracing", () => {
 
   it("exports protobuf by default, and nothing once the endpoint is unset", { timeout: 300_000 }, async () => {
     const o = own!;
-    await o.restart("SIGTERM", { OTEL_EXPORTER_OTLP_PROTOCOL: "", OTEL_SERVICE_NAME: "aws-under-test" });
+    await o.restart("SIGTERM", { OTEL_EXPORTER_OTLP_PROTOCOL: "", OTEL_SERVICE_NAME: "awhs-under-test" });
     const before = received.length;
     const key = await o.mintKey();
     expect((await o.call("GET", "/api/ready")).status).toBe(200);
@@ -113,7 +113,7 @@ describe("tracing", () => {
         .find((r) => r.contentType === "application/x-protobuf" && r.body.includes("/api/agents/[agent_id]/sessions")),
     );
     // Protobuf strings are their UTF-8 bytes: the service name set by OTEL_SERVICE_NAME is in there.
-    expect(proto.body.includes("aws-under-test")).toBe(true);
+    expect(proto.body.includes("awhs-under-test")).toBe(true);
 
     await o.restart("SIGTERM", { OTEL_EXPORTER_OTLP_ENDPOINT: "" });
     // Whatever the previous process still had to send went out at its shutdown (graceful: flushed).

@@ -82,7 +82,7 @@ export interface WorkerProcess {
 
 /** Starts scripts/worker.ts (what `npm run worker` runs) and waits until it has started. */
 export async function startWorkerProcess(target: DbTarget, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "aws-worker-log-")), "worker.log");
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "awhs-worker-log-")), "worker.log");
   const out = createWriteStream(logFile);
   const proc = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/worker.ts"], {
     cwd: root,
@@ -253,7 +253,7 @@ export interface PrivateCluster {
 export async function privatePostgres(label: string): Promise<PrivateCluster> {
   const versions = readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a));
   const bin = (name: string) => path.join("/usr/lib/postgresql", versions[0]!, "bin", name);
-  const dir = mkdtempSync(path.join(os.tmpdir(), `aws-pg-${label}-`));
+  const dir = mkdtempSync(path.join(os.tmpdir(), `awhs-pg-${label}-`));
   const data = path.join(dir, "data");
   // PostgreSQL refuses to run as root: as root, run its tools as the postgres user.
   const asRoot = process.getuid?.() === 0;

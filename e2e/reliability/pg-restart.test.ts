@@ -73,7 +73,7 @@ describe.runIf(onPostgres)(
     beforeAll(async () => {
       const r = rng("pg-restart");
       cluster = await privatePostgres("restart");
-      tmp = mkdtempSync(path.join(os.tmpdir(), "aws-pg-restart-"));
+      tmp = mkdtempSync(path.join(os.tmpdir(), "awhs-pg-restart-"));
       stack = await stackOn({ dataDir: path.join(tmp, "data"), databaseUrl: cluster.url }, "pg-restart", {
         REPLY_LEASE_SECONDS: "4",
         QUEUE_HEARTBEAT_SECONDS: "10",

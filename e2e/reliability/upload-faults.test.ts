@@ -42,7 +42,7 @@ const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 /** Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN): for the full-disk cases. */
 function canMountTmpfs(): boolean {
   if (process.getuid?.() !== 0) return false;
-  const dir = mkdtempSync(path.join(os.tmpdir(), "aws-mount-probe-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "awhs-mount-probe-"));
   try {
     if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir]).status !== 0) return false;
     spawnSync("umount", [dir]);

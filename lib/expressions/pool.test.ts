@@ -191,7 +191,7 @@ describe("expression evaluator pool", () => {
   });
 
   it("never keeps its process alive, and runs under tsx (the CLI and `npm run worker:dev`)", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "aws-eval-"));
+    const dir = mkdtempSync(path.join(os.tmpdir(), "awhs-eval-"));
     const script = path.join(dir, "idle.mts");
     writeFileSync(
       script,

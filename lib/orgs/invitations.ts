@@ -24,7 +24,7 @@ const TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
 /**
  * Wrong invitation tokens one client address may present a minute before it gets 429. A token
  * carries 256 bits, so guessing is hopeless anyway; the limit keeps a guesser slow and visible
- * (`aws_rate_limited_total{limiter="invitation"}`).
+ * (`agent_webhook_rate_limited_total{limiter="invitation"}`).
  */
 export const INVITATION_MISSES_PER_MINUTE = 10;
 

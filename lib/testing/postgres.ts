@@ -5,7 +5,7 @@ import { randomBase62 } from "../ids";
 export async function createFreshPostgresDatabase(
   adminUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `aws_test_${randomBase62(10).toLowerCase()}`;
+  const name = `awhs_test_${randomBase62(10).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

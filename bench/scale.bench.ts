@@ -1,0 +1,244 @@
+// Cost as data grows (docs/benchmarks.md "scale"): the same requests measured on a fresh database
+// and again after seeding one organization with a busy history, in one run, on one server process.
+// The seed is written by SQL (minutes, not the API): BENCH_SCALE_MESSAGES messages (default
+// 1,000,000 on PostgreSQL, 100,000 on the embedded database) in half as many sessions (80 % on one
+// agent), a tenth as many runs with as many run items as messages (most in a few large runs), a
+// tenth as many audit rows and callback deliveries, and files. Then ANALYZE, as autovacuum would
+// have done after such growth. Each request is driven by autocannon (BENCH_DURATION seconds,
+// default 5, 8 connections); the figures are requests a second and latency percentiles.
+// PostgreSQL with TEST_DATABASE_URL (an admin URL: a fresh database is made and dropped), else the
+// embedded database. Needs a production build.
+import { PGlite } from "@electric-sql/pglite";
+import path from "node:path";
+import pg from "pg";
+import { ownServer, startServer, type OwnServer } from "../e2e/api/server";
+import { load, type Figure } from "./load";
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const MESSAGES = Number(process.env.BENCH_SCALE_MESSAGES ?? (onPostgres ? 1_000_000 : 100_000));
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = 8;
+const PASSWORD = "correct horse battery";
+
+/** The seed, for the organization `org` and its agents (`busy` and `quiet` conversational, `wf` a workflow). */
+function seedSql(o: { org: string; project: string; busy: string; quiet: string; wf: string }) {
+  const sessions = MESSAGES / 2;
+  const runs = MESSAGES / 10;
+  const audit = MESSAGES / 10;
+  const deliveries = MESSAGES / 10;
+  const bigRuns = 5; // most items are in a few large runs; every other run has 2
+  const itemsPerBigRun = (MESSAGES - 2 * (runs - bigRuns)) / bigRuns;
+  const span = "interval '180 days'";
+  const at = (i: string, n: number) => `now() - ${span} + (${i} * ${span} / ${n})`;
+  return `
+INSERT INTO sessions (id, organization_id, project_id, agent_id, status, environment, user_id, created_at, last_message_at, message_count)
+SELECT 'sess_s' || lpad(i::text, 10, '0'), '${o.org}', '${o.project}',
+  CASE WHEN i % 10 < 8 THEN '${o.busy}' ELSE '${o.quiet}' END,
+  CASE WHEN i % 7 = 0 THEN 'closed' ELSE 'active' END,
+  (CASE WHEN i % 20 = 3 THEN 'draft' ELSE 'production' END)::"Environment",
+  'user-' || (i % 5000), ${at("i", sessions)}, ${at("i", sessions)} + interval '1 minute', 2
+FROM generate_series(1, ${sessions}) i;
+
+INSERT INTO messages (id, session_id, agent_id, organization_id, project_id, role, status, content, created_at, completed_at, reply_to_id, error)
+SELECT 'msg_s' || lpad((2 * s.n - 1 + r)::text, 10, '0'), s.id, s.agent_id, s.organization_id, s.project_id,
+  CASE WHEN r = 0 THEN 'user' ELSE 'assistant' END,
+  CASE WHEN r = 1 AND s.n % 100 = 0 THEN 'error' ELSE 'completed' END,
+  'message ' || s.n, s.created_at + r * interval '1 second', s.created_at + r * interval '2 seconds',
+  CASE WHEN r = 1 THEN 'msg_s' || lpad((2 * s.n - 1)::text, 10, '0') END,
+  CASE WHEN r = 1 AND s.n % 100 = 0 THEN '{"code":"message_processing_failed","message":"failed"}'::jsonb END
+FROM (SELECT id, agent_id, organization_id, project_id, created_at, substr(id, 7)::int AS n FROM sessions WHERE id LIKE 'sess_s%') s,
+  generate_series(0, 1) r;
+
+INSERT INTO runs (id, organization_id, project_id, agent_id, status, inputs, definition, items_total, created_at, updated_at, completed_at)
+SELECT 'run_s' || lpad(i::text, 10, '0'), '${o.org}', '${o.project}', '${o.wf}',
+  (ARRAY['completed','completed','completed','failed','needs_review','cancelled','completed','completed'])[1 + i % 8],
+  '{"rows":[]}', '{"steps":[]}', CASE WHEN i <= ${bigRuns} THEN ${itemsPerBigRun} ELSE 2 END,
+  ${at("i", runs)}, ${at("i", runs)} + interval '1 minute', ${at("i", runs)} + interval '1 minute'
+FROM generate_series(1, ${runs}) i;
+
+INSERT INTO run_items (id, run_id, index, status, data, updated_at)
+SELECT 'ri_s' || r || '_' || k, 'run_s' || lpad(r::text, 10, '0'), k,
+  CASE WHEN k % 50 = 0 THEN 'needs_review' WHEN k % 10 = 0 THEN 'failed' ELSE 'completed' END, '{"n":1}', now()
+FROM generate_series(1, ${bigRuns}) r, generate_series(0, ${itemsPerBigRun - 1}) k;
+INSERT INTO run_items (id, run_id, index, status, data, updated_at)
+SELECT 'ri_s' || r || '_' || k, 'run_s' || lpad(r::text, 10, '0'), k, 'completed', '{"n":1}', now()
+FROM generate_series(${bigRuns + 1}, ${runs}) r, generate_series(0, 1) k;
+
+INSERT INTO audit_events (id, organization_id, actor_type, action, action_group, target_type, target_id, created_at)
+SELECT 'evt_s' || lpad(i::text, 10, '0'), '${o.org}', 'key', a.action, split_part(a.action, '.', 1), 'run',
+  'run_s' || lpad((i % ${runs} + 1)::text, 10, '0'), ${at("i", audit)}
+FROM generate_series(1, ${audit}) i,
+  LATERAL (SELECT (ARRAY['run.completed','run.failed','key.created','agent.updated'])[1 + i % 4] AS action) a;
+
+INSERT INTO callback_deliveries (id, organization_id, agent_id, subject_id, event, url, body, status, attempts, created_at, delivered_at)
+SELECT 'dlv_s' || lpad(i::text, 10, '0'), '${o.org}', '${o.wf}', 'run_s' || lpad((i % ${runs} + 1)::text, 10, '0'),
+  'run.completed', 'https://example.com/hook', '{}', CASE WHEN i % 25 = 0 THEN 'failed' ELSE 'delivered' END, 1,
+  ${at("i", deliveries)}, ${at("i", deliveries)}
+FROM generate_series(1, ${deliveries}) i;
+
+INSERT INTO files (id, organization_id, agent_id, filename, content_type, size_bytes, storage_key, created_at)
+SELECT 'fi_s' || lpad(i::text, 10, '0'), '${o.org}', '${o.wf}', 'f' || i || '.csv', 'text/csv', 10, 'seed/' || i, ${at("i", MESSAGES / 100)}
+FROM generate_series(1, ${MESSAGES / 100}) i;
+
+ANALYZE;`;
+}
+
+interface Target {
+  name: string;
+  method?: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Console lists: held to 300 ms at p99 seeded. */
+  list?: boolean;
+}
+
+async function signIn(own: OwnServer, email: string): Promise<string> {
+  const base = own.server.baseUrl;
+  const res = await fetch(`${base}/api/console/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+}
+
+async function measure(own: OwnServer, targets: Target[]): Promise<Map<string, Figure>> {
+  const figures = new Map<string, Figure>();
+  for (const t of targets) {
+    const figure = await load({
+      url: `${own.server.baseUrl}${t.path}`,
+      method: t.method ?? "GET",
+      headers: { ...t.headers, ...(t.body ? { "content-type": "application/json" } : {}) },
+      body: t.body,
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    if (figure.non2xx || figure.errors) {
+      throw new Error(`${t.name}: ${figure.statuses}, ${figure.errors} errors: the benchmark measures answers only`);
+    }
+    figures.set(t.name, figure);
+    console.log(`  ${t.name}: ${Math.round(figure.rps)} req/s, p50 ${figure.p50} ms, p99 ${figure.p99} ms`);
+  }
+  return figures;
+}
+
+export default async function scaleBench() {
+  const label = "scale";
+  const own = await ownServer(label, { LOG_LEVEL: "warn", TRIGGER_WAIT_MS: "25000" });
+  try {
+    const { organization_id: org, project_id: project } = own.org;
+    const key = await own.mintKey();
+    const busy = await own.createAgent({ name: "busy", kind: "conversational", runtime: { type: "echo" } });
+    const quiet = await own.createAgent({ name: "quiet", kind: "conversational", runtime: { type: "echo" } });
+    const wf = await own.createAgent({
+      name: "wf",
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: {
+        inputs: { rows: { type: "array", required: true } },
+        items: { from: "rows" },
+        steps: [{ id: "t", type: "transform", expression: "$" }],
+      },
+    });
+    const auth = { authorization: `Bearer ${key}` };
+    // The objects the point reads ask for: made through the API, before the seed.
+    const reply = await own.call("POST", `/api/agents/webhook/${busy}`, { auth: key, body: { message: "hi" } });
+    const run = await own.call("POST", `/api/agents/webhook/${wf}`, { auth: key, body: { rows: [{ a: 1 }] } });
+    if (reply.status !== 200 || run.status !== 202) throw new Error("could not make the objects to read");
+    const { session_id: sessionId, message_id: messageId } = reply.body;
+    const runId = run.body.run_id as string;
+    const cookie = await signIn(own, `${label}@example.com`);
+    const consoleHeaders = { cookie };
+
+    const targets: Target[] = [
+      { name: "GET message", path: `/api/agents/${busy}/sessions/${sessionId}/messages/${messageId}`, headers: auth },
+      { name: "GET session", path: `/api/agents/${busy}/sessions/${sessionId}`, headers: auth },
+      { name: "session messages", path: `/api/agents/${busy}/sessions/${sessionId}/messages`, headers: auth },
+      { name: "list sessions (busy agent)", path: `/api/agents/${busy}/sessions`, headers: auth },
+      { name: "GET run", path: `/api/agents/${wf}/runs/${runId}`, headers: auth },
+      { name: "list runs", path: `/api/agents/${wf}/runs`, headers: auth },
+      {
+        name: "async trigger",
+        method: "POST",
+        path: `/api/agents/webhook/${quiet}`,
+        headers: { ...auth, prefer: "respond-async" },
+        body: JSON.stringify({ message: "hello" }),
+      },
+      {
+        name: "sync trigger",
+        method: "POST",
+        path: `/api/agents/webhook/${quiet}`,
+        headers: auth,
+        body: JSON.stringify({ message: "hello" }),
+      },
+      { name: "console overview", path: "/api/console/overview", headers: consoleHeaders, list: true },
+      { name: "console sessions", path: "/api/console/sessions?limit=50", headers: consoleHeaders, list: true },
+      {
+        name: "console sessions, page 41",
+        path: "/api/console/sessions?limit=50&offset=2000",
+        headers: consoleHeaders,
+        list: true,
+      },
+      { name: "console runs", path: "/api/console/runs?limit=50", headers: consoleHeaders, list: true },
+      {
+        name: "console runs, page 41",
+        path: "/api/console/runs?limit=50&offset=2000",
+        headers: consoleHeaders,
+        list: true,
+      },
+      { name: "console audit", path: "/api/console/audit?limit=50", headers: consoleHeaders, list: true },
+      { name: "console deliveries", path: "/api/console/deliveries?limit=50", headers: consoleHeaders, list: true },
+      { name: "metrics scrape", path: "/api/metrics" },
+    ];
+
+    console.log(`fresh (${onPostgres ? "PostgreSQL" : "embedded PGlite"}):`);
+    const fresh = await measure(own, targets);
+
+    const ids = { org, project, busy, quiet, wf };
+    const started = performance.now();
+    if (own.target.databaseUrl) {
+      const client = new pg.Client({ connectionString: own.target.databaseUrl });
+      await client.connect();
+      await client.query(seedSql(ids));
+      await client.end();
+    } else {
+      // The embedded database belongs to one process: the server stops while the seed is written.
+      await own.server.stop();
+      const db = new PGlite(path.join(own.target.dataDir, "pglite"));
+      await db.exec(seedSql(ids));
+      await db.close();
+      own.server = await startServer(own.target, { SEED_DEMO: "false", LOG_LEVEL: "warn" }, own.server.port);
+    }
+    console.log(
+      `seeded ${MESSAGES.toLocaleString("en")} messages and the rest in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+    const seededCookie = await signIn(own, `${label}@example.com`);
+    for (const t of targets) if (t.headers?.cookie) t.headers = { cookie: seededCookie };
+
+    console.log("seeded:");
+    const seeded = await measure(own, targets);
+
+    console.log(
+      `\n| request | fresh req/s | seeded req/s | ratio | fresh p50 / p99 ms | seeded p50 / p99 ms |\n|---|---|---|---|---|---|`,
+    );
+    const misses: string[] = [];
+    for (const t of targets) {
+      const f = fresh.get(t.name)!;
+      const s = seeded.get(t.name)!;
+      const ratio = s.rps / f.rps;
+      if (ratio < 0.8) misses.push(`${t.name}: ${ratio.toFixed(2)}x of fresh`);
+      if (t.list && s.p99 > 300) misses.push(`${t.name}: p99 ${s.p99} ms`);
+      console.log(
+        `| ${t.name} | ${Math.round(f.rps)} | ${Math.round(s.rps)} | ${ratio.toFixed(2)} | ${f.p50} / ${f.p99} | ${s.p50} / ${s.p99} |`,
+      );
+    }
+    console.log(misses.length ? `\nshort of the goal:\n  ${misses.join("\n  ")}` : "\nevery figure within the goal");
+  } finally {
+    await own.dispose();
+  }
+}

@@ -357,6 +357,15 @@ export const EnvSchema = z.object({
     .min(1)
     .default(50 * 1024 ** 3)
     .describe("Largest upload accepted, multipart or resumable (tus answers 413 above it; Tus-Max-Size)."),
+  RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(0)
+    .describe(
+      "Days that an organization's sessions (with their messages), finished runs (with their items and output files), files, callback deliveries and audit rows are kept; 0 keeps them forever. An admin may set another figure for their organization.",
+    ),
   UPLOAD_EXPIRY_HOURS: z.coerce
     .number()
     .positive()

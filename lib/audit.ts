@@ -3,6 +3,7 @@ import type { KeyPrincipal } from "./auth/access-keys";
 import { prisma } from "./db";
 import { newId } from "./ids";
 import type { AuditEvent, Prisma } from "./generated/prisma/client";
+import { afterCursor, pageOf } from "./pagination";
 
 export interface Actor {
   type: "user" | "access_key" | "system";
@@ -60,12 +61,17 @@ export function auditRecord(e: AuditEvent) {
   };
 }
 
-/** The organization's audit log, newest first; `action` filters by exact action or `prefix.*`. */
+/**
+ * The organization's audit log, newest first; `action` filters by exact action or `prefix.*`.
+ * `cursor` (a previous page's `next_cursor`) continues after that page on the index; `offset`
+ * stays for older clients.
+ */
 export async function listAuditEvents(opts: {
   organizationId: string;
   action?: string;
   limit: number;
   offset: number;
+  cursor?: string;
 }) {
   const db = await prisma();
   // `group.*` reads the group's index; a deeper prefix (`a.b.*`) narrows it further by filter.
@@ -78,12 +84,13 @@ export async function listAuditEvents(opts: {
     : opts.action
       ? { action: opts.action }
       : {};
-  const where = { organizationId: opts.organizationId, ...filter };
+  const where = { organizationId: opts.organizationId, ...filter, ...afterCursor("createdAt", opts.cursor) };
   const rows = await db.auditEvent.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
-  return { events: rows.slice(0, opts.limit).map(auditRecord), has_more: rows.length > opts.limit };
+  const page = pageOf(rows, opts.limit, (e) => e.createdAt);
+  return { events: page.rows.map(auditRecord), has_more: rows.length > opts.limit, next_cursor: page.next_cursor };
 }

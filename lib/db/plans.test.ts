@@ -11,6 +11,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "../audit";
+import { encodeCursor } from "../pagination";
 import { listDeliveries, getDelivery } from "../callbacks/service";
 import { deliverDue } from "../callbacks/deliver";
 import { recoverReplies } from "../conversations/recovery";
@@ -52,6 +53,8 @@ const SEED = {
 };
 
 const ORG = "org_plans_a";
+/** The audit row that is the n-th newest (rows are 1..SEED.audit, oldest first, one instant each). */
+const auditId = (nth: number) => `aud_${String(SEED.audit + 1 - nth).padStart(12, "0")}`;
 const OTHER = "org_plans_b";
 const ids = {
   a1: "agt_plans_a1",
@@ -115,9 +118,10 @@ INSERT INTO run_items (id, run_id, index, status, data, updated_at)
 SELECT 'ri_x' || r.id || '_' || k, r.id, k, 'completed', '{}', now()
 FROM runs r, generate_series(0, 1) k WHERE r.id <> '${ids.run}';
 
-INSERT INTO audit_events (id, organization_id, actor_type, action, target_type, target_id, created_at)
+INSERT INTO audit_events (id, organization_id, actor_type, action, action_group, target_type, target_id, created_at)
 SELECT 'aud_' || lpad(i::text, 12, '0'), '${ORG}', 'key',
-  (ARRAY['run.completed','run.failed','key.created','agent.updated'])[1 + i % 4], 'run', 'run_' || lpad((i % ${SEED.runs} + 1)::text, 12, '0'),
+  (ARRAY['run.completed','run.failed','key.created','agent.updated'])[1 + i % 4],
+  (ARRAY['run','run','key','agent'])[1 + i % 4], 'run', 'run_' || lpad((i % ${SEED.runs} + 1)::text, 12, '0'),
   now() - interval '60 days' + (i * interval '60 days' / ${SEED.audit})
 FROM generate_series(1, ${SEED.audit}) i;
 
@@ -332,6 +336,13 @@ describe("query plans at volume", () => {
       listRunItems({ organizationId: ORG, runId: ids.run, status: "needs_review", ...PAGE }),
     "console audit": () => listAuditEvents({ organizationId: ORG, ...PAGE }),
     "console audit by action": () => listAuditEvents({ organizationId: ORG, action: "key.*", ...PAGE }),
+    // Page 250 of 20: the cursor after the 5,000th newest row (keyset: an index range from there).
+    "console audit, deep page by cursor": () =>
+      db.prisma.auditEvent
+        .findUniqueOrThrow({ where: { id: auditId(5_000) } })
+        .then((row) =>
+          listAuditEvents({ organizationId: ORG, ...PAGE, cursor: encodeCursor({ at: row.createdAt, id: row.id }) }),
+        ),
     "console deliveries": () => listDeliveries(ORG, { limit: 20 }),
     "console failed deliveries": () => listDeliveries(ORG, { status: "failed", limit: 20 }),
     "console files": () => listAgentFiles({ organizationId: ORG, agentId: ids.w1, ...PAGE }),

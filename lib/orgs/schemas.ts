@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryLimit, queryOffset } from "../validate";
+import { CursorParam } from "../pagination";
 
 export const Role = z.enum(["admin", "support"]);
 
@@ -29,6 +30,7 @@ export const AuditQuery = z.object({
   action: z.string().min(1).max(100).optional(),
   limit: queryLimit(50, 100),
   offset: queryOffset,
+  cursor: CursorParam,
 });
 
 export const SwitchOrgBody = z.strictObject({ organization_id: z.string().min(1) });

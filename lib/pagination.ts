@@ -1,0 +1,74 @@
+// Keyset pagination: a list ordered by (a time, id) continues after the last row a page answered,
+// so page 1,000 reads what page 1 reads (an index range from the cursor), where an offset reads and
+// throws away every row before it. The cursor is opaque to clients: base64url of the last row's
+// sort value and id. A cursor that does not decode answers 400 invalid_request naming `cursor`.
+import { z } from "zod";
+import { ApiError } from "./errors";
+
+const MAX_CURSOR = 200;
+
+/** The query parameter: an opaque cursor from a previous page's `next_cursor`. */
+export const CursorParam = z
+  .string()
+  .min(1)
+  .max(MAX_CURSOR)
+  .optional()
+  .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
+
+export interface CursorKey {
+  /** The sort value of the last row: an instant. */
+  at: Date;
+  id: string;
+}
+
+export function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify([key.at.toISOString(), key.id])).toString("base64url");
+}
+
+const invalidCursor = () =>
+  new ApiError("invalid_request", "cursor is not a cursor of this list: pass the next_cursor of its previous page.", {
+    fields: [{ field: "cursor", message: "is not a cursor of this list" }],
+  });
+
+export function decodeCursor(cursor: string): CursorKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalidCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
+  const [at, id] = parsed as unknown[];
+  if (typeof at !== "string" || typeof id !== "string" || !id || id.length > 100) throw invalidCursor();
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== at) throw invalidCursor();
+  return { at: date, id };
+}
+
+/**
+ * The Prisma condition for the rows after `cursor` in newest-first order of (`field`, id). The
+ * `lte` on the time is what an index on (..., field, id) starts its range at; the OR removes only
+ * the rows that share the cursor's instant and come before it.
+ */
+export function afterCursor<F extends string>(field: F, cursor: string | undefined): Record<string, unknown> {
+  if (!cursor) return {};
+  const { at, id } = decodeCursor(cursor);
+  return { [field]: { lte: at }, OR: [{ [field]: { lt: at } }, { id: { lt: id } }] };
+}
+
+/**
+ * A page from `limit + 1` rows fetched in list order: the first `limit`, and the cursor after the
+ * last of them when there was one more.
+ */
+export function pageOf<T extends { id: string }>(
+  rows: T[],
+  limit: number,
+  at: (row: T) => Date,
+): { rows: T[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    rows: page,
+    next_cursor: rows.length > limit && last ? encodeCursor({ at: at(last), id: last.id }) : null,
+  };
+}

@@ -16,13 +16,14 @@ export const CursorParam = z
   .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
 export interface CursorKey {
-  /** The sort value of the last row: an instant. */
-  at: Date;
+  /** The sort value of the last row: an instant, or a position (a run item's index). */
+  at: Date | number;
   id: string;
 }
 
 export function encodeCursor(key: CursorKey): string {
-  return Buffer.from(JSON.stringify([key.at.toISOString(), key.id])).toString("base64url");
+  const at = typeof key.at === "number" ? key.at : key.at.toISOString();
+  return Buffer.from(JSON.stringify([at, key.id])).toString("base64url");
 }
 
 const invalidCursor = () =>
@@ -39,21 +40,41 @@ export function decodeCursor(cursor: string): CursorKey {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
   const [at, id] = parsed as unknown[];
-  if (typeof at !== "string" || typeof id !== "string" || !id || id.length > 100) throw invalidCursor();
+  if (typeof id !== "string" || !id || id.length > 100) throw invalidCursor();
+  if (typeof at === "number") {
+    if (!Number.isSafeInteger(at) || at < 0) throw invalidCursor();
+    return { at, id };
+  }
+  if (typeof at !== "string") throw invalidCursor();
   const date = new Date(at);
   if (Number.isNaN(date.getTime()) || date.toISOString() !== at) throw invalidCursor();
   return { at: date, id };
 }
 
 /**
- * The Prisma condition for the rows after `cursor` in newest-first order of (`field`, id). The
- * `lte` on the time is what an index on (..., field, id) starts its range at; the OR removes only
- * the rows that share the cursor's instant and come before it.
+ * The Prisma condition for the rows after `cursor` in the order (`field`, id), newest first
+ * (`desc`) or oldest first (`asc`). The bound on `field` is what an index on (..., field, id)
+ * starts its range at; the OR removes only the rows that share the cursor's value and come before it.
  */
-export function afterCursor<F extends string>(field: F, cursor: string | undefined): Record<string, unknown> {
+export function afterCursor(
+  field: string,
+  cursor: string | undefined,
+  order: "desc" | "asc" = "desc",
+): Record<string, unknown> {
   if (!cursor) return {};
   const { at, id } = decodeCursor(cursor);
-  return { [field]: { lte: at }, OR: [{ [field]: { lt: at } }, { id: { lt: id } }] };
+  if (typeof at === "number") throw invalidCursor();
+  return order === "desc"
+    ? { [field]: { lte: at }, OR: [{ [field]: { lt: at } }, { id: { lt: id } }] }
+    : { [field]: { gte: at }, OR: [{ [field]: { gt: at } }, { id: { gt: id } }] };
+}
+
+/** The rows after `cursor` in the order of a unique position (`field`, ascending): a run's items. */
+export function afterPosition(field: string, cursor: string | undefined): Record<string, unknown> {
+  if (!cursor) return {};
+  const { at } = decodeCursor(cursor);
+  if (typeof at !== "number") throw invalidCursor();
+  return { [field]: { gt: at } };
 }
 
 /**
@@ -63,7 +84,7 @@ export function afterCursor<F extends string>(field: F, cursor: string | undefin
 export function pageOf<T extends { id: string }>(
   rows: T[],
   limit: number,
-  at: (row: T) => Date,
+  at: (row: T) => Date | number,
 ): { rows: T[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);

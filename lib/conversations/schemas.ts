@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import { fileIdString, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
+import { CursorParam } from "../pagination";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -49,11 +50,13 @@ export const OrgSessionsQuery = z.object({
   environment: z.enum(["production", "draft", "all"]).default("all"),
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
   offset: queryOffset,
+  cursor: CursorParam,
 });
 
 export const OrgMessagesQuery = z.object({
   limit: queryLimit(100, MessageLimits.cap),
   offset: queryOffset,
+  cursor: CursorParam,
 });
 
 // Response shapes (SPEC 2.3, 2.4; DESIGN "Conversational agents"): the records of records.ts and the

@@ -9,6 +9,7 @@ import { messageListItem, messageRecord, sessionListItem, sessionRecord } from "
 import type { ListMessagesQuery, ListSessionsQuery } from "./schemas";
 import { findVisibleMessage } from "./store";
 import { waitForReply } from "./waiters";
+import { afterCursor, pageOf } from "../pagination";
 
 /** Session routes exist for conversational agents only; checked before any lookup. */
 export function assertConversational(agent: Agent) {
@@ -105,29 +106,37 @@ export async function listOrgSessions(opts: {
   environment: EnvironmentFilter;
   limit: number;
   offset: number;
+  cursor?: string;
 }) {
   const where: Prisma.SessionWhereInput = {
-    organizationId: opts.organizationId,
-    ...(opts.agentId ? { agentId: opts.agentId } : {}),
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.since ? { lastMessageAt: { gt: opts.since } } : {}),
-    ...(opts.environment !== "all" ? { environment: opts.environment } : {}),
+    AND: [
+      {
+        organizationId: opts.organizationId,
+        ...(opts.agentId ? { agentId: opts.agentId } : {}),
+        ...(opts.status ? { status: opts.status } : {}),
+        ...(opts.since ? { lastMessageAt: { gt: opts.since } } : {}),
+        ...(opts.environment !== "all" ? { environment: opts.environment } : {}),
+      },
+      afterCursor("lastMessageAt", opts.cursor),
+    ],
   };
   const db = await prisma();
   const rows = await db.session.findMany({
     where,
     include: { agent: { select: { name: true } } },
     orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
+  const page = pageOf(rows, opts.limit, (s) => s.lastMessageAt);
   return {
-    sessions: rows.slice(0, opts.limit).map((s) => ({
+    sessions: page.rows.map((s) => ({
       ...sessionListItem(s),
       agent_name: s.agent.name,
       environment: s.environment,
     })),
     has_more: rows.length > opts.limit,
+    next_cursor: page.next_cursor,
   };
 }
 
@@ -147,14 +156,16 @@ export async function listOrgMessages(opts: {
   sessionId: string;
   limit: number;
   offset: number;
+  cursor?: string;
 }) {
   await getOrgSession(opts);
   const db = await prisma();
   const rows = await db.message.findMany({
-    where: { sessionId: opts.sessionId },
+    where: { AND: [{ sessionId: opts.sessionId }, afterCursor("createdAt", opts.cursor, "asc")] },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
-  return { messages: rows.slice(0, opts.limit).map(messageRecord), has_more: rows.length > opts.limit };
+  const page = pageOf(rows, opts.limit, (m) => m.createdAt);
+  return { messages: page.rows.map(messageRecord), has_more: rows.length > opts.limit, next_cursor: page.next_cursor };
 }

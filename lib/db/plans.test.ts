@@ -54,6 +54,9 @@ const SEED = {
 
 const ORG = "org_plans_a";
 /** The audit row that is the n-th newest (rows are 1..SEED.audit, oldest first, one instant each). */
+/** A cursor after `row`, whose `at` is the UTC wall time a raw query reads from a timestamp(3) column. */
+const cursorOf = (row: { id: string; at: Date | string }) =>
+  encodeCursor({ at: new Date(`${new Date(row.at).toISOString().slice(0, 23)}Z`), id: row.id });
 const auditId = (nth: number) => `aud_${String(SEED.audit + 1 - nth).padStart(12, "0")}`;
 const OTHER = "org_plans_b";
 const ids = {
@@ -346,6 +349,23 @@ describe("query plans at volume", () => {
     "console deliveries": () => listDeliveries(ORG, { limit: 20 }),
     "console failed deliveries": () => listDeliveries(ORG, { status: "failed", limit: 20 }),
     "console files": () => listAgentFiles({ organizationId: ORG, agentId: ids.w1, ...PAGE }),
+    // Deep pages by cursor: page after the 2,000th row of each long list.
+    "console sessions, deep page by cursor": async () => {
+      const [row] = await db.sql.query<{ id: string; at: Date }>(
+        `SELECT id, last_message_at AS at FROM sessions WHERE organization_id = $1 ORDER BY last_message_at DESC, id DESC OFFSET 2000 LIMIT 1`,
+        [ORG],
+      );
+      return listOrgSessions({ organizationId: ORG, environment: "all", ...PAGE, cursor: cursorOf(row!) });
+    },
+    "console runs, deep page by cursor": async () => {
+      const [row] = await db.sql.query<{ id: string; at: Date }>(
+        `SELECT id, created_at AS at FROM runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1`,
+        [ORG],
+      );
+      return listOrgRuns({ organizationId: ORG, ...PAGE, cursor: cursorOf(row!) });
+    },
+    "console run items, deep page by cursor": () =>
+      listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE, cursor: encodeCursor({ at: 15_000, id: "x" }) }),
   });
 
   for (const statistics of ["no statistics", "after ANALYZE"] as const) {

@@ -11,6 +11,7 @@ import { log } from "../log";
 import { TUS_PREFIX, tusStore } from "../storage";
 import { unstorable } from "../validate";
 import { DEFAULT_CONTENT_TYPE, mediaTypeProblem } from "./media-type";
+import { afterCursor, pageOf } from "../pagination";
 
 export { DEFAULT_CONTENT_TYPE } from "./media-type";
 const MAX_FILENAME_LENGTH = 255;
@@ -190,16 +191,25 @@ export async function deleteExpiredUploads(now = new Date()): Promise<number> {
 }
 
 /** The agent's files for the console, newest first. */
-export async function listAgentFiles(opts: { organizationId: string; agentId: string; limit: number; offset: number }) {
+export async function listAgentFiles(opts: {
+  organizationId: string;
+  agentId: string;
+  limit: number;
+  offset: number;
+  cursor?: string;
+}) {
   const db = await prisma();
   const rows = await db.file.findMany({
-    where: { organizationId: opts.organizationId, agentId: opts.agentId },
+    where: {
+      AND: [{ organizationId: opts.organizationId, agentId: opts.agentId }, afterCursor("createdAt", opts.cursor)],
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
+  const page = pageOf(rows, opts.limit, (f) => f.createdAt);
   return {
-    files: rows.slice(0, opts.limit).map((f) => ({
+    files: page.rows.map((f) => ({
       file_id: f.id,
       filename: f.filename,
       content_type: f.contentType,
@@ -207,5 +217,6 @@ export async function listAgentFiles(opts: { organizationId: string; agentId: st
       created_at: f.createdAt.toISOString(),
     })),
     has_more: rows.length > opts.limit,
+    next_cursor: page.next_cursor,
   };
 }

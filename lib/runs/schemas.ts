@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import { queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 import { RUN_STATUSES } from "./state";
+import { CursorParam } from "../pagination";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 
@@ -42,12 +43,14 @@ export const OrgRunsQuery = z.object({
   status: z.string().optional(),
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   offset: queryOffset,
+  cursor: CursorParam,
 });
 
 export const RunItemsQuery = z.object({
   status: z.string().optional(),
   limit: queryLimit(50, 200),
   offset: queryOffset,
+  cursor: CursorParam,
 });
 
 export const ConsoleRunParams = z.object({ run_id: z.string() });

@@ -19,6 +19,7 @@ import {
   type ControlAction,
   type RunStatus,
 } from "./state";
+import { afterCursor, afterPosition, pageOf } from "../pagination";
 
 export function requireWorkflowAgent(agent: Agent) {
   if (agent.kind !== "workflow") {
@@ -187,6 +188,7 @@ export async function listOrgRuns(opts: {
   status?: string;
   limit: number;
   offset: number;
+  cursor?: string;
 }) {
   if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
@@ -196,20 +198,29 @@ export async function listOrgRuns(opts: {
   const db = await prisma();
   const rows = await db.run.findMany({
     where: {
-      organizationId: opts.organizationId,
-      ...(opts.agentId ? { agentId: opts.agentId } : {}),
-      ...(opts.status ? { status: opts.status } : {}),
+      AND: [
+        {
+          organizationId: opts.organizationId,
+          ...(opts.agentId ? { agentId: opts.agentId } : {}),
+          ...(opts.status ? { status: opts.status } : {}),
+        },
+        afterCursor("createdAt", opts.cursor),
+      ],
     },
     include: { agent: { select: { name: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
+  const page = pageOf(rows, opts.limit, (r) => r.createdAt);
   return {
-    runs: rows
-      .slice(0, opts.limit)
-      .map((r) => ({ ...runListItem(r), agent_name: r.agent.name, created_at: r.createdAt.toISOString() })),
+    runs: page.rows.map((r) => ({
+      ...runListItem(r),
+      agent_name: r.agent.name,
+      created_at: r.createdAt.toISOString(),
+    })),
     has_more: rows.length > opts.limit,
+    next_cursor: page.next_cursor,
   };
 }
 
@@ -235,6 +246,7 @@ export async function listRunItems(opts: {
   status?: string;
   limit: number;
   offset: number;
+  cursor?: string;
 }) {
   if (opts.status !== undefined && !(ITEM_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${ITEM_STATUSES.join(", ")}.`, {
@@ -244,13 +256,14 @@ export async function listRunItems(opts: {
   const run = await loadOrgRun(opts.organizationId, opts.runId);
   const db = await prisma();
   const rows = await db.runItem.findMany({
-    where: { runId: run.id, ...(opts.status ? { status: opts.status } : {}) },
+    where: { runId: run.id, ...(opts.status ? { status: opts.status } : {}), ...afterPosition("index", opts.cursor) },
     orderBy: { index: "asc" },
-    skip: opts.offset,
+    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
+  const page = pageOf(rows, opts.limit, (i) => i.index);
   return {
-    items: rows.slice(0, opts.limit).map((i) => ({
+    items: page.rows.map((i) => ({
       item_id: i.id,
       index: i.index,
       status: i.status,
@@ -263,5 +276,6 @@ export async function listRunItems(opts: {
       updated_at: i.updatedAt.toISOString(),
     })),
     has_more: rows.length > opts.limit,
+    next_cursor: page.next_cursor,
   };
 }

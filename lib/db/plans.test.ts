@@ -325,7 +325,7 @@ describe("query plans at volume", () => {
    * Newest-first pages of an organization's or an agent's history: an index in the list's order
    * serves them once the planner knows the table's size, which autovacuum's ANALYZE tells it.
    */
-  const listCalls = (a1: Agent, w1: Agent): Calls => ({
+  const listCalls = (a1: Agent, w1: Agent, deep: { sessions: string; runs: string; audit: string }): Calls => ({
     "list sessions": () => listSessions({ agent: a1, query: { limit: 20 } as never }),
     "list sessions by status": () => listSessions({ agent: a1, query: { limit: 20, status: "closed" } as never }),
     "list runs": () => listRuns({ agent: w1, limit: 20 }),
@@ -340,30 +340,14 @@ describe("query plans at volume", () => {
     "console audit": () => listAuditEvents({ organizationId: ORG, ...PAGE }),
     "console audit by action": () => listAuditEvents({ organizationId: ORG, action: "key.*", ...PAGE }),
     // Page 250 of 20: the cursor after the 5,000th newest row (keyset: an index range from there).
-    "console audit, deep page by cursor": () =>
-      db.prisma.auditEvent
-        .findUniqueOrThrow({ where: { id: auditId(5_000) } })
-        .then((row) =>
-          listAuditEvents({ organizationId: ORG, ...PAGE, cursor: encodeCursor({ at: row.createdAt, id: row.id }) }),
-        ),
+    "console audit, deep page by cursor": () => listAuditEvents({ organizationId: ORG, ...PAGE, cursor: deep.audit }),
     "console deliveries": () => listDeliveries(ORG, { limit: 20 }),
     "console failed deliveries": () => listDeliveries(ORG, { status: "failed", limit: 20 }),
     "console files": () => listAgentFiles({ organizationId: ORG, agentId: ids.w1, ...PAGE }),
     // Deep pages by cursor: page after the 2,000th row of each long list.
-    "console sessions, deep page by cursor": async () => {
-      const [row] = await db.sql.query<{ id: string; at: Date }>(
-        `SELECT id, last_message_at AS at FROM sessions WHERE organization_id = $1 ORDER BY last_message_at DESC, id DESC OFFSET 2000 LIMIT 1`,
-        [ORG],
-      );
-      return listOrgSessions({ organizationId: ORG, environment: "all", ...PAGE, cursor: cursorOf(row!) });
-    },
-    "console runs, deep page by cursor": async () => {
-      const [row] = await db.sql.query<{ id: string; at: Date }>(
-        `SELECT id, created_at AS at FROM runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1`,
-        [ORG],
-      );
-      return listOrgRuns({ organizationId: ORG, ...PAGE, cursor: cursorOf(row!) });
-    },
+    "console sessions, deep page by cursor": () =>
+      listOrgSessions({ organizationId: ORG, environment: "all", ...PAGE, cursor: deep.sessions }),
+    "console runs, deep page by cursor": () => listOrgRuns({ organizationId: ORG, ...PAGE, cursor: deep.runs }),
     "console run items, deep page by cursor": () =>
       listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE, cursor: encodeCursor({ at: 15_000, id: "x" }) }),
   });
@@ -374,7 +358,19 @@ describe("query plans at volume", () => {
       if (statistics === "after ANALYZE") await db.sql.exec("ANALYZE");
       const agents = await db.prisma.agent.findMany({ where: { organizationId: ORG } });
       const [a1, w1] = [ids.a1, ids.w1].map((id) => agents.find((a) => a.id === id)!) as [Agent, Agent];
-      const calls = { ...pointCalls(a1, w1), ...(statistics === "after ANALYZE" ? listCalls(a1, w1) : {}) };
+      // The cursors after the 2,000th row of the long lists, found before anything is recorded.
+      const rowAt = async (sql: string) => cursorOf((await db.sql.query<{ id: string; at: Date }>(sql, [ORG]))[0]!);
+      const auditRow = await db.prisma.auditEvent.findUniqueOrThrow({ where: { id: auditId(5_000) } });
+      const deep = {
+        audit: encodeCursor({ at: auditRow.createdAt, id: auditRow.id }),
+        sessions: await rowAt(
+          "SELECT id, last_message_at AS at FROM sessions WHERE organization_id = $1 ORDER BY last_message_at DESC, id DESC OFFSET 2000 LIMIT 1",
+        ),
+        runs: await rowAt(
+          "SELECT id, created_at AS at FROM runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1",
+        ),
+      };
+      const calls = { ...pointCalls(a1, w1), ...(statistics === "after ANALYZE" ? listCalls(a1, w1, deep) : {}) };
       const statements = await record(calls);
       const labels = new Set(statements.map((s) => s.label));
       expect(labels).toEqual(new Set(Object.keys(calls))); // each call sent at least one query

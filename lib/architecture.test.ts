@@ -1,9 +1,11 @@
 // The import rules of ARCHITECTURE.md, checked on the source so that they cannot drift:
 // route -> lib/http -> domain services -> adapters, never back up.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { HOT_ROUTE_FILES } from "../eslint.config.mjs";
+import { FAST_ROUTE_PATTERNS } from "./http/fast-routes";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -97,6 +99,30 @@ function cycles(edges: Iterable<string>): string[][] {
   };
   for (const v of next.keys()) if (!index.has(v)) visit(v);
   return found;
+}
+
+/** The project file an import names, or undefined for a package. */
+function fileOf(spec: string): string | undefined {
+  for (const f of [spec, `${spec}.ts`, `${spec}.tsx`, `${spec}/index.ts`]) {
+    if (/^(lib|app|components)\//.test(f) && existsSync(path.join(root, f)) && statSync(path.join(root, f)).isFile())
+      return f;
+  }
+  return undefined;
+}
+
+/** Every project file `start` loads, itself included, following each form of import. */
+function reachableFrom(start: string): string[] {
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f) || f.startsWith("lib/generated/")) return;
+    seen.add(f);
+    for (const i of importsOf(f)) {
+      const next = fileOf(i);
+      if (next) walk(next);
+    }
+  };
+  walk(start);
+  return [...seen];
 }
 
 const libFiles = sources("lib").filter((f) => !f.startsWith("lib/testing/"));
@@ -204,6 +230,29 @@ describe("architecture", () => {
           .filter((i) => /^next(-auth)?(\/|$)/.test(i))
           .map((i) => `${f} -> ${i}`),
       );
+    expect(offenders).toEqual([]);
+  });
+
+  it("loads Next's private modules (next/dist) only through lib/http/next-internals.ts", () => {
+    const files = [...libFiles, ...sources("app"), ...sources("scripts"), "server.ts"].filter(
+      (f) => f !== "lib/http/next-internals.ts",
+    );
+    const offenders = files.filter((f) => readFileSync(path.join(root, f), "utf8").includes("next/dist"));
+    expect(offenders).toEqual([]);
+  });
+
+  it("lints the route files of exactly the hot routes for Next's request-scoped features", () => {
+    expect([...HOT_ROUTE_FILES].sort()).toEqual(FAST_ROUTE_PATTERNS.map((r) => `app${r.pattern}/route.ts`).sort());
+  });
+
+  it("keeps Next's request-scoped features out of everything the hot routes load", () => {
+    // The lint rule sees the route files; this follows their imports. headers(), cookies(),
+    // draftMode(), after() and connection() need the request scope the fast path does not set up.
+    const scoped =
+      /from\s*["']next\/headers["']|import\s*\(\s*["']next\/headers["']|\{[^}]*\b(after|connection)\b[^}]*\}\s*from\s*["']next\/server["']/;
+    const loaded = HOT_ROUTE_FILES.flatMap(reachableFrom);
+    expect(loaded.length).toBeGreaterThan(20);
+    const offenders = [...new Set(loaded)].filter((f) => scoped.test(readFileSync(path.join(root, f), "utf8")));
     expect(offenders).toEqual([]);
   });
 

@@ -24,6 +24,9 @@ export const userActor = (user: { userId: string; email: string }): Actor => ({
 
 export const systemActor = (label = "system"): Actor => ({ type: "system", label });
 
+/** `key` of `key.created`: what the log's `key.*` filter reads through an index. */
+const actionGroup = (action: string) => action.split(".", 1)[0]!;
+
 export async function audit(opts: {
   organizationId: string;
   actor: Actor;
@@ -42,6 +45,7 @@ export async function audit(opts: {
       actorId: opts.actor.id,
       actorLabel: opts.actor.label,
       action: opts.action,
+      actionGroup: actionGroup(opts.action),
       targetType: opts.targetType,
       targetId: opts.targetId,
       data: opts.data ?? {},
@@ -68,8 +72,17 @@ export async function listAuditEvents(opts: {
   offset: number;
 }) {
   const db = await prisma();
-  const action = opts.action?.endsWith(".*") ? { startsWith: opts.action.slice(0, -1) } : opts.action;
-  const where = { organizationId: opts.organizationId, ...(action ? { action } : {}) };
+  // `group.*` reads the group's index; a deeper prefix (`a.b.*`) narrows it further by filter.
+  const prefix = opts.action?.endsWith(".*") ? opts.action.slice(0, -1) : undefined;
+  const filter = prefix
+    ? {
+        actionGroup: actionGroup(prefix),
+        ...(prefix.indexOf(".") < prefix.length - 1 ? { action: { startsWith: prefix } } : {}),
+      }
+    : opts.action
+      ? { action: opts.action }
+      : {};
+  const where = { organizationId: opts.organizationId, ...filter };
   const rows = await db.auditEvent.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -79,8 +79,34 @@ describe("synchronous trigger", () => {
     const stored = await message(failing, session_id, message_id);
     expect(stored.body.status).toBe("error");
     expect(stored.body.error.code).toBe("message_processing_failed");
+    expect(stored.body.error.reason).toBe("upstream_error");
     expect(typeof stored.body.error.message).toBe("string");
     expect(stored.text).not.toMatch(/fail hook/);
+  });
+
+  it("answers 502 upstream_timeout when every attempt ran into the runtime's time limit; the message ends error naming it", async () => {
+    const upstream = await startFakeUpstream();
+    try {
+      upstream.answer(() => "hang"); // answers after the end of time: each attempt meets timeout_ms
+      const agent = (
+        await createAgent(ctx().orgA, {
+          name: "times-out",
+          kind: "conversational",
+          runtime: { type: "http", url: `${upstream.url}/reply`, timeout_ms: 1_000 },
+        })
+      ).agent_id;
+      const res = await trigger(agent, { message: "anyone there?" });
+      expectError(res, 502, "upstream_timeout");
+      expect(res.body.error.message).toMatch(/timed out on every attempt/);
+      const { session_id, message_id, message_status } = res.body.error.details;
+      expect(message_status).toBe("error");
+      expect(upstream.requests.length).toBeGreaterThanOrEqual(2); // timeouts are retried first
+      const stored = await message(agent, session_id, message_id);
+      expect(stored.body.status).toBe("error");
+      expect(stored.body.error).toMatchObject({ code: "message_processing_failed", reason: "upstream_timeout" });
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("answers 502 upstream_timeout when the wait runs out, and the reply still completes later", async () => {

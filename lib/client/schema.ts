@@ -998,6 +998,11 @@ export interface components {
             /** @constant */
             code: "message_processing_failed";
             message: string;
+            /**
+             * @description Why the reply failed: `upstream_timeout` when its last attempt ended by the runtime's time limit (the sync trigger answered `502 upstream_timeout`), `upstream_error` otherwise. Absent on replies that failed before it was recorded.
+             * @enum {string}
+             */
+            reason?: "upstream_timeout" | "upstream_error";
           } & {
             [key: string]: unknown;
           })

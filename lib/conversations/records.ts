@@ -1,5 +1,7 @@
 // Public shapes of sessions and messages (SPEC 2.3, 2.4): field names and types exactly.
 import type { Message, Session } from "../generated/prisma/client";
+import type { z } from "zod";
+import type { MessageError } from "./schemas";
 
 export function sessionListItem(s: Session) {
   return {
@@ -62,6 +64,6 @@ export function messageRecord(m: Message) {
     project_id: m.projectId,
     cost: m.cost,
     processing_time_ms: m.processingTimeMs,
-    error: (m.error ?? null) as { code: "message_processing_failed"; message: string } | null,
+    error: (m.error ?? null) as z.infer<typeof MessageError> | null,
   };
 }

@@ -56,7 +56,7 @@ async function giveUp(id: string, message: string) {
   const sql = (await database()).sql;
   const rows = await sql.query<{ queued: number }>(GIVE_UP, [
     id,
-    JSON.stringify({ code: "message_processing_failed", message }),
+    JSON.stringify({ code: "message_processing_failed", message, reason: "upstream_error" }),
     Math.max(0, now.getTime() - reply.createdAt.getTime()),
     now.toISOString(),
     newId("dlv"),

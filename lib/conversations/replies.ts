@@ -53,6 +53,17 @@ export interface ReplyTask {
   onDelta?: (content: string) => void;
 }
 
+/**
+ * Why a reply failed, as the sync trigger answers it: `upstream_timeout` when the last attempt ended
+ * by the runtime's time limit, `upstream_error` otherwise. Stored as the message's `error.reason`.
+ */
+export type FailureReason = "upstream_timeout" | "upstream_error";
+
+interface Failure {
+  failed: string;
+  reason: FailureReason;
+}
+
 export type ReplyOutcome =
   | {
       status: "completed";
@@ -63,7 +74,7 @@ export type ReplyOutcome =
       processingTimeMs: number;
       completedAt: Date;
     }
-  | { status: "error"; message: string; completedAt: Date }
+  | { status: "error"; message: string; reason: FailureReason; completedAt: Date }
   /** Another producer stored the reply first (recovery raced a slow producer). */
   | { status: "taken" };
 
@@ -197,7 +208,7 @@ async function freshFiles(task: ReplyTask): Promise<{ attachments: unknown[]; me
 }
 
 /** Calls the runtime, retrying what may pass, within the attempts and the trigger's wait. */
-async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOutput | { failed: string }> {
+async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOutput | Failure> {
   const budgetEnds = task.acceptedAt.getTime() + env().TRIGGER_WAIT_MS;
   const history = await readHistory(task);
   // Once text has reached a streaming caller, another attempt would send it again: no retry then.
@@ -231,7 +242,9 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
       );
       if (!retryable || streamed || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
         // The runtime's own words stay in the log; the caller sees a safe summary.
-        return { failed: isRuntimeError(e) ? toApiError(e).message : GENERIC_RUNTIME_ERROR };
+        if (!isRuntimeError(e)) return { failed: GENERIC_RUNTIME_ERROR, reason: "upstream_error" };
+        const { code, message } = toApiError(e);
+        return { failed: message, reason: code === "upstream_timeout" ? "upstream_timeout" : "upstream_error" };
       }
       await sleep(pause);
     }
@@ -239,7 +252,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
 }
 
 /** Stores the outcome if the message is still processing, with the session's token counters. */
-async function store(task: ReplyTask, result: ReplyOutput | { failed: string }): Promise<ReplyOutcome> {
+async function store(task: ReplyTask, result: ReplyOutput | Failure): Promise<ReplyOutcome> {
   const completedAt = new Date();
   const processingTimeMs = Math.max(0, completedAt.getTime() - task.acceptedAt.getTime());
   const ok = !("failed" in result);
@@ -269,7 +282,7 @@ async function store(task: ReplyTask, result: ReplyOutput | { failed: string }):
           cost: 0,
           processingTimeMs,
           completedAt,
-          error: { code: "message_processing_failed", message: result.failed },
+          error: { code: "message_processing_failed", message: result.failed, reason: result.reason },
         },
   );
   if (!stored) return { status: "taken" };
@@ -283,7 +296,7 @@ async function store(task: ReplyTask, result: ReplyOutput | { failed: string }):
         processingTimeMs,
         completedAt,
       }
-    : { status: "error", message: result.failed, completedAt };
+    : { status: "error", message: result.failed, reason: result.reason, completedAt };
 }
 
 /**
@@ -296,7 +309,9 @@ export async function runReply(task: ReplyTask): Promise<ReplyOutcome> {
   ensureRenewer();
   try {
     const parsed = RuntimeConfig.safeParse(task.agent.runtime);
-    if (!parsed.success) return await store(task, { failed: "The agent's runtime settings are invalid." });
+    if (!parsed.success) {
+      return await store(task, { failed: "The agent's runtime settings are invalid.", reason: "upstream_error" });
+    }
     // Agent, then organization, then the process: a reply waits in its own agent's and
     // organization's line, so that one flooding organization cannot fill the line everyone shares.
     const releaseAgent = await agentGate(task.agent, parsed.data)?.acquire();

@@ -100,7 +100,19 @@ export const MessageListItem = z.strictObject({
   token_usage: TokenUsage.nullable().meta({ description: "null for user messages and replies still processing." }),
 });
 
-export const MessageError = z.looseObject({ code: z.literal("message_processing_failed"), message: z.string() });
+export const MessageError = z.looseObject({
+  code: z.literal("message_processing_failed"),
+  message: z.string(),
+  reason: z
+    .enum(["upstream_timeout", "upstream_error"])
+    .optional()
+    .meta({
+      description:
+        "Why the reply failed: `upstream_timeout` when its last attempt ended by the runtime's time limit " +
+        "(the sync trigger answered `502 upstream_timeout`), `upstream_error` otherwise. Absent on replies " +
+        "that failed before it was recorded.",
+    }),
+});
 
 export const MessageRecord = MessageListItem.extend({
   session_id: responseId("sess"),

@@ -129,7 +129,7 @@ export interface ReplyRow {
   cost: number;
   processingTimeMs: number;
   completedAt: Date;
-  error: { code: "message_processing_failed"; message: string } | null;
+  error: { code: "message_processing_failed"; message: string; reason?: "upstream_timeout" | "upstream_error" } | null;
 }
 
 /** Stores a reply if its message is still processing (with the session's counters); false otherwise. */
@@ -158,6 +158,8 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
  * the agent. Raw SQL because it is the most frequent request of the API: Prisma's query building
  * costs several times the round trip's CPU (bench/profile.ts; docs/benchmarks.md). timestamp(3)
  * columns hold UTC wall time: `AT TIME ZONE 'UTC'` reads them as instants whatever the client's zone.
+ * The session is reached by its primary key (`s.id = $2`), never through an agent's index of
+ * sessions: with that equality the plan cannot depend on the planner's statistics.
  */
 const VISIBLE_MESSAGE = `
 SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organization_id AS "organizationId",
@@ -167,7 +169,7 @@ SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organizatio
   m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
   m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
 FROM messages m JOIN sessions s ON s.id = m.session_id
-WHERE m.id = $1 AND m.session_id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
+WHERE m.id = $1 AND m.session_id = $2 AND s.id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
 
 /** The message `messageId` of a production session of the agent, or undefined. */
 export async function findVisibleMessage(opts: {

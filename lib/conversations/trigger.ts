@@ -16,7 +16,14 @@ import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
 import { assertConversational } from "./sessions";
 import { insertTrigger } from "./store";
-import { assertReplyCapacity, leaseMs, startReply, type ReplyOutcome, type ReplyTask } from "./replies";
+import {
+  assertReplyCapacity,
+  leaseMs,
+  startReply,
+  type FailureReason,
+  type ReplyOutcome,
+  type ReplyTask,
+} from "./replies";
 
 export interface ConversationTrigger {
   agent: Agent;
@@ -160,6 +167,15 @@ export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, 
   if (!final) {
     throw new ApiError("upstream_timeout", "The agent did not reply in time; poll the message for its reply.", details);
   }
+  if (final.status === "error" && final.reason === "upstream_timeout") {
+    // Every attempt ran into the runtime's time limit: the cause the caller needs is the timeout,
+    // though unlike the wait running out above, the message has ended (`error`): nothing to poll for.
+    throw new ApiError(
+      "upstream_timeout",
+      "The agent runtime timed out on every attempt; the message ended in error.",
+      { ...details, message_status: "error" },
+    );
+  }
   if (final.status !== "completed") {
     // Our own wording of the cause (a refused address, a missing secret) helps the caller; the
     // upstream's words never reach here (lib/runtime toApiError).
@@ -190,7 +206,15 @@ async function storedOutcome(messageId: string): Promise<ReplyOutcome | null> {
   const db = await prisma();
   const m = await db.message.findUniqueOrThrow({ where: { id: messageId } });
   if (m.status === "processing") return null;
-  if (m.status !== "completed") return { status: "error", message: "", completedAt: m.completedAt ?? new Date() };
+  if (m.status !== "completed") {
+    const error = m.error as { reason?: FailureReason } | null;
+    return {
+      status: "error",
+      message: "",
+      reason: error?.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_error",
+      completedAt: m.completedAt ?? new Date(),
+    };
+  }
   return {
     status: "completed",
     content: m.content,

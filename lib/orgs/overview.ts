@@ -1,4 +1,6 @@
-// Console overview: what an admin or support person checks first.
+// Console overview: what an admin or support person checks first. Nothing here counts history:
+// run and session counts come from counters kept by triggers as work happens (prisma/schema.prisma
+// RunStatusCount, SessionCountHourly), the lists are short pages of indexes.
 import { prisma } from "../db";
 import { RUN_STATUSES } from "../runs/state";
 
@@ -12,18 +14,21 @@ export async function overview(opts: { organizationId: string; now?: Date }) {
   const [agents, activeKeys, sessionsToday, byStatus, review, failedRuns, errorMessages] = await Promise.all([
     db.agent.count({ where: { organizationId } }),
     db.accessKey.count({ where: { organizationId, revokedAt: null } }),
-    db.session.count({ where: { organizationId, environment: "production", createdAt: { gte: startOfDay } } }),
-    db.run.groupBy({ by: ["status"], where: { organizationId }, _count: true }),
+    db.sessionCountHourly.aggregate({
+      where: { organizationId, environment: "production", hour: { gte: startOfDay } },
+      _sum: { n: true },
+    }),
+    db.runStatusCount.groupBy({ by: ["status"], where: { organizationId }, _sum: { n: true } }),
     db.run.findMany({
       where: { organizationId, status: "needs_review" },
       include: { agent: { select: { name: true } } },
-      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: RECENT,
     }),
     db.run.findMany({
       where: { organizationId, status: "failed" },
       include: { agent: { select: { name: true } } },
-      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: RECENT,
     }),
     db.message.findMany({
@@ -65,9 +70,9 @@ export async function overview(opts: { organizationId: string; now?: Date }) {
     counts: {
       agents,
       active_keys: activeKeys,
-      sessions_today: sessionsToday,
+      sessions_today: sessionsToday._sum.n ?? 0,
       runs: Object.fromEntries(
-        RUN_STATUSES.map((s) => [s, byStatus.find((g) => g.status === s)?._count ?? 0]),
+        RUN_STATUSES.map((s) => [s, byStatus.find((g) => g.status === s)?._sum.n ?? 0]),
       ) as Record<(typeof RUN_STATUSES)[number], number>,
     },
     needs_review: review.map((r) => ({

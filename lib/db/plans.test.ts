@@ -1,0 +1,365 @@
+// Plan regression: every query of a hot or list path reaches its rows through a bounded index path,
+// whatever the planner knows. An organization is seeded (by SQL) with tens of thousands of sessions,
+// messages, runs, items, audit rows and deliveries, most of them on one agent; each service of the
+// public API, the console API, the worker's sweeps and the metrics scrape is called with real
+// parameters while its SQL is recorded; then each recorded statement is run under
+// EXPLAIN (ANALYZE, FORMAT JSON) twice: with no statistics (a fresh table before autovacuum's first
+// ANALYZE) and after ANALYZE. A statement fails when its plan reads a large table sequentially or
+// examines more than ROW_BOUND rows (rows returned by its scans plus rows they removed by filter).
+// Runs on the embedded database and, with TEST_DATABASE_URL, on PostgreSQL.
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAuditEvents } from "../audit";
+import { listDeliveries, getDelivery } from "../callbacks/service";
+import { deliverDue } from "../callbacks/deliver";
+import { recoverReplies } from "../conversations/recovery";
+import {
+  getMessage,
+  getOrgSession,
+  getSession,
+  listMessages,
+  listOrgMessages,
+  listOrgSessions,
+  listSessions,
+} from "../conversations/sessions";
+import { deleteExpiredUploads, listAgentFiles } from "../files/resumable";
+import { PrismaClient, type Agent } from "../generated/prisma/client";
+import { listKeys } from "../keys/service";
+import { scrapeMetrics } from "../metrics/scrape";
+import { overview } from "../orgs/overview";
+import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
+import { listApprovals } from "../runs/approvals";
+import { queue } from "../queue";
+import { openTestDatabase } from "../testing/db";
+import { failOrphanedRuns } from "../workflow/job";
+import { setDatabase, type Database } from ".";
+
+/** Most rows one statement may examine: a page is at most a few hundred; the seed is 100x that. */
+const ROW_BOUND = 1_000;
+/** A table with more rows than this must not be read sequentially. */
+const LARGE_TABLE = 1_000;
+
+const PAGE = { limit: 20, offset: 0 };
+
+const SEED = {
+  sessions: 40_000, // 34,000 on agent A1 (the issue's case: one agent with most of them)
+  runs: 8_000,
+  bigRunItems: 20_000,
+  audit: 20_000,
+  deliveries: 20_000,
+  files: 5_000,
+};
+
+const ORG = "org_plans_a";
+const OTHER = "org_plans_b";
+const ids = {
+  a1: "agt_plans_a1",
+  a2: "agt_plans_a2",
+  w1: "agt_plans_w1",
+  b1: "agt_plans_b1",
+  session: "sess_000000017000", // on A1
+  message: "msg_000000034000", // its reply (messages 2n-1 and 2n belong to session n)
+  run: "run_000000000007", // on W1, the run with many items
+};
+
+const seedSql = `
+INSERT INTO organizations (id, name) VALUES ('${ORG}', 'plans-a'), ('${OTHER}', 'plans-b');
+INSERT INTO projects (id, organization_id, name) VALUES ('proj_plans_a', '${ORG}', 'Default'), ('proj_plans_b', '${OTHER}', 'Default');
+INSERT INTO agents (id, organization_id, project_id, name, kind, runtime, workflow, updated_at) VALUES
+  ('${ids.a1}', '${ORG}', 'proj_plans_a', 'a1', 'conversational', '{"type":"echo"}', NULL, now()),
+  ('${ids.a2}', '${ORG}', 'proj_plans_a', 'a2', 'conversational', '{"type":"echo"}', NULL, now()),
+  ('${ids.w1}', '${ORG}', 'proj_plans_a', 'w1', 'workflow', '{"type":"echo"}', '{"steps":[]}', now()),
+  ('${ids.b1}', '${OTHER}', 'proj_plans_b', 'b1', 'conversational', '{"type":"echo"}', NULL, now());
+
+-- Sessions over 60 days, newest last; 5 % drafts; A1 has 85 %, A2 10 %, the other organization 5 %.
+INSERT INTO sessions (id, organization_id, project_id, agent_id, status, environment, created_at, last_message_at, message_count)
+SELECT 'sess_' || lpad(i::text, 12, '0'),
+  CASE WHEN i % 20 = 19 THEN '${OTHER}' ELSE '${ORG}' END,
+  CASE WHEN i % 20 = 19 THEN 'proj_plans_b' ELSE 'proj_plans_a' END,
+  CASE WHEN i % 20 = 19 THEN '${ids.b1}' WHEN i % 20 IN (17, 18) THEN '${ids.a2}' ELSE '${ids.a1}' END,
+  CASE WHEN i % 7 = 0 THEN 'closed' ELSE 'active' END,
+  (CASE WHEN i % 20 = 3 THEN 'draft' ELSE 'production' END)::"Environment",
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.sessions}),
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.sessions}) + interval '1 minute',
+  2
+FROM generate_series(1, ${SEED.sessions}) i;
+
+-- Two messages per session: the user's and the reply (1 % errors; the 20 newest replies processing, leased ahead).
+INSERT INTO messages (id, session_id, agent_id, organization_id, project_id, role, status, content, created_at, completed_at, reply_to_id, lease_until, error)
+SELECT 'msg_' || lpad((2 * s.n - 1 + r)::text, 12, '0'), s.id, s.agent_id, s.organization_id, s.project_id,
+  CASE WHEN r = 0 THEN 'user' ELSE 'assistant' END,
+  CASE WHEN r = 0 THEN 'completed' WHEN s.n > ${SEED.sessions} - 20 THEN 'processing' WHEN s.n % 100 = 0 THEN 'error' ELSE 'completed' END,
+  'hello ' || s.n, s.created_at + r * interval '1 second', s.created_at + r * interval '2 seconds',
+  CASE WHEN r = 1 THEN 'msg_' || lpad((2 * s.n - 1)::text, 12, '0') END,
+  CASE WHEN r = 1 AND s.n > ${SEED.sessions} - 20 THEN now() + interval '1 hour' END,
+  CASE WHEN r = 1 AND s.n % 100 = 0 THEN '{"message":"upstream failed"}'::jsonb END
+FROM (SELECT id, agent_id, organization_id, project_id, created_at, substr(id, 6)::int AS n FROM sessions) s, generate_series(0, 1) r;
+
+-- Runs of W1 over 60 days in every state; the live ones recently updated (no orphan for the sweep).
+INSERT INTO runs (id, organization_id, project_id, agent_id, status, inputs, definition, items_total, created_at, updated_at, completed_at)
+SELECT 'run_' || lpad(i::text, 12, '0'), '${ORG}', 'proj_plans_a', '${ids.w1}',
+  (ARRAY['completed','completed','completed','failed','needs_review','cancelled','paused','completed'])[1 + i % 8],
+  '{}', '{"steps":[]}', CASE WHEN i = 7 THEN ${SEED.bigRunItems} ELSE 2 END,
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.runs}),
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.runs}) + interval '1 minute',
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.runs}) + interval '1 minute'
+FROM generate_series(1, ${SEED.runs}) i;
+UPDATE runs SET status = 'needs_review' WHERE id = '${ids.run}';
+
+INSERT INTO run_items (id, run_id, index, status, data, updated_at)
+SELECT 'ri_' || lpad(i::text, 12, '0'), '${ids.run}', i,
+  CASE WHEN i % 50 = 0 THEN 'needs_review' WHEN i % 10 = 0 THEN 'failed' ELSE 'completed' END, '{}', now()
+FROM generate_series(0, ${SEED.bigRunItems} - 1) i;
+INSERT INTO run_items (id, run_id, index, status, data, updated_at)
+SELECT 'ri_x' || r.id || '_' || k, r.id, k, 'completed', '{}', now()
+FROM runs r, generate_series(0, 1) k WHERE r.id <> '${ids.run}';
+
+INSERT INTO audit_events (id, organization_id, actor_type, action, target_type, target_id, created_at)
+SELECT 'aud_' || lpad(i::text, 12, '0'), '${ORG}', 'key',
+  (ARRAY['run.completed','run.failed','key.created','agent.updated'])[1 + i % 4], 'run', 'run_' || lpad((i % ${SEED.runs} + 1)::text, 12, '0'),
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.audit})
+FROM generate_series(1, ${SEED.audit}) i;
+
+-- Deliveries: all settled but the 10 newest, due in an hour (nothing due for the poller now).
+INSERT INTO callback_deliveries (id, organization_id, agent_id, subject_id, event, url, body, status, attempts, next_attempt_at, created_at, delivered_at)
+SELECT 'dlv_' || lpad(i::text, 12, '0'), '${ORG}', '${ids.w1}', 'run_' || lpad((i % ${SEED.runs} + 1)::text, 12, '0'), 'run.completed',
+  'https://example.com/hook', '{}',
+  CASE WHEN i > ${SEED.deliveries} - 10 THEN 'pending' WHEN i % 25 = 0 THEN 'failed' ELSE 'delivered' END, 1,
+  CASE WHEN i > ${SEED.deliveries} - 10 THEN now() + interval '1 hour' END,
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.deliveries}), now()
+FROM generate_series(1, ${SEED.deliveries}) i;
+
+INSERT INTO files (id, organization_id, agent_id, filename, content_type, size_bytes, storage_key, created_at)
+SELECT 'fi_' || lpad(i::text, 12, '0'), '${ORG}', '${ids.w1}', 'f' || i || '.csv', 'text/csv', 10, 'k' || i,
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.files})
+FROM generate_series(1, ${SEED.files}) i;
+-- Finished uploads (their files), so the expiry sweep has history to skip.
+INSERT INTO uploads (id, organization_id, agent_id, filename, content_type, size_bytes, file_id, created_at, finished_at)
+SELECT 'up_' || substr(id, 4), organization_id, agent_id, filename, content_type, size_bytes, id, created_at, created_at FROM files;
+`;
+
+interface Recorded {
+  label: string;
+  sql: string;
+  params: unknown[];
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  "Rows Removed by Join Filter"?: number;
+  Plans?: PlanNode[];
+}
+
+/** What a plan reads: its sequential scans and the rows its scans examined. */
+function planCost(root: PlanNode): { seqScans: string[]; examined: number; shape: string } {
+  const seqScans: string[] = [];
+  const nodes: string[] = [];
+  let examined = 0;
+  const walk = (node: PlanNode) => {
+    nodes.push(
+      `${node["Node Type"]}${node["Index Name"] ? ` ${node["Index Name"]}` : node["Relation Name"] ? ` ${node["Relation Name"]}` : ""}`,
+    );
+    if (node["Node Type"] === "Seq Scan" && node["Relation Name"]) seqScans.push(node["Relation Name"]);
+    if (node["Relation Name"]) {
+      const loops = node["Actual Loops"] ?? 1;
+      const removed = (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+      examined += ((node["Actual Rows"] ?? 0) + removed) * loops;
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(root);
+  return { seqScans, examined, shape: nodes.join(" > ") };
+}
+
+describe("query plans at volume", () => {
+  let db: Database & { dispose: () => Promise<void> };
+  let recording: Recorded[] = [];
+  let label = "";
+  let recordingOn = false;
+  let restoreQuery = () => {};
+  const tableRows = new Map<string, number>();
+
+  const explain = async (sql: string, params: unknown[]): Promise<PlanNode> => {
+    // Writes are explained inside a transaction that is rolled back, on one connection: nothing of
+    // them stays.
+    const client = db.kind === "postgres" ? await db.pool!.connect() : undefined;
+    const run = async (text: string, values: unknown[] = []) =>
+      client ? (await client.query(text, values)).rows : await db.sql.query(text, values);
+    await run("BEGIN");
+    try {
+      const rows = (await run(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)) as { "QUERY PLAN": unknown }[];
+      const raw = rows[0]!["QUERY PLAN"];
+      const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+      return plan[0]!.Plan;
+    } finally {
+      await run("ROLLBACK");
+      client?.release();
+    }
+  };
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await db.sql.exec(seedSql);
+    for (const table of [
+      "sessions",
+      "messages",
+      "runs",
+      "run_items",
+      "audit_events",
+      "callback_deliveries",
+      "files",
+      "uploads",
+    ]) {
+      const [{ n }] = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)) as [{ n: number }];
+      tableRows.set(table, n);
+    }
+    if (db.kind === "postgres") {
+      // Every statement reaches PostgreSQL through a pg client (Prisma's adapter, raw SQL, the
+      // metrics scrape's own connection): recorded there.
+      const query = pg.Client.prototype.query;
+      restoreQuery = () => (pg.Client.prototype.query = query);
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const [first, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+        if (recordingOn) {
+          const text = typeof first === "string" ? first : first.text;
+          recording.push({ label, sql: text, params: (typeof first === "string" ? values : first.values) ?? [] });
+        }
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+    } else {
+      // PGlite is reached through Prisma's client and the raw SQL executor: both recorded.
+      const prisma = new PrismaClient({
+        adapter: new PrismaPGlite(db.pglite!),
+        log: [{ emit: "event", level: "query" }],
+      });
+      prisma.$on("query", (e) => {
+        if (recordingOn) recording.push({ label, sql: e.query, params: JSON.parse(e.params) as unknown[] });
+      });
+      const sql = db.sql;
+      setDatabase({
+        ...db,
+        prisma,
+        sql: {
+          exec: sql.exec,
+          query: (s, p) => {
+            if (recordingOn) recording.push({ label, sql: s, params: p ?? [] });
+            return sql.query(s, p);
+          },
+        },
+      });
+    }
+    await queue(); // the job table the orphaned-runs sweep reads
+  }, 600_000);
+
+  afterAll(async () => {
+    restoreQuery();
+    setDatabase(db);
+    await db?.dispose();
+  });
+
+  /** Runs each call while recording the statements it sends, labelled by the call's name. */
+  const record = async (calls: Record<string, () => Promise<unknown>>) => {
+    recording = [];
+    recordingOn = true;
+    try {
+      for (const [name, call] of Object.entries(calls)) {
+        label = name;
+        await call();
+      }
+    } finally {
+      recordingOn = false;
+    }
+    return recording.filter((r) => /^\s*(SELECT|UPDATE|DELETE|WITH)\b/i.test(r.sql));
+  };
+
+  it("seeds the volume it claims", () => {
+    expect(tableRows.get("sessions")).toBe(SEED.sessions);
+    expect(tableRows.get("messages")).toBe(2 * SEED.sessions);
+    expect(tableRows.get("run_items")).toBe(SEED.bigRunItems + 2 * (SEED.runs - 1));
+  });
+
+  it("the plan checker sees a bad plan: a sequential count of messages is refused", async () => {
+    const cost = planCost(await explain("SELECT count(*) FROM messages WHERE content <> ''", []));
+    expect(cost.seqScans).toContain("messages");
+    expect(cost.examined).toBeGreaterThan(ROW_BOUND);
+  });
+
+  type Calls = Record<string, () => Promise<unknown>>;
+  /** One row, one page of a few rows, a sweep that finds nothing due, or counters: any statistics. */
+  const pointCalls = (a1: Agent, w1: Agent): Calls => ({
+    "GET message": () => getMessage({ agent: a1, sessionId: ids.session, messageId: ids.message }),
+    "GET session": () => getSession({ agent: a1, sessionId: ids.session }),
+    "list messages": () =>
+      listMessages({ agent: a1, sessionId: ids.session, query: { limit: 20, offset: 0 } as never }),
+    "GET run": () => getRun({ agent: w1, runId: ids.run, baseUrl: "http://x" }),
+    "list approvals": () => listApprovals({ agent: w1, runId: ids.run }),
+    overview: () => overview({ organizationId: ORG }),
+    "console session": () => getOrgSession({ organizationId: ORG, sessionId: ids.session }),
+    "console messages": () => listOrgMessages({ organizationId: ORG, sessionId: ids.session, ...PAGE }),
+    "console run": () => getOrgRun({ organizationId: ORG, runId: ids.run, baseUrl: "http://x" }),
+    "console run items": () => listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE }),
+    "console delivery": () => getDelivery(ORG, "dlv_000000000100"),
+    "console keys": () => listKeys({ organizationId: ORG }),
+    // The worker's sweeps (nothing is due in the seed: each looks and finds nothing).
+    "reply recovery": () => recoverReplies(),
+    "orphaned runs": () => failOrphanedRuns(),
+    "upload expiry": () => deleteExpiredUploads(),
+    "callback poller": () => deliverDue(),
+    "metrics scrape": () => scrapeMetrics(),
+  });
+  /**
+   * Newest-first pages of an organization's or an agent's history: an index in the list's order
+   * serves them once the planner knows the table's size, which autovacuum's ANALYZE tells it.
+   */
+  const listCalls = (a1: Agent, w1: Agent): Calls => ({
+    "list sessions": () => listSessions({ agent: a1, query: { limit: 20 } as never }),
+    "list sessions by status": () => listSessions({ agent: a1, query: { limit: 20, status: "closed" } as never }),
+    "list runs": () => listRuns({ agent: w1, limit: 20 }),
+    "list runs by status": () => listRuns({ agent: w1, limit: 20, status: "failed" }),
+    "console sessions": () => listOrgSessions({ organizationId: ORG, environment: "all", ...PAGE }),
+    "console sessions of an agent": () =>
+      listOrgSessions({ organizationId: ORG, agentId: ids.a1, environment: "production", ...PAGE }),
+    "console runs": () => listOrgRuns({ organizationId: ORG, ...PAGE }),
+    "console runs by status": () => listOrgRuns({ organizationId: ORG, status: "failed", ...PAGE }),
+    "console run items needing review": () =>
+      listRunItems({ organizationId: ORG, runId: ids.run, status: "needs_review", ...PAGE }),
+    "console audit": () => listAuditEvents({ organizationId: ORG, ...PAGE }),
+    "console audit by action": () => listAuditEvents({ organizationId: ORG, action: "key.*", ...PAGE }),
+    "console deliveries": () => listDeliveries(ORG, { limit: 20 }),
+    "console failed deliveries": () => listDeliveries(ORG, { status: "failed", limit: 20 }),
+    "console files": () => listAgentFiles({ organizationId: ORG, agentId: ids.w1, ...PAGE }),
+  });
+
+  for (const statistics of ["no statistics", "after ANALYZE"] as const) {
+    const scope = statistics === "no statistics" ? "every point query, sweep and counter" : "every hot and list query";
+    it(`${scope} stays on a bounded index path (${statistics})`, async () => {
+      if (statistics === "after ANALYZE") await db.sql.exec("ANALYZE");
+      const agents = await db.prisma.agent.findMany({ where: { organizationId: ORG } });
+      const [a1, w1] = [ids.a1, ids.w1].map((id) => agents.find((a) => a.id === id)!) as [Agent, Agent];
+      const calls = { ...pointCalls(a1, w1), ...(statistics === "after ANALYZE" ? listCalls(a1, w1) : {}) };
+      const statements = await record(calls);
+      const labels = new Set(statements.map((s) => s.label));
+      expect(labels).toEqual(new Set(Object.keys(calls))); // each call sent at least one query
+
+      const offenders: string[] = [];
+      for (const s of statements) {
+        const cost = planCost(await explain(s.sql, s.params));
+        const large = cost.seqScans.filter((t) => (tableRows.get(t) ?? 0) > LARGE_TABLE);
+        if (large.length || cost.examined > ROW_BOUND) {
+          offenders.push(
+            `${s.label}: ${large.length ? `sequential scan of ${large.join(", ")}; ` : ""}` +
+              `${cost.examined} rows examined (${cost.shape})\n    ${s.sql.replace(/\s+/g, " ").slice(0, 300)}`,
+          );
+        }
+      }
+      expect(offenders).toEqual([]);
+    }, 600_000);
+  }
+});

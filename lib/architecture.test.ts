@@ -1,8 +1,11 @@
 // The import rules of ARCHITECTURE.md, checked on the source so that they cannot drift:
 // route -> lib/http -> domain services -> adapters, never back up.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { HOT_ROUTE_FILES } from "../eslint.config.mjs";
+import { FAST_ROUTE_PATTERNS } from "./http/fast-routes";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -15,24 +18,188 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Import specifiers of a file, relative ones resolved to project paths (without extension). */
+/**
+ * Import specifiers of a file, relative ones resolved to project paths (without extension). Read by
+ * TypeScript's own scanner, so that every form counts: static imports (type-only ones too),
+ * `export ... from`, side-effect imports, dynamic `import()` and `require()`.
+ */
 function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(root, file), "utf8");
-  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
-  return specs.map((s) => {
+  return specifiersIn(readFileSync(path.join(root, file), "utf8")).map((s) => {
     if (s.startsWith("@/")) return s.slice(2);
     if (s.startsWith(".")) return path.join(path.dirname(file), s);
     return s;
   });
 }
 
+function specifiersIn(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/**
+ * The node of the folder graph a lib/ file or import belongs to: its first folder under lib/, or,
+ * for a file directly in lib/ (lib/audit.ts, lib/env.ts), the file itself. Lumping the files of
+ * lib/ into one node would tie together modules that import nothing of each other (lib/env.ts is
+ * used by everything, lib/boot.ts uses almost everything) and report cycles that are not there.
+ */
+function nodeOf(p: string): string | undefined {
+  const parts = p.split("/");
+  if (parts[0] !== "lib" || parts.length < 2) return undefined;
+  return parts.length > 2 ? parts[1] : parts[1]!.replace(/\.tsx?$/, "");
+}
+
+/** Folder-level edges of lib/: "from -> to", each with the file imports that make it. */
+function folderEdges(files: string[], imports: (f: string) => string[] = importsOf): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    const from = nodeOf(f)!;
+    for (const i of imports(f)) {
+      const to = nodeOf(i);
+      if (!to || to === from || to === "generated") continue;
+      const key = `${from} -> ${to}`;
+      edges.set(key, [...(edges.get(key) ?? []), `${f} -> ${i}`]);
+    }
+  }
+  return edges;
+}
+
+/** The groups of nodes that reach each other (Tarjan's strongly connected components, size > 1). */
+function cycles(edges: Iterable<string>): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) {
+    const [a, b] = e.split(" -> ") as [string, string];
+    next.set(a, [...(next.get(a) ?? []), b]);
+    if (!next.has(b)) next.set(b, []);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** The project file an import names, or undefined for a package. */
+function fileOf(spec: string): string | undefined {
+  for (const f of [spec, `${spec}.ts`, `${spec}.tsx`, `${spec}/index.ts`]) {
+    if (/^(lib|app|components)\//.test(f) && existsSync(path.join(root, f)) && statSync(path.join(root, f)).isFile())
+      return f;
+  }
+  return undefined;
+}
+
+/** Every project file `start` loads, itself included, following each form of import. */
+function reachableFrom(start: string): string[] {
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f) || f.startsWith("lib/generated/")) return;
+    seen.add(f);
+    for (const i of importsOf(f)) {
+      const next = fileOf(i);
+      if (next) walk(next);
+    }
+  };
+  walk(start);
+  return [...seen];
+}
+
 const libFiles = sources("lib").filter((f) => !f.startsWith("lib/testing/"));
 const under = (dir: string) => (f: string) => f === dir || f.startsWith(`${dir}/`);
+
+/**
+ * Adapters reach a database, a disk, a bucket or the network for anyone, and know no domain; so does
+ * lib/metrics, which every layer records into (the scrape that reads domain tables is
+ * lib/observability).
+ */
+const ADAPTERS = ["db", "queue", "storage", "net", "metrics"];
+/** Domain folders: the services of ARCHITECTURE.md, and lib/worker and lib/observability above them. */
+const DOMAINS = [
+  "agents",
+  "auth",
+  "callbacks",
+  "conversations",
+  "files",
+  "keys",
+  "orgs",
+  "runs",
+  "runtime",
+  "secrets",
+  "workflow",
+  "worker",
+  "observability",
+  "http",
+];
 
 describe("architecture", () => {
   it("reads the source it checks", () => {
     expect(libFiles.length).toBeGreaterThan(40);
     expect(importsOf("lib/http/handler.ts")).toContain("lib/validate");
+  });
+
+  it("finds every form of import", () => {
+    const text = [
+      'import a from "./static";',
+      'import type { B } from "./type-only";',
+      'export { c } from "./re-export";',
+      'export * from "./re-export-all";',
+      'import "./side-effect";',
+      'const d = await import("./dynamic");',
+      'const e = require("./required");',
+    ].join("\n");
+    expect(specifiersIn(text)).toEqual([
+      "./static",
+      "./type-only",
+      "./re-export",
+      "./re-export-all",
+      "./side-effect",
+      "./dynamic",
+      "./required",
+    ]);
+  });
+
+  it("has no cycle between the folders of lib/", () => {
+    const edges = folderEdges(libFiles);
+    const left = [...edges.keys()];
+    const found = cycles(left).map((group) => {
+      const inside = left.filter((e) => group.includes(e.split(" -> ")[0]!) && group.includes(e.split(" -> ")[1]!));
+      return { group, edges: inside.map((e) => `${e}: ${edges.get(e)![0]}`) };
+    });
+    expect(found).toEqual([]);
+  });
+
+  it("finds a cycle between folders when there is one", () => {
+    expect(cycles(["a -> b", "b -> c", "c -> a", "c -> d"])).toEqual([["a", "b", "c"]]);
+    expect(cycles(["a -> b", "b -> c"])).toEqual([]);
+  });
+
+  it("keeps the adapters (db, queue, storage, net) and lib/metrics free of domains", () => {
+    const offenders = [...folderEdges(libFiles)].flatMap(([edge, why]) => {
+      const [from, to] = edge.split(" -> ") as [string, string];
+      return ADAPTERS.includes(from) && DOMAINS.includes(to) ? why : [];
+    });
+    expect(offenders).toEqual([]);
   });
 
   it("keeps lib/http above the domain: no file under lib/ outside lib/http/ imports it", () => {
@@ -54,6 +221,29 @@ describe("architecture", () => {
           .filter((i) => /^next(-auth)?(\/|$)/.test(i))
           .map((i) => `${f} -> ${i}`),
       );
+    expect(offenders).toEqual([]);
+  });
+
+  it("loads Next's private modules (next/dist) only through lib/http/next-internals.ts", () => {
+    const files = [...libFiles, ...sources("app"), ...sources("scripts"), "server.ts"].filter(
+      (f) => f !== "lib/http/next-internals.ts",
+    );
+    const offenders = files.filter((f) => readFileSync(path.join(root, f), "utf8").includes("next/dist"));
+    expect(offenders).toEqual([]);
+  });
+
+  it("lints the route files of exactly the hot routes for Next's request-scoped features", () => {
+    expect([...HOT_ROUTE_FILES].sort()).toEqual(FAST_ROUTE_PATTERNS.map((r) => `app${r.pattern}/route.ts`).sort());
+  });
+
+  it("keeps Next's request-scoped features out of everything the hot routes load", () => {
+    // The lint rule sees the route files; this follows their imports. headers(), cookies(),
+    // draftMode(), after() and connection() need the request scope the fast path does not set up.
+    const scoped =
+      /from\s*["']next\/headers["']|import\s*\(\s*["']next\/headers["']|\{[^}]*\b(after|connection)\b[^}]*\}\s*from\s*["']next\/server["']/;
+    const loaded = HOT_ROUTE_FILES.flatMap(reachableFrom);
+    expect(loaded.length).toBeGreaterThan(20);
+    const offenders = [...new Set(loaded)].filter((f) => scoped.test(readFileSync(path.join(root, f), "utf8")));
     expect(offenders).toEqual([]);
   });
 

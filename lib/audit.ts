@@ -1,5 +1,4 @@
 // The audit trail: who did what to which resource, when. Actors are made here only.
-import type { KeyPrincipal } from "./auth/access-keys";
 import { prisma } from "./db";
 import { newId } from "./ids";
 import type { AuditEvent, Prisma } from "./generated/prisma/client";
@@ -11,7 +10,12 @@ export interface Actor {
   label?: string;
 }
 
-export const keyActor = (key: KeyPrincipal): Actor => ({ type: "access_key", id: key.keyId, label: key.name });
+/** Takes the key's fields rather than lib/auth's type: lib/auth records into the audit trail, so it sits above. */
+export const keyActor = (key: { keyId: string; name: string }): Actor => ({
+  type: "access_key",
+  id: key.keyId,
+  label: key.name,
+});
 
 export const userActor = (user: { userId: string; email: string }): Actor => ({
   type: "user",

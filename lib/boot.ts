@@ -5,7 +5,7 @@ import { env } from "./env";
 import { shutdownSteps } from "./lifecycle";
 import { log } from "./log";
 import { processOnce } from "./process-state";
-import type { WorkerStop } from "./queue/worker";
+import type { WorkerStop } from "./worker";
 import { seedFirstStart } from "./seed";
 import { stopTracing } from "./tracing";
 
@@ -27,7 +27,7 @@ export function boot(): Promise<void> {
     if (env().NODE_ENV !== "test") await onlyOnce(db, seedFirstStart);
     const workers: WorkerStop[] = [];
     if (env().RUN_WORKER) {
-      const { startWorker } = await import("./queue/worker");
+      const { startWorker } = await import("./worker");
       workers.push(await startWorker());
     }
     shutdownSteps.drain.set(async (ms) => {

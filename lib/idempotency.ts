@@ -8,8 +8,6 @@ import { env } from "./env";
 import { ApiError } from "./errors";
 import type { Prisma } from "./generated/prisma/client";
 import { newId } from "./ids";
-import { log } from "./log";
-import { processSlot } from "./process-state";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -38,23 +36,19 @@ export function requestHash(method: string, scope: string, body: unknown): strin
     .digest("hex");
 }
 
-const lastSweep = processSlot<number>("idempotencySweep");
-
-/** Expired records are ignored when met and swept at most once a minute per process. */
-function sweepExpired() {
-  const now = Date.now();
-  if ((lastSweep.get() ?? 0) > now - 60_000) return;
-  lastSweep.set(now);
-  void prisma()
-    .then((db) => db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date(now) } } }))
-    .catch((err) => log.warn({ err: { message: (err as Error).message } }, "idempotency sweep failed"));
+/**
+ * Deletes the records past their expiry (they are ignored when met before that): a periodic sweep
+ * of the worker (lib/worker/periodic.ts). Returns how many went.
+ */
+export async function deleteExpiredIdempotencyRecords(now = new Date()): Promise<number> {
+  const db = await prisma();
+  return (await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } })).count;
 }
 
 export type Claim = { kind: "claimed"; id: string } | { kind: "replay"; status: number; response: StoredResponse };
 
 /** Claims `key` for a request with this hash, or finds the stored result of the same request. */
 export async function claimIdempotencyKey(opts: { organizationId: string; key: string; hash: string }): Promise<Claim> {
-  sweepExpired();
   const db = await prisma();
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();

@@ -1,4 +1,5 @@
-// Standalone worker (npm run worker): executes queued replies and workflow runs. Run any number of
+// Standalone worker (npm run worker): runs the queued workflow runs, takes over orphaned replies and
+// runs the periodic sweeps (lib/worker). Run any number of
 // these against PostgreSQL (DATABASE_URL) and set RUN_WORKER=false on the web servers. On the
 // embedded database the server's in-process worker does this; a second process is refused.
 // `npm run build` bundles it into dist/worker.mjs (scripts/prepare.mjs), which `npm run worker` runs.
@@ -15,7 +16,7 @@ import { serveWorker, type WorkerServer } from "../lib/http/worker-server";
 import { markShuttingDown } from "../lib/lifecycle";
 import { log } from "../lib/log";
 import { metrics } from "../lib/metrics";
-import { startWorker } from "../lib/queue/worker";
+import { startWorker } from "../lib/worker";
 
 const settings = env();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertCredentials, credentialRefs } from "./credentials";
+import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { REDACTED, redactConfig, restoreRedacted } from "./redact";
 
 const runtime = {

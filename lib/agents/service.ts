@@ -8,7 +8,7 @@ import { newId } from "../ids";
 import { secretIds } from "../secrets/service";
 import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
 import { audit, type Actor } from "../audit";
-import { assertCredentials, credentialRefs } from "./credentials";
+import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { redactConfig, restoreRedacted } from "./redact";
 import { processOnce } from "../process-state";
 
@@ -33,15 +33,9 @@ export function agentRecord(a: Agent) {
 
 const notFound = () => new ApiError("agent_not_found", "Agent not found.");
 
-/** An archived agent takes no new triggers or uploads (409 agent_archived); its data stays readable. */
-export function assertNotArchived(agent: Agent) {
-  if (!agent.archivedAt) return;
-  throw new ApiError(
-    "agent_archived",
-    `Agent ${agent.id} is archived: it takes no new triggers or uploads. Its sessions, messages, runs and files stay readable.`,
-    { agent_id: agent.id, archived_at: agent.archivedAt.toISOString() },
-  );
-}
+// lib/archived.ts holds the check, below the domains that refuse new work; named here too for the
+// routes and lib/http, which find an agent's checks with the agent.
+export { assertNotArchived } from "../archived";
 
 const agentCache = processOnce("agentCache", () => new Map<string, { agent: Agent; expires: number }>());
 const MAX_CACHED_AGENTS = 10_000;

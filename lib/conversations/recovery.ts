@@ -1,7 +1,7 @@
 // Recovery of replies whose producer died: a reply still `processing` whose lease ran out is
 // claimed by one process (`FOR UPDATE SKIP LOCKED`: never by two), which produces it again from
 // the stored user message. After MAX_RECOVERIES takeovers it ends `error`, so no message stays
-// processing for ever. Runs in every process with a worker (lib/queue/worker.ts).
+// processing for ever. Runs in every process with a worker (lib/worker/periodic.ts).
 import { MESSAGE_CALLBACK_CTE } from "../callbacks/events";
 import { nudgeDeliverer } from "../callbacks/service";
 import { database, prisma } from "../db";

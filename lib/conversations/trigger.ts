@@ -2,7 +2,7 @@
 // references, then store the user message, the pending assistant reply and its job in one
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
 // bounded, for the reply. The caller (route or console) picks one and shapes the HTTP answer.
-import { assertNotArchived } from "../agents/service";
+import { assertNotArchived } from "../archived";
 import { chooseCallbackUrl } from "../callbacks/events";
 import { prisma } from "../db";
 import { env } from "../env";

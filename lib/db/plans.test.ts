@@ -27,7 +27,7 @@ import {
 import { deleteExpiredUploads, listAgentFiles } from "../files/resumable";
 import { PrismaClient, type Agent } from "../generated/prisma/client";
 import { listKeys } from "../keys/service";
-import { scrapeMetrics } from "../metrics/scrape";
+import { scrapeMetrics } from "../observability/scrape";
 import { overview } from "../orgs/overview";
 import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
 import { listApprovals } from "../runs/approvals";

@@ -9,15 +9,14 @@
 // middleware, its copy of the answer's headers (no Content-Length, chunked body) and its abort
 // signal. server.ts keeps what it does for every request (request metrics, timeouts, shutdown,
 // x-awhs-content-length). FAST_ROUTES=0 turns it off; e2e/api/fast-routes.test.ts holds the two
-// paths to identical answers. docs/decisions.md "Hot routes in front of Next's router".
-import { createRequire } from "node:module";
+// paths to identical answers. docs/decisions.md "Hot routes in front of Next's router". Next's private
+// modules come only through ./next-internals.ts, checked at start-up: the fast path is off when one
+// is missing.
 import type http from "node:http";
-
-const require = createRequire(import.meta.url);
+import { fastPathOffLine, loadNextInternals, type ModuleLoader } from "./next-internals";
 
 type Params = Record<string, string>;
 type Handler = (req: Request, ctx: { params: Promise<Params> }) => Promise<Response>;
-type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
 /** A route served here: its pattern (lib/http/routes.ts), the method, and the dynamic segments' positions. */
 interface FastRoute {
@@ -41,31 +40,6 @@ export const FAST_ROUTE_PATTERNS: ReadonlyArray<{ pattern: string; method: "GET"
  */
 export const RESPONSE_TEXT = Symbol.for("awhs.responseText");
 
-/** Next's own (lib/router-server, pipe-readable): the same compression and body piping as its answers. */
-interface NextParts {
-  compress?: Middleware;
-  releaseCompressionStream: (res: http.ServerResponse) => void;
-  filterInternalHeaders: (headers: http.IncomingHttpHeaders) => void;
-  pipeToNodeResponse: (body: ReadableStream<Uint8Array>, res: http.ServerResponse) => Promise<void>;
-  requirePage: (page: string, distDir: string, isAppPath: boolean) => Promise<unknown>;
-}
-
-function nextParts(compress: boolean): NextParts {
-  const compression = require("next/dist/compiled/compression") as () => Middleware;
-  return {
-    compress: compress ? compression() : undefined,
-    releaseCompressionStream: (
-      require("next/dist/server/lib/release-compression-stream") as Pick<NextParts, "releaseCompressionStream">
-    ).releaseCompressionStream,
-    filterInternalHeaders: (
-      require("next/dist/server/lib/server-ipc/utils") as Pick<NextParts, "filterInternalHeaders">
-    ).filterInternalHeaders,
-    pipeToNodeResponse: (require("next/dist/server/pipe-readable") as Pick<NextParts, "pipeToNodeResponse">)
-      .pipeToNodeResponse,
-    requirePage: (require("next/dist/server/require") as Pick<NextParts, "requirePage">).requirePage,
-  };
-}
-
 /** Headers sendResponse never copies (the body may have been decoded), and those it may repeat. */
 const FORBIDDEN = new Set(["content-length", "content-encoding", "transfer-encoding", "x-middleware-set-cookie"]);
 const MULTIPLE = new Set(["set-cookie", "www-authenticate", "proxy-authenticate", "vary"]);
@@ -81,15 +55,26 @@ export interface FastRoutesOptions {
   fallback: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** `compress` of next.config (default true). */
   compress?: boolean;
+  /** Loads Next's private modules (./next-internals.ts); tests hand in a stand-in. */
+  load?: ModuleLoader;
+  /** Where the line goes when the fast path cannot start (console.error by default). */
+  warn?: (line: string) => void;
 }
 
 /**
  * Returns `serve(req, res, pattern)`: true when it took the request (a hot route and its method),
  * false to leave it to Next. Call it where Next's handler would be called, after the server's own
- * per-request work.
+ * per-request work. Returns undefined, after one logged line, when Next's internals it needs are
+ * missing or reshaped (./next-internals.ts): then Next serves every request.
  */
 export function fastRoutes(opts: FastRoutesOptions) {
-  const next = nextParts(opts.compress ?? true);
+  const check = loadNextInternals(opts.load);
+  if (!check.ok) {
+    (opts.warn ?? console.error)(fastPathOffLine(check.missing));
+    return undefined;
+  }
+  const { compression, ...internals } = check.internals;
+  const next = { ...internals, compress: (opts.compress ?? true) ? compression() : undefined };
   const routes = new Map<string, FastRoute>();
   for (const r of FAST_ROUTE_PATTERNS) {
     const params: [number, string][] = [];

@@ -13,7 +13,7 @@ import { database } from "../db";
 import { ApiError } from "../errors";
 import { within } from "../lifecycle";
 import { METRICS_CONTENT_TYPE } from "../metrics";
-import { requireScrapeToken, scrapeMetrics } from "../metrics/scrape";
+import { requireScrapeToken, scrapeMetrics } from "../observability/scrape";
 import { readiness, READY_TIMEOUT_MS } from "../readiness";
 import { apiErrorOf, errorBody } from "./respond";
 

@@ -6,11 +6,21 @@ import { allowedKeyEnv } from "../env";
 import { substituteRefs } from "../secrets/refs";
 import { RuntimeError } from "./types";
 
-/** The value of one of the organization's secrets; rejects with a RuntimeError when it is not set. */
-export type SecretLookup = (name: string) => Promise<string>;
+/**
+ * The value of one of the organization's secrets, undefined when it is not set (lib/secrets hands
+ * it in: it knows the store, this folder knows what a missing secret means to a runtime).
+ */
+export type SecretLookup = (name: string) => Promise<string | undefined>;
 
 /** Used where no organization is at hand: any reference fails, saying so. */
-const noSecrets: SecretLookup = (name) => Promise.reject(missingSecret(name));
+const noSecrets: SecretLookup = async () => undefined;
+
+/** The secret's value, or the RuntimeError that names the missing one. */
+async function secretValue(secrets: SecretLookup, name: string): Promise<string> {
+  const value = await secrets(name);
+  if (value === undefined) throw missingSecret(name);
+  return value;
+}
 
 export function missingSecret(name: string): RuntimeError {
   const message = `the organization secret "${name}" is not set: add it on the Secrets page (or PUT .../secrets/${name})`;
@@ -24,7 +34,8 @@ export async function upstreamHeaders(
 ): Promise<Record<string, string> | undefined> {
   if (!headers) return undefined;
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = await substituteRefs(value, secrets);
+  for (const [name, value] of Object.entries(headers))
+    out[name] = await substituteRefs(value, (name) => secretValue(secrets, name));
   return out;
 }
 
@@ -36,7 +47,7 @@ export async function openAiKey(
   config: { api_key_secret?: string; api_key_env?: string; base_url: string },
   secrets: SecretLookup = noSecrets,
 ): Promise<string> {
-  if (config.api_key_secret) return secrets(config.api_key_secret);
+  if (config.api_key_secret) return secretValue(secrets, config.api_key_secret);
   if (!config.api_key_env) return DUMMY_KEY;
   const host = URL.canParse(config.base_url) ? new URL(config.base_url).hostname : "";
   const found = allowedKeyEnv(config.api_key_env, host);

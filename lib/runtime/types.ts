@@ -24,8 +24,9 @@ export interface ReplyInput {
   /** When set, the reply is streamed: each piece of text as it arrives (token deltas from an
    *  `openai` upstream, the whole reply at once from the others). Their concatenation is `content`. */
   onDelta?: (content: string) => void;
-  /** The agent's organization secrets, for the credentials its runtime names (./credentials.ts). */
-  secrets?: (name: string) => Promise<string>;
+  /** The agent's organization secrets, for the credentials its runtime names (./credentials.ts);
+   *  undefined for a name the organization has not set. */
+  secrets?: (name: string) => Promise<string | undefined>;
 }
 
 export interface ReplyOutput {

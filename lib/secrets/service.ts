@@ -1,7 +1,7 @@
 // Organization secrets: set (create or replace), list, delete, and the lookup the runtimes use at
 // call time. Values are sealed at rest (lib/auth/sealed.ts) and never leave through an answer, a
 // log or the audit trail: answers carry the name, a 4-character hint and times.
-import { credentialRefs } from "../agents/credentials";
+import { credentialRefs } from "./credentials";
 import { audit, type Actor } from "../audit";
 import { sealer } from "../auth/sealed";
 import { prisma } from "../db";
@@ -9,7 +9,6 @@ import { env } from "../env";
 import { ApiError } from "../errors";
 import type { OrgSecret } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { missingSecret, type SecretLookup } from "../runtime/credentials";
 import { MAX_SECRETS, type SecretRecord } from "./schemas";
 import { processOnce } from "../process-state";
 
@@ -180,12 +179,12 @@ async function sealedRows(organizationId: string): Promise<Map<string, string>> 
 /**
  * The lookup an agent's runtime uses for its credentials, bound to the agent's organization: one
  * organization's agents can never read another's secrets. Only sealed values are cached; a value is
- * opened at the call that needs it.
+ * opened at the call that needs it; a name the organization has not set answers undefined (the
+ * runtime turns it into its error, lib/runtime/credentials.ts).
  */
-export function secretLookup(organizationId: string): SecretLookup {
+export function secretLookup(organizationId: string): (name: string) => Promise<string | undefined> {
   return async (name) => {
     const sealed = (await sealedRows(organizationId)).get(name);
-    if (sealed === undefined) throw missingSecret(name);
-    return box.open(sealed, aad(organizationId, name));
+    return sealed === undefined ? undefined : box.open(sealed, aad(organizationId, name));
   };
 }

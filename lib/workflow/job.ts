@@ -2,8 +2,8 @@
 // job continues with the run's pending items, and a job of an older epoch does nothing.
 //
 // Nothing stays stuck: the last attempt ends the run `failed` instead of throwing again, and when
-// the last attempt cannot do that because its process died, `failOrphanedRuns` (the worker's
-// upkeep) ends the run once pg-boss has failed the job. `retry` continues either from its pending items.
+// the last attempt cannot do that because its process died, `failOrphanedRuns` (a periodic
+// sweep of the worker, lib/worker/periodic.ts) ends the run once pg-boss has failed the job. `retry` continues either from its pending items.
 import { prisma } from "../db";
 import { env } from "../env";
 import { Prisma as P } from "../generated/prisma/client";

@@ -2,7 +2,7 @@
 // are checked (SPEC 4.1: unknown or foreign files are refused before anything is stored), then the
 // run (with a snapshot of the definition) and its job are created in one transaction. Used by
 // POST /api/agents/webhook/{agent_id}, POST /api/workflows/{agent_id}/trigger and the console.
-import { assertNotArchived } from "../agents/service";
+import { assertNotArchived } from "../archived";
 import { audit, type Actor } from "../audit";
 import { chooseCallbackUrl } from "../callbacks/events";
 import { ApiError } from "../errors";

@@ -1,7 +1,7 @@
 // Prometheus metrics (docs/deploy.md, Metrics): open, or with METRICS_TOKEN only for that Bearer token.
 import { withPublic } from "@/lib/http/handler";
 import { METRICS_CONTENT_TYPE } from "@/lib/metrics";
-import { requireScrapeToken, scrapeMetrics } from "@/lib/metrics/scrape";
+import { requireScrapeToken, scrapeMetrics } from "@/lib/observability/scrape";
 
 export const GET = withPublic({}, async ({ req }) => {
   requireScrapeToken(req.headers.get("authorization"));

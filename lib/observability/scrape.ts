@@ -1,4 +1,4 @@
-// The answer of /api/metrics: who may scrape (METRICS_TOKEN); the processes' own metrics (./index.ts,
+// The answer of /api/metrics: who may scrape (METRICS_TOKEN); the processes' own metrics (lib/metrics,
 // summed over the cluster); and what is read from the database at scrape time, once for the whole
 // service rather than per process: queue depth, deferred and active jobs and the oldest ready job's
 // age per queue (pg-boss's job table), and runs by state. Each read is bounded (SCRAPE_TIMEOUT_MS: a
@@ -13,7 +13,7 @@ import { within } from "../lifecycle";
 import { QUEUE_SCHEMA } from "../queue";
 import { QUEUE_NAMES } from "../queue/jobs";
 import { RUN_STATUSES } from "../runs/state";
-import { METRIC_PREFIX, processMetrics, type ProcessMetrics } from "./index";
+import { METRIC_PREFIX, processMetrics, type ProcessMetrics } from "../metrics";
 
 export const SCRAPE_TIMEOUT_MS = 2_000;
 

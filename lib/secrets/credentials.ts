@@ -2,10 +2,10 @@
 // `api_key_secret`, `{{secrets.<name>}}` in header values) and environment variables (`api_key_env`),
 // in its runtime and in its workflow's steps. Checked when the agent is saved (400 invalid_agent
 // naming the field), listed for the Secrets page ("used by"), and redacted from every answer
-// (./redact.ts). Works on stored JSON as it is: nothing here trusts its shape.
+// (lib/agents/redact.ts). Works on stored JSON as it is: nothing here trusts its shape.
 import { allowedKeyEnv } from "../env";
 import { ApiError } from "../errors";
-import { secretRefs } from "../secrets/refs";
+import { secretRefs } from "./refs";
 
 export type CredentialRef = { field: string; secret: string } | { field: string; env: string; host: string };
 

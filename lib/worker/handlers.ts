@@ -1,6 +1,6 @@
-// Which handler runs each queue, and with how many slots per process. Loaded lazily so that a
-// process that only enqueues never loads the runtimes or the engine.
-import type { JobHandler, QueueName } from "./jobs";
+// Which domain handler runs each queue, and with how many slots per process. Loaded lazily so that
+// a process that only enqueues never loads the runtimes or the engine.
+import type { JobHandler, QueueName } from "../queue/jobs";
 
 type Entry<N extends QueueName> = { handler: () => Promise<JobHandler<N>>; concurrency: number };
 

@@ -23,4 +23,16 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Fixtures (test databases, attack tables) live in test-support/ for tests and benchmarks only:
+    // production code importing one would ship test code (lib/architecture.test.ts checks it too).
+    files: ["app/**", "components/**", "lib/**", "scripts/**", "server.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/test-support/**", "@/test-support/**"], message: "test-support is for tests." }] },
+      ],
+    },
+  },
 );

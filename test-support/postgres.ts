@@ -1,11 +1,11 @@
 // A new, empty database on the PostgreSQL server named by an admin URL, for one test run.
 import pg from "pg";
-import { randomBase62 } from "../ids";
+import { randomBase62 } from "../lib/ids";
 
 export async function createFreshPostgresDatabase(
   adminUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `aws_test_${randomBase62(10).toLowerCase()}`;
+  const name = `awhs_test_${randomBase62(10).toLowerCase()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -38,10 +38,6 @@ export async function membershipRole(userId: string, organizationId: string): Pr
   return m.role;
 }
 
-export function requireAdmin(role: Role) {
-  if (role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
-}
-
 export async function createUserToken(opts: { userId: string; name?: string }) {
   const db = await prisma();
   const secret = generateSecret("ut");

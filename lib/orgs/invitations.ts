@@ -270,7 +270,7 @@ export async function acceptInvitation(opts: {
     }
   } else {
     if (!opts.password) {
-      throw new ApiError("invalid_request", "Invalid body: password: is required to create your account", {
+      throw new ApiError("invalid_request", "Invalid body: password is required to create your account", {
         fields: [{ field: "password", message: "is required to create your account" }],
       });
     }

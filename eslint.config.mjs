@@ -13,6 +13,8 @@ const REQUEST_SCOPE =
   "need Next's request scope (AsyncLocalStorage), which the fast path (lib/http/fast-routes.ts) does not set up: " +
   "on a hot route it would fail or read nothing. Take what the route needs from the route wrapper's context.";
 
+const TEST_SUPPORT = { group: ["**/test-support/**", "@/test-support/**"], message: "test-support is for tests." };
+
 export default tseslint.config(
   { ignores: ["node_modules/", "**/.next*/", "dist*/", "lib/generated/", "data/", "next-env.d.ts", "test-results/"] },
   js.configs.recommended,
@@ -36,6 +38,16 @@ export default tseslint.config(
     },
   },
   {
+    // Fixtures (test databases, attack tables) live in test-support/ for tests and benchmarks only:
+    // production code importing one would ship test code (lib/architecture.test.ts checks it too).
+    files: ["app/**", "components/**", "lib/**", "scripts/**", "server.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [TEST_SUPPORT] }],
+    },
+  },
+  {
+    // After the rule above: for these files this rule replaces it, so it carries its pattern too.
     name: "hot-routes",
     files: HOT_ROUTE_FILES.map((f) => f.replace(/[[\]]/g, "\\$&")),
     rules: {
@@ -50,6 +62,7 @@ export default tseslint.config(
               message: `after() and connection() ${REQUEST_SCOPE}`,
             },
           ],
+          patterns: [TEST_SUPPORT],
         },
       ],
       "no-restricted-syntax": [

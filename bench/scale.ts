@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createFreshPostgresDatabase } from "../lib/testing/postgres";
+import { createFreshPostgresDatabase } from "../test-support/postgres";
 import {
   admin,
   dbEnv,

@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import jsonata from "jsonata";
 import { ownServer } from "../e2e/api/server";
 import { closeExpressionEvaluator, expressionEvaluator, type Evaluator } from "../lib/expressions";
-import { openTestDatabase } from "../lib/testing/db";
+import { openTestDatabase } from "../test-support/db";
 import { drive, startRun, workflowAgent } from "../lib/workflow/testing";
 import { inProcessEvaluator } from "./in-process-evaluator";
 

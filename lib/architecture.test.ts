@@ -125,7 +125,7 @@ function reachableFrom(start: string): string[] {
   return [...seen];
 }
 
-const libFiles = sources("lib").filter((f) => !f.startsWith("lib/testing/"));
+const libFiles = sources("lib");
 const under = (dir: string) => (f: string) => f === dir || f.startsWith(`${dir}/`);
 
 /**
@@ -266,6 +266,16 @@ describe("architecture", () => {
     const files = [...libFiles, ...sources("app"), "server.ts"].filter((f) => f !== "lib/process-state.ts");
     const offenders = files.filter((f) =>
       /globalThis\s+as\b|globalThis\[|globalThis\.__/.test(readFileSync(path.join(root, f), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("keeps test fixtures out of production code: only tests, benchmarks and test-support import test-support", () => {
+    const production = [...libFiles, ...sources("app"), ...sources("components"), ...sources("scripts"), "server.ts"];
+    const offenders = production.flatMap((f) =>
+      importsOf(f)
+        .filter(under("test-support"))
+        .map((i) => `${f} -> ${i}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -11,8 +11,6 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 
 const current = processSlot<{ url: string; transport: Transporter }>("mail");
 
-export const mailConfigured = (): boolean => Boolean(env().SMTP_URL);
-
 function transport(url: string): Transporter {
   let mail = current.get();
   if (mail?.url !== url) current.set((mail = { url, transport: nodemailer.createTransport({ url, ...TIMEOUTS }) }));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "./ids";
 import { afterCursor, decodeCursor, encodeCursor, pageOf } from "./pagination";
-import { openTestDatabase } from "./testing/db";
+import { openTestDatabase } from "../test-support/db";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 beforeAll(async () => {

@@ -1,12 +1,10 @@
 // Validation shared by every caller (routes, services, the CLI): zod -> invalid_request with the
-// fields at fault, and the clamped `limit` schema of the list endpoints.
+// fields at fault, and the clamped `limit` schema of the list endpoints. The words of the messages
+// are lib/validation-messages.ts's (shared with the console).
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
 import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./ids";
-
-export function fieldErrors(error: z.ZodError) {
-  return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));
-}
+import { fieldErrors, fieldSentence, validationMessage } from "./validation-messages";
 
 export function parseWith<T>(
   schema: z.ZodType<T>,
@@ -14,7 +12,7 @@ export function parseWith<T>(
   where: string,
   code: ErrorCode = "invalid_request",
 ): T {
-  const r = schema.safeParse(value);
+  const r = schema.safeParse(value, { error: validationMessage });
   if (r.success) return r.data;
   const fields = fieldErrors(r.error);
   // A field may name its own code (a custom issue's `params.error_code`, e.g. invalid_callback_url).
@@ -23,7 +21,7 @@ export function parseWith<T>(
   const firstIndex = own ? r.error.issues.indexOf(own as z.core.$ZodIssue) : 0;
   const first = fields[firstIndex]!;
   const chosen = own ? (own.params!.error_code as ErrorCode) : code;
-  throw new ApiError(chosen, `Invalid ${where}: ${first.field}: ${first.message}`, { fields });
+  throw new ApiError(chosen, `Invalid ${where}: ${fieldSentence(first.field, first.message)}`, { fields });
 }
 
 /** A `limit` query value: a positive integer, `defaultValue` when absent, clamped to `cap` (and
@@ -38,7 +36,7 @@ export const queryLimit = (defaultValue: number, cap: number) =>
     .default(defaultValue);
 
 /** A JSON object body whose fields are checked later (by the agent's kind or declared inputs). */
-export const JsonObject = z.record(z.string(), z.unknown(), { error: "expected a JSON object" });
+export const JsonObject = z.record(z.string(), z.unknown(), { error: "must be a JSON object" });
 
 /** An `offset` query value: an integer >= 0, default 0. */
 export const queryOffset = z

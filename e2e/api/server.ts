@@ -6,7 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createFreshPostgresDatabase } from "../../lib/testing/postgres";
+import { createFreshPostgresDatabase } from "../../test-support/postgres";
 import { storageEnv } from "./s3-server";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVIL_HOST, hasSpaceOrControl, OPEN_REDIRECT_ATTEMPTS } from "../../lib/testing/redirect-bypasses";
+import { EVIL_HOST, hasSpaceOrControl, OPEN_REDIRECT_ATTEMPTS } from "../../test-support/redirect-bypasses";
 import { signIn as consoleSignInShared } from "../api/console";
 import { ctx } from "../api/helpers";
 import { authJsCsrf, authJsSignIn, authServer, PASSWORD, raw, type AuthServer } from "./auth-helpers";

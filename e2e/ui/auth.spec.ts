@@ -1,5 +1,5 @@
 // Sign-in, sign-out, wrong passwords, the lockout, and pages refusing signed-out visitors.
-import { OPEN_REDIRECT_ATTEMPTS } from "../../lib/testing/redirect-bypasses";
+import { OPEN_REDIRECT_ATTEMPTS } from "../../test-support/redirect-bypasses";
 import { call, expect, expectAccessible, screenshots, test, ui } from "./fixtures";
 
 const DASHBOARD_PAGES = ["/", "/keys", "/webhooks", "/agents", "/sessions", "/runs", "/uploads", "/members", "/audit"];

@@ -37,8 +37,6 @@ export const UpdateAgentBody = z.strictObject({
 });
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
-export const AgentIdParam = idString("agt", "agent");
-
 /** The console's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
 export const AgentListQuery = z.object({
   limit: z

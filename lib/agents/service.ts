@@ -11,6 +11,7 @@ import { audit, type Actor } from "../audit";
 import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { redactConfig, restoreRedacted } from "./redact";
 import { processOnce } from "../process-state";
+import { fieldSentence } from "../validation-messages";
 
 export type AgentRow = Agent;
 
@@ -174,7 +175,7 @@ export async function updateAgent(opts: {
   const current = await loadAgentForKey(opts.organizationId, opts.agentId);
   const { input } = opts;
   const fields = (field: string, message: string) =>
-    new ApiError("invalid_request", `Invalid body: ${field}: ${message}`, { fields: [{ field, message }] });
+    new ApiError("invalid_request", `Invalid body: ${fieldSentence(field, message)}`, { fields: [{ field, message }] });
   if (input.kind && input.kind !== current.kind) throw fields("kind", "the kind of an agent cannot change");
   if (input.workflow && current.kind !== "workflow")
     throw fields("workflow", "only workflow agents take a workflow definition");

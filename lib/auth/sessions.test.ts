@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../ids";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { endAllSessions, endSession, SESSION_MAX_AGE_SECONDS, sessionUser, startSession } from "./sessions";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

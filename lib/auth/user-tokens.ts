@@ -2,7 +2,7 @@
 import { ApiError } from "../errors";
 import { prisma } from "../db";
 import type { Role } from "../generated/prisma/enums";
-import { USER_TOKEN_RE, generateSecret, safeEqual, sha256 } from "./secrets";
+import { USER_TOKEN_RE, generateSecret, sha256 } from "./secrets";
 import { newId } from "../ids";
 
 export interface UserPrincipal {
@@ -23,8 +23,10 @@ export async function verifyUserToken(raw: string | null): Promise<UserPrincipal
   if (!raw || !USER_TOKEN_RE.test(raw)) throw unauthorized;
   const hash = sha256(raw);
   const db = await prisma();
+  // Looked up by the token's hash, never by the token: the found row's hash is equal by construction
+  // (no second comparison), and the lookup's timing tells nothing about the raw token.
   const row = await db.userToken.findUnique({ where: { tokenHash: hash }, include: { user: true } });
-  if (!row || row.revokedAt || !safeEqual(row.tokenHash, hash)) throw unauthorized;
+  if (!row || row.revokedAt) throw unauthorized;
   return { userId: row.userId, email: row.user.email, tokenId: row.id };
 }
 
@@ -34,10 +36,6 @@ export async function membershipRole(userId: string, organizationId: string): Pr
   const m = await db.membership.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!m) throw new ApiError("organization_not_found", "Organization not found.");
   return m.role;
-}
-
-export function requireAdmin(role: Role) {
-  if (role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
 }
 
 export async function createUserToken(opts: { userId: string; name?: string }) {

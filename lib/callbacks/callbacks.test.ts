@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { prisma } from "../db";
 import { resetEnvCache } from "../env";
 import { bootstrap } from "../orgs/service";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { backoffMs, MAX_BACKOFF_MS, signedHeaders } from "./deliver";
 import { decryptSecret, deriveKey, encryptSecret, newSigningSecret } from "./secret";
 import {

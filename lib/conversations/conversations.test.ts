@@ -5,7 +5,7 @@ import { resetEnvCache } from "../env";
 import { stopQueue } from "../queue";
 import { signDownload, verifyDownload } from "../files/signing";
 import { startFakeUpstream } from "../runtime/testing";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { MAX_RECOVERIES, recoverReplies } from "./recovery";
 import { runReply, type ReplyTask } from "./replies";
 import { ListMessagesQuery, ListSessionsQuery } from "./schemas";

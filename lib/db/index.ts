@@ -13,8 +13,6 @@ import { lockDataDir } from "./lock";
 import { applyMigrations, type SqlExecutor } from "./migrate";
 import { processSlot } from "../process-state";
 
-export type Db = PrismaClient;
-
 /** A write refused by a unique index (Prisma's P2002). */
 export const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { applyMigrations, loadMigrations } from "./migrate";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -32,7 +32,7 @@ import { overview } from "../orgs/overview";
 import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
 import { listApprovals } from "../runs/approvals";
 import { queue } from "../queue";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { failOrphanedRuns } from "../workflow/job";
 import { setDatabase, type Database } from ".";
 

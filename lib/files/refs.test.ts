@@ -9,7 +9,7 @@ import { resetEnvCache } from "../env";
 import { ApiError } from "../errors";
 import { newFileId, newId } from "../ids";
 import { storage } from "../storage";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { openFileStream, refreshFileUrls, resolveFileRefs } from "./refs";
 import { resetSigningKeyCache, verifyDownload } from "./signing";
 import { storageKeyFor } from "./upload";

@@ -10,6 +10,3 @@ export const UploadedFile = z.strictObject({
   filename: z.string(),
 });
 export type UploadedFile = z.infer<typeof UploadedFile>;
-
-/** A file reference in a trigger body (SPEC 4.1): the single key `file_id`. */
-export const FileReference = z.strictObject({ file_id: fileIdString() });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EVIL_HOST, hasSpaceOrControl, OPEN_REDIRECT_ATTEMPTS, SAFE_NEXT_PATHS } from "../testing/redirect-bypasses";
+import {
+  EVIL_HOST,
+  hasSpaceOrControl,
+  OPEN_REDIRECT_ATTEMPTS,
+  SAFE_NEXT_PATHS,
+} from "../../test-support/redirect-bypasses";
 import { safeNext } from "./safe-next";
 
 const ORIGIN = "https://dash.example.com";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { consumeKeyRate, effectiveLimit, KeyRateLimiter, toDecision, WINDOW_SECONDS } from "./rate-limit";
 
 describe("rate limit decisions (pure)", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAccessKey, clearKeyCache } from "../auth/access-keys";
 import { sha256 } from "../auth/secrets";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { bootstrap } from "../orgs/service";
 import { listKeys, mintKey, revokeKey } from "./service";
 

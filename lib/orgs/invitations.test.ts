@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userActor } from "../audit";
 import { sha256 } from "../auth/secrets";
 import { newId } from "../ids";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { acceptInvitation, createInvitation, revokeInvitation } from "./invitations";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

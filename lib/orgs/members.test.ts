@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "../audit";
 import { newId } from "../ids";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { removeMember } from "./members";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

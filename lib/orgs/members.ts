@@ -29,17 +29,6 @@ export async function listMembers(opts: { organizationId: string }) {
   return rows.map(memberRecord);
 }
 
-/** The organizations a user belongs to, oldest membership first (the default one). */
-export async function organizationsOf(userId: string) {
-  const db = await prisma();
-  const rows = await db.membership.findMany({
-    where: { userId },
-    include: { organization: true },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  return rows.map((m) => ({ organization_id: m.organizationId, name: m.organization.name, role: m.role }));
-}
-
 /** Refuses a change that would leave the organization without an admin. */
 async function assertAnotherAdmin(organizationId: string, userId: string) {
   const db = await prisma();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../ids";
 import { RUN_STATUSES } from "../runs/state";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { overview } from "./overview";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -1,7 +1,7 @@
 // A database that ran the service with pg-boss 12 (schema 46) before it pinned pg-boss 10: the
 // queue sets the newer schema aside and enqueues its waiting jobs again, once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { queue, stopQueue, work } from "./index";
 import { PG_BOSS_SCHEMA_VERSION } from "./table";
 

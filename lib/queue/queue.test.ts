@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { enqueue, queue, stopQueue, transactionWithJobs, work, type JobInfo } from "./index";
 import type { QueueDb } from "./adapters";
 import { listenForJobs } from "./listener";

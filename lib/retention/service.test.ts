@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
 import { newFileId, newId } from "../ids";
 import { storage } from "../storage";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { retentionOverview, sweepRetention } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "../env";
 import { newId } from "../ids";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { getRun, recordOf } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -11,7 +11,7 @@ import { createEvaluatorPool } from "../expressions/pool";
 import { controlRun, recordOf } from "../runs/service";
 import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
 import { storage } from "../storage";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { text } from "node:stream/consumers";
 import { WorkflowDefinition } from "./schema";
 import { drive, startRun, workflowAgent } from "./testing";

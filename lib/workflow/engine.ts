@@ -51,7 +51,8 @@ type SignedInputs = Pick<StepContext, "inputs" | "evalInputs">;
 
 /**
  * PGlite answers in-process in microtasks: without an explicit yield a busy engine would never let
- * the event loop read other HTTP requests (measured: a GET stalled 26 s).
+ * the event loop read other HTTP requests (how long a GET waited: docs/benchmarks.md, "Figures
+ * behind code comments").
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -64,14 +65,14 @@ type PendingItem = { id: string; index: number; json: string; stepIndex: number 
 
 /**
  * The next page of pending items, in index order. Raw SQL: this read carries every item's JSON, and
- * through Prisma it cost a third of the engine's CPU per item (bench/profile.ts workflow). As text:
- * the evaluator takes JSON text, so the items are never parsed on this thread.
+ * through Prisma it was a large share of the engine's CPU per item (docs/benchmarks.md, `profile`).
+ * As text: the evaluator takes JSON text, so the items are never parsed on this thread.
  */
 async function pendingPage(runId: string): Promise<PendingItem[]> {
   const db = await database();
   return db.sql.query<PendingItem>(
     // The text is made for the page's rows only: in a plain SELECT it is computed for every pending
-    // row the sort reads (measured: the page cost twice as much with 50k items pending).
+    // row the sort reads, so a long run's page read grew with its pending items (docs/benchmarks.md).
     `SELECT id, index, "stepIndex",
        (CASE WHEN result IS NOT NULL AND result <> 'null'::jsonb THEN result ELSE data END)::text AS json
      FROM (SELECT id, index, step_index AS "stepIndex", data, result FROM run_items

@@ -26,9 +26,3 @@ export function inputsSchema(def: WorkflowDefinition) {
   const shape = Object.fromEntries(Object.entries(def.inputs).map(([name, decl]) => [name, fieldSchema(decl)]));
   return z.looseObject(shape);
 }
-
-/** Names of the file inputs: the engine reads their content, the trigger checks their ownership. */
-export const fileInputs = (def: WorkflowDefinition) =>
-  Object.entries(def.inputs)
-    .filter(([, d]) => d.type === "file")
-    .map(([name]) => name);

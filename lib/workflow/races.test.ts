@@ -15,7 +15,7 @@ import { listApprovals, resolveApproval } from "../runs/approvals";
 import { controlRun, recordOf } from "../runs/service";
 import { CONTROL_ACTIONS, isLegalMove, RUN_MOVES, type ControlAction, type RunMove } from "../runs/state";
 import { startBarrier, type Barrier } from "../runtime/testing";
-import { openTestDatabase } from "../testing/db";
+import { openTestDatabase } from "../../test-support/db";
 import { runEngine } from "./engine";
 import { startRun, workflowAgent } from "./testing";
 

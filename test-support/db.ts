@@ -1,8 +1,8 @@
 // A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
 // the PostgreSQL server named by TEST_DATABASE_URL (dropped afterwards). Installed as the
 // process-wide database so that services under test use it.
-import { openDatabase, setDatabase, type Database } from "../db";
-import { stopQueue } from "../queue";
+import { openDatabase, setDatabase, type Database } from "../lib/db";
+import { stopQueue } from "../lib/queue";
 import { createFreshPostgresDatabase } from "./postgres";
 
 export { createFreshPostgresDatabase };

@@ -1,6 +1,6 @@
 // A new, empty database on the PostgreSQL server named by an admin URL, for one test run.
 import pg from "pg";
-import { randomBase62 } from "../ids";
+import { randomBase62 } from "../lib/ids";
 
 export async function createFreshPostgresDatabase(
   adminUrl: string,

@@ -8,6 +8,7 @@ import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
 import { baseOrigin } from "./base-url";
+import { expectAuth } from "./contract";
 import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
 
 export const ORG_COOKIE = "awhs_org";
@@ -93,6 +94,7 @@ export function withConsole<P = Record<string, string>, Q = undefined, B = undef
   spec: Spec<P, Q, B> & { admin?: boolean },
   handler: (c: ConsoleCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "console");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -122,6 +124,7 @@ export function withConsolePublic<P = Record<string, string>, Q = undefined, B =
   spec: Spec<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "consoleOpen");
   return (req, ctx) =>
     wrapRoute(
       req,

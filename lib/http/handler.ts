@@ -15,6 +15,7 @@ import { log } from "../log";
 import { assertStorable, parseWith } from "../validate";
 import { baseUrl } from "./base-url";
 import { readJson } from "./body";
+import { expectAuth } from "./contract";
 import { idempotent } from "./idempotency";
 import { limitAccessKey } from "./rate-limit";
 import { errorResponse, json, Reply } from "./respond";
@@ -161,6 +162,7 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
   spec: Spec<P, Q, B> & { agentKind?: (agent: AgentRow) => void; idempotency?: string },
   handler: (c: KeyCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "accessKey");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -194,6 +196,7 @@ export function withUserToken<P = Record<string, string>, Q = undefined, B = und
   spec: Spec<P, Q, B> & { admin?: boolean },
   handler: (c: UserCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "userToken");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -217,5 +220,6 @@ export function withPublic<P = Record<string, string>, Q = undefined, B = undefi
   spec: Spec<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "public");
   return (req, ctx) => wrapRoute(req, ctx, spec, async () => ({}), handler);
 }

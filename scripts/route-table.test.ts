@@ -38,13 +38,6 @@ describe("routeTable", () => {
   });
 });
 
-/** Route files without a contract yet: they are not described in the OpenAPI document. */
-const WITHOUT_CONTRACT = [
-  /^app\/api\/console\//, // the console's backend (role matrix: e2e/api/console-routes.ts)
-  /^app\/api\/auth\//, // Auth.js
-  /^app\/api\/(\[\.\.\.path\]\/)?route\.ts$/, // the catch-all (and /api itself) that answers 404
-];
-
 describe("route contracts", () => {
   it("app/api/contracts.ts is the index of every contract file (node scripts/route-table.mjs --write)", () => {
     expect(readFileSync(path.join(root, CONTRACT_INDEX), "utf8")).toBe(contractIndexSource(root));
@@ -56,7 +49,6 @@ describe("route contracts", () => {
     for (const c of CONTRACTS) described.set(c.path, [...(described.get(c.path) ?? []), c.method]);
     for (const r of table) {
       const methods = described.get(routePattern(r.file))?.sort();
-      if (!methods && WITHOUT_CONTRACT.some((re) => re.test(r.file))) continue;
       expect(methods, `${r.file}: its contract.ts must describe exactly the methods it exports`).toEqual(r.methods);
     }
     const patterns = new Set(table.map((r) => routePattern(r.file)));

@@ -1,7 +1,7 @@
 // The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by. The
 // console's control routes are the same call on a run found by id within the organization.
 import type { z } from "zod";
-import { ConsoleRunParams, type ControlQuery, type RunParams } from "../runs/schemas";
+import type { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";
 import { controlRun, getOrgRun, loadOrgRun } from "../runs/service";
 import type { ControlAction } from "../runs/state";
 import { withConsole } from "./console";
@@ -17,8 +17,11 @@ export const controlRoute = (
     controlRun({ agent, runId: params.run_id, action, actor, triggeredBy: query.triggered_by, baseUrl }),
   );
 
-export const consoleControlRoute = (action: ControlAction) =>
-  withConsole({ params: ConsoleRunParams }, async ({ organizationId, actor, user, params, baseUrl }) => {
+export const consoleControlRoute = (
+  action: ControlAction,
+  contract: RouteContract<z.output<typeof ConsoleRunParams>, undefined, undefined>,
+) =>
+  withConsole(contract, async ({ organizationId, actor, user, params, baseUrl }) => {
     const run = await loadOrgRun(organizationId, params.run_id);
     await controlRun({
       agent: run.agent,

@@ -1,28 +1,22 @@
 // The organization secret routes, the same for the management API (user token) and the console
 // (session): admin only; PUT answers 201 when it created the secret, 200 when it replaced its value.
 import type { Actor } from "../audit";
-import { SecretParams, SetSecretBody } from "../secrets/schemas";
+import type { SecretParams, SetSecretBody } from "../secrets/schemas";
 import { deleteSecret, listSecrets, setSecret } from "../secrets/service";
 import { withConsole } from "./console";
-import { Reply, withUserToken, type RouteHandler, type Spec } from "./handler";
+import type { RouteContract } from "./contract";
+import { Reply, withUserToken, type RouteHandler } from "./handler";
 
 type Wrapper = typeof withConsole | typeof withUserToken;
 type Ctx = { organizationId: string; actor: Actor };
 
-// `contract`: the route's own (contract.ts beside it); the console's routes still pass their spec.
-export const listSecretsRoute = (
-  wrap: Wrapper,
-  contract: Spec<unknown, unknown, unknown> & { admin?: boolean } = { admin: true },
-): RouteHandler =>
+// `contract`: the route's own (the contract.ts beside it), which the wrapper checks.
+export const listSecretsRoute = (wrap: Wrapper, contract: RouteContract<unknown, unknown, unknown>): RouteHandler =>
   wrap(contract, async ({ organizationId }: Ctx) => ({ secrets: await listSecrets({ organizationId }) }));
 
 export const setSecretRoute = (
   wrap: Wrapper,
-  contract: Spec<SecretParams, undefined, SetSecretBody> & { admin?: boolean } = {
-    params: SecretParams,
-    body: SetSecretBody,
-    admin: true,
-  },
+  contract: RouteContract<SecretParams, undefined, SetSecretBody>,
 ): RouteHandler =>
   wrap(
     contract,
@@ -34,7 +28,7 @@ export const setSecretRoute = (
 
 export const deleteSecretRoute = (
   wrap: Wrapper,
-  contract: Spec<SecretParams, undefined, undefined> & { admin?: boolean } = { params: SecretParams, admin: true },
+  contract: RouteContract<SecretParams, undefined, undefined>,
 ): RouteHandler =>
   wrap(contract, ({ organizationId, actor, params }: Ctx & { params: SecretParams }) =>
     deleteSecret({ organizationId, name: params.name, actor }),

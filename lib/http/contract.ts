@@ -64,10 +64,8 @@ export const route = <P = Record<string, string>, Q = undefined, B = undefined>(
 export const openApiPath = (pattern: string) => pattern.replace(/\[([a-z_]+)\]/g, "{$1}");
 
 /** Refuses a contract handed to the wrong wrapper: the auth the handler runs is the one described. */
-export function expectAuth(contract: { auth?: AuthKind } | object, ...kinds: AuthKind[]) {
-  const auth = (contract as { auth?: AuthKind }).auth;
-  if (auth !== undefined && !kinds.includes(auth)) {
-    const c = contract as RouteContract;
-    throw new Error(`${c.method} ${c.path}: a ${auth} contract given to a ${kinds.join("/")} handler`);
+export function expectAuth(contract: Pick<RouteContract, "method" | "path" | "auth">, kind: AuthKind) {
+  if (contract.auth !== kind) {
+    throw new Error(`${contract.method} ${contract.path}: a ${contract.auth} contract given to a ${kind} handler`);
   }
 }

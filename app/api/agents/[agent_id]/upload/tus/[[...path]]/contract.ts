@@ -7,17 +7,21 @@ import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { UPLOAD_ID, chunk, h, p, plain } from "@/lib/http/openapi/tus";
 import { route } from "@/lib/http/contract";
 
+/** Every method: one route file, and uploads are allowed UPLOAD_TIMEOUT_MS. */
+const TUS = { path: "/api/agents/[agent_id]/upload/tus/[[...path]]", timeout: "long" } as const;
+const KEYED = { ...TUS, auth: "accessKey" } as const;
+const TAG = "Resumable uploads (tus)";
+
 export const OPTIONS = route({
   method: "OPTIONS",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
+  ...TUS,
   auth: "public",
-  timeout: "long",
   errors: [],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
     operationId: "tusOptions",
     summary: "Discover the tus server",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description: "No key needed: the protocol's capabilities.",
     parameters: [AGENT_ID],
     responses: {
@@ -36,15 +40,13 @@ export const OPTIONS = route({
 
 export const POST = route({
   method: "POST",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
-  auth: "accessKey",
-  timeout: "long",
+  ...KEYED,
   errors: [...KEY_ERRORS, "empty_file", "agent_archived"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
     operationId: "tusCreate",
     summary: "Create a resumable upload",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description:
       "Creates an upload of `Upload-Length` bytes. With a body (`Content-Type: " +
       "application/offset+octet-stream`, creation-with-upload) its bytes are stored at once. `Location` " +
@@ -73,15 +75,13 @@ export const POST = route({
 
 export const HEAD = route({
   method: "HEAD",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
-  auth: "accessKey",
-  timeout: "long",
+  ...KEYED,
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
     operationId: "tusHead",
     summary: "Ask how much of an upload is stored",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description: "After a failure, continue from `Upload-Offset`. Once finished, `Upload-File-Id` names the file.",
     parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable")],
     responses: {
@@ -104,15 +104,13 @@ export const HEAD = route({
 
 export const PATCH = route({
   method: "PATCH",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
-  auth: "accessKey",
-  timeout: "long",
+  ...KEYED,
   errors: [...KEY_ERRORS, "upload_not_found", "agent_archived", "unsupported_media_type"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
     operationId: "tusPatch",
     summary: "Send the next bytes",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description:
       "The bytes from `Upload-Offset` on, any chunk size, with `Content-Type: application/offset+octet-stream` " +
       "(without it, or with another type: `415 unsupported_media_type`, as tus 1.0 says). The PATCH that stores " +
@@ -140,15 +138,13 @@ export const PATCH = route({
 
 export const DELETE = route({
   method: "DELETE",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
-  auth: "accessKey",
-  timeout: "long",
+  ...KEYED,
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
     operationId: "tusDelete",
     summary: "Delete an unfinished upload",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description:
       "Termination: its bytes and record go; its URL then answers `404`. A finished upload is a file (`400`).",
     parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable")],
@@ -162,15 +158,13 @@ export const DELETE = route({
 
 export const GET = route({
   method: "GET",
-  path: "/api/agents/[agent_id]/upload/tus/[[...path]]",
-  auth: "accessKey",
-  timeout: "long",
+  ...KEYED,
   errors: [...KEY_ERRORS, "upload_not_found", "upload_incomplete"],
   openapi: (c) => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
     operationId: "tusGetFile",
     summary: "Fetch a finished upload's file",
-    tag: "Resumable uploads (tus)",
+    tag: TAG,
     description:
       "The file object the multipart upload answers (SPEC 4.2). No `Tus-Resumable` needed. While bytes are " +
       "missing: `409 upload_incomplete` with `details: {offset, length}`.",

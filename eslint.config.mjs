@@ -1,7 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// The route files of the hot routes (lib/http/fast-routes.ts FAST_ROUTE_PATTERNS; the brackets
+// The route files of the hot routes (the routes whose contract says `hot`; the brackets
 // escaped, as globs read them). lib/architecture.test.ts keeps this list equal to those patterns.
 export const HOT_ROUTE_FILES = [
   "app/api/agents/[agent_id]/sessions/[session_id]/messages/[message_id]/route.ts",

@@ -34,6 +34,8 @@ import { offerRawBody, RAW_BODY_HEADER } from "./lib/streams";
 /** Every app/**\/route.ts and the methods it exports, put in by the build (scripts/route-table.mjs). */
 declare const __AWS_ROUTE_TABLE__: RouteFile[];
 const routes = routeEntries(__AWS_ROUTE_TABLE__);
+/** What the build read from the route contracts (scripts/route-table.mjs contractFacts). */
+declare const __AWHS_CONTRACT_FACTS__: { long: string[] };
 
 const settings = env();
 const {
@@ -53,8 +55,8 @@ try {
   console.error(`error: ${(err as Error).message}`);
   process.exit(1);
 }
-/** Uploads, multipart and resumable (tus), get UPLOAD_TIMEOUT_MS. */
-const LONG_ROUTES = [/^\/api\/agents\/[^/]+\/upload(\/tus(\/[^/?]+)?)?\/?(\?|$)/];
+/** The route patterns whose contract says `timeout: "long"` (uploads, multipart and tus) get UPLOAD_TIMEOUT_MS. */
+const LONG_ROUTES = new Set(__AWHS_CONTRACT_FACTS__.long);
 /** The multipart upload reads Node's own request stream (lib/streams.ts, offerRawBody). */
 const MULTIPART_UPLOAD = /^\/api\/agents\/[^/]+\/upload\/?(\?|$)/;
 /** The project root: this file runs from dist/. */
@@ -170,7 +172,7 @@ async function serve() {
         req.headers[RAW_BODY_HEADER] = id;
         res.once("close", offerRawBody(id, req));
       }
-      const limit = LONG_ROUTES.some((re) => re.test(req.url ?? "")) ? uploadTimeoutMs : requestTimeoutMs;
+      const limit = pattern !== undefined && LONG_ROUTES.has(pattern) ? uploadTimeoutMs : requestTimeoutMs;
       const timer = setTimeout(() => {
         answerRequestTimeout(req, res, limit);
         req.socket.destroy();

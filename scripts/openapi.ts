@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { CONTRACTS } from "../app/api/contracts";
 import { buildOpenApiDocument } from "../lib/http/openapi/document";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { out: { type: "string" }, lint: { type: "boolean" } } });
-const text = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+const text = `${JSON.stringify(buildOpenApiDocument(CONTRACTS), null, 2)}\n`;
 
 if (values.out === "-") process.stdout.write(text);
 else if (values.out) writeFileSync(values.out, text);

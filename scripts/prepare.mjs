@@ -2,12 +2,13 @@
 // generate; see docs/decisions.md) when the schema changed, and bundles the production server
 // (server.ts, which reads its settings through lib/env.ts) into dist/server.mjs for `npm start`
 // and the standalone worker into dist/worker.mjs for `npm run worker`,
-// with the table of route files and the methods they export (scripts/route-table.mjs) built in.
+// with the table of route files and the methods they export, and the hot and long routes of the
+// route contracts (scripts/route-table.mjs), built in.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { routeTable } from "./route-table.mjs";
+import { contractFacts, routeTable } from "./route-table.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const schema = path.join(root, "prisma/schema.prisma");
@@ -28,6 +29,7 @@ if (!existsSync(generated) || statSync(generated).mtimeMs < statSync(schema).mti
 const dist = path.join(root, process.env.SERVER_DIST || "dist");
 mkdirSync(dist, { recursive: true });
 const routes = JSON.stringify(await routeTable(root));
+const facts = JSON.stringify(await contractFacts(root));
 for (const [entry, name] of [
   ["server.ts", "server.mjs"],
   ["scripts/worker.ts", "worker.mjs"],
@@ -43,7 +45,7 @@ for (const [entry, name] of [
     target: "node20",
     packages: "external",
     logLevel: "warning",
-    define: { __AWS_ROUTE_TABLE__: routes },
+    define: { __AWS_ROUTE_TABLE__: routes, __AWHS_CONTRACT_FACTS__: facts },
   });
   renameSync(tmp, out);
 }

@@ -1,9 +1,11 @@
 // The route table the production server uses to answer a method a route does not serve (405 with
 // `Allow`, lib/http/node-server.ts): every app/**/route.ts and the HTTP methods it exports, read
 // by esbuild's parser (every export form: `export const GET`, `export { x as GET }`,
-// `export const { GET, POST } = handlers`). Called by scripts/prepare.mjs at build time.
-import { readdirSync } from "node:fs";
+// `export const { GET, POST } = handlers`). Called by scripts/prepare.mjs at build time. Also the
+// index of the route contracts (app/api/contracts.ts) and what the server needs of them.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
@@ -39,4 +41,71 @@ export async function routeTable(root) {
     if (!exported) throw new Error(`route table: no exports read for ${file}`);
     return { file, methods: exported.filter((e) => METHODS.has(e)).sort() };
   });
+}
+
+/** Contract files (app/.../contract.ts beside a route.ts), relative to `root`. */
+export function contractFiles(root) {
+  return readdirSync(path.join(root, "app"), { recursive: true })
+    .map((f) => `app/${String(f).split(path.sep).join("/")}`)
+    .filter((f) => f.endsWith("/contract.ts"))
+    .sort();
+}
+
+export const CONTRACT_INDEX = "app/api/contracts.ts";
+
+/** The text of app/api/contracts.ts: every contract file's exports, in the order of their paths. */
+export function contractIndexSource(root) {
+  const files = contractFiles(root);
+  const base = path.posix.dirname(CONTRACT_INDEX);
+  const name = (i) => `c${i}`;
+  return [
+    "// Every route contract (app/**/contract.ts), made by `node scripts/route-table.mjs --write`: do not",
+    "// edit. scripts/route-table.test.ts fails when it is out of date.",
+    'import type { RouteContract } from "@/lib/http/contract";',
+    ...files.map((f, i) => {
+      const rel = path.posix.relative(base, f).replace(/\.ts$/, "");
+      return `import * as ${name(i)} from "${rel.startsWith(".") ? rel : `./${rel}`}";`;
+    }),
+    "",
+    "export const CONTRACTS: readonly RouteContract[] = [",
+    ...files.map((_, i) => `  ...Object.values(${name(i)}),`),
+    "];",
+    "",
+  ].join("\n");
+}
+
+/**
+ * What server.ts needs of the contracts, read at build time from app/api/contracts.ts (bundled by
+ * esbuild and run): the hot routes (`{ pattern, method }`) and the patterns of long routes.
+ */
+export async function contractFacts(root) {
+  // Inside the project, so that the bundle's imports of packages resolve to its node_modules.
+  mkdirSync(path.join(root, "node_modules/.cache"), { recursive: true });
+  const dir = mkdtempSync(path.join(root, "node_modules/.cache/contracts-"));
+  const outfile = path.join(dir, "contracts.mjs");
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [CONTRACT_INDEX],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      outfile,
+      logLevel: "warning",
+    });
+    const { CONTRACTS } = await import(pathToFileURL(outfile).href);
+    return {
+      hot: CONTRACTS.filter((c) => c.hot).map((c) => ({ pattern: c.path, method: c.method })),
+      long: [...new Set(CONTRACTS.filter((c) => c.timeout === "long").map((c) => c.path))].sort(),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes("--write")) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  writeFileSync(path.join(root, CONTRACT_INDEX), contractIndexSource(root));
+  console.log(`wrote ${CONTRACT_INDEX}`);
 }

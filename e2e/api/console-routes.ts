@@ -1,5 +1,9 @@
-// Every route of the console API, for the role matrix (e2e/security/console-matrix.test.ts). A test
-// fails when a route file exists that is not listed here: add new console routes here.
+// Every route of the console API, for the role matrix (e2e/security/console-matrix.test.ts): the
+// list, and who may call each (admin only, or signed out too), come from the route contracts
+// (app/api/contracts.ts); what is kept here is how to call each one (REQUESTS). A console route
+// without a request here fails at load: add one when you add a route.
+import { CONTRACTS } from "../../app/api/contracts";
+
 export type Expect = "ok" | "forbidden";
 
 export interface ConsoleFixtures {
@@ -24,37 +28,42 @@ export interface ConsoleFixtures {
   freshSecret(): Promise<string>;
 }
 
-export interface ConsoleRoute {
+export interface ConsoleRoute extends ConsoleRequest {
   method: string;
-  /** The route file's path pattern, as under app/ (for the completeness check). */
+  /** The route's pattern, as under app/ (its contract's path). */
+  pattern: string;
+  /** Admin only (its contract says so): support gets 403 forbidden. */
+  admin?: boolean;
+  /** Signed out it still answers (its contract's auth is consoleOpen: sign-in, sign-out, accepting). */
+  public?: boolean;
+}
+
+/** How to call one console route: its concrete path and body, and what to expect across organizations. */
+export interface ConsoleRequest {
+  method: string;
+  /** The route's pattern: with the method, the key of its contract. */
   pattern: string;
   path: (f: ConsoleFixtures) => string | Promise<string>;
   body?: (f: ConsoleFixtures) => unknown;
-  /** Admin only: support gets 403 forbidden. */
-  admin?: boolean;
   /** For an admin of another organization: the 404 code when the path names org A's resource. */
   otherOrg?: string;
-  /** Signed out it still answers (sign-in, sign-out). */
-  public?: boolean;
   /** Ends the caller's sessions: checked signed out and cross-site only. */
   endsSessions?: boolean;
 }
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 
-export const CONSOLE_ROUTES: ConsoleRoute[] = [
+export const REQUESTS: ConsoleRequest[] = [
   {
     method: "POST",
     pattern: "/api/console/auth/sign-in",
     path: () => "/api/console/auth/sign-in",
     body: () => ({ email: "nobody@example.com", password: "x" }),
-    public: true,
   },
   {
     method: "POST",
     pattern: "/api/console/auth/sign-out",
     path: () => "/api/console/auth/sign-out",
-    public: true,
     endsSessions: true,
   },
   {
@@ -78,13 +87,11 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     pattern: "/api/console/keys",
     path: () => "/api/console/keys",
     body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"], rate_limit_per_minute: 120 }),
-    admin: true,
   },
   {
     method: "DELETE",
     pattern: "/api/console/keys/[key_id]",
     path: async (f) => `/api/console/keys/${await f.freshKey()}`,
-    admin: true,
     otherOrg: "access_key_not_found",
   },
   { method: "GET", pattern: "/api/console/agents", path: () => "/api/console/agents" },
@@ -93,7 +100,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     pattern: "/api/console/agents",
     path: () => "/api/console/agents",
     body: () => ({ name: `matrix ${unique()}`, kind: "conversational", runtime: { type: "echo" } }),
-    admin: true,
   },
   {
     method: "GET",
@@ -106,14 +112,12 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     pattern: "/api/console/agents/[agent_id]",
     path: (f) => `/api/console/agents/${f.conversational}`,
     body: () => ({ name: "matrix echo" }),
-    admin: true,
     otherOrg: "agent_not_found",
   },
   {
     method: "DELETE",
     pattern: "/api/console/agents/[agent_id]",
     path: async (f) => `/api/console/agents/${await f.freshAgent()}`,
-    admin: true,
     otherOrg: "agent_not_found",
   },
   {
@@ -162,7 +166,7 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     path: (f) => `/api/console/runs/${f.runId}/items`,
     otherOrg: "run_not_found",
   },
-  ...(["pause", "resume", "cancel", "retry"] as const).map((action): ConsoleRoute => ({
+  ...(["pause", "resume", "cancel", "retry"] as const).map((action): ConsoleRequest => ({
     method: "POST",
     pattern: `/api/console/runs/[run_id]/${action}`,
     path: (f) => `/api/console/runs/${f.runId}/${action}`,
@@ -186,7 +190,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     method: "POST",
     pattern: "/api/console/webhooks/secret",
     path: () => "/api/console/webhooks/secret",
-    admin: true,
   },
   { method: "GET", pattern: "/api/console/deliveries", path: () => "/api/console/deliveries" },
   {
@@ -199,23 +202,20 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     method: "POST",
     pattern: "/api/console/deliveries/[delivery_id]/redeliver",
     path: (f) => `/api/console/deliveries/${f.deliveryId}/redeliver`,
-    admin: true,
     otherOrg: "delivery_not_found",
   },
-  { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members", admin: true },
-  { method: "GET", pattern: "/api/console/invitations", path: () => "/api/console/invitations", admin: true },
+  { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members" },
+  { method: "GET", pattern: "/api/console/invitations", path: () => "/api/console/invitations" },
   {
     method: "POST",
     pattern: "/api/console/invitations",
     path: () => "/api/console/invitations",
     body: () => ({ email: `matrix-${unique()}@example.com`, role: "support" }),
-    admin: true,
   },
   {
     method: "DELETE",
     pattern: "/api/console/invitations/[invitation_id]",
     path: async (f) => `/api/console/invitations/${await f.freshInvitation()}`,
-    admin: true,
     otherOrg: "invitation_not_found",
   },
   {
@@ -224,37 +224,41 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
     pattern: "/api/console/invitations/accept",
     path: () => "/api/console/invitations/accept",
     body: () => ({ token: `it_${"M".repeat(43)}`, password: "matrix-password" }),
-    public: true,
   },
   {
     method: "PATCH",
     pattern: "/api/console/members/[user_id]",
     path: (f) => `/api/console/members/${f.supportUserId}`,
     body: () => ({ role: "support" }),
-    admin: true,
     otherOrg: "member_not_found",
   },
   {
     method: "DELETE",
     pattern: "/api/console/members/[user_id]",
     path: async (f) => `/api/console/members/${await f.freshMember()}`,
-    admin: true,
     otherOrg: "member_not_found",
   },
-  { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit", admin: true },
-  { method: "GET", pattern: "/api/console/secrets", path: () => "/api/console/secrets", admin: true },
+  { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit" },
+  { method: "GET", pattern: "/api/console/secrets", path: () => "/api/console/secrets" },
   {
     method: "PUT",
     pattern: "/api/console/secrets/[name]",
     path: () => `/api/console/secrets/matrix-${unique()}`,
     body: () => ({ value: "matrix-secret-value" }),
-    admin: true,
   },
   {
     method: "DELETE",
     pattern: "/api/console/secrets/[name]",
     path: async (f) => `/api/console/secrets/${await f.freshSecret()}`,
-    admin: true,
     otherOrg: "secret_not_found",
   },
 ];
+
+const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));
+
+/** Every console route (its contract), with how to call it. */
+export const CONSOLE_ROUTES: ConsoleRoute[] = CONTRACTS.filter((c) => c.path.startsWith("/api/console/")).map((c) => {
+  const request = requests.get(`${c.method} ${c.path}`);
+  if (!request) throw new Error(`e2e/api/console-routes.ts: add a request for ${c.method} ${c.path} to REQUESTS`);
+  return { ...request, admin: c.admin === true, public: c.auth === "consoleOpen" };
+});

@@ -5,6 +5,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
@@ -132,7 +133,7 @@ describe("GET /api/openapi.json", () => {
     const res = await call("GET", "/api/openapi.json");
     conform("GET", "/api/openapi.json", res);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
-    expect(res.body).toEqual(buildOpenApiDocument());
+    expect(res.body).toEqual(buildOpenApiDocument(CONTRACTS));
     expect(res.body.openapi).toMatch(/^3\.1\./);
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"[\w-]+"$/);

@@ -1,8 +1,18 @@
-// Every route authenticated by an Access Key. The auth matrix (e2e/security/auth-matrix.test.ts) runs against
-// each entry: add new public routes here.
+// Every route authenticated by an Access Key, for the auth matrix (e2e/security/auth-matrix.test.ts):
+// the list comes from the route contracts (app/api/contracts.ts, auth "accessKey"); what is kept here
+// is how to call each (REQUESTS, one or more per route). A route without a request fails at load:
+// add one when you add a route.
+import { CONTRACTS } from "../../app/api/contracts";
+import { matchRoute } from "../../lib/http/routes";
 import type { RouteUnderTest } from "./helpers";
 
-export const ACCESS_KEY_ROUTES: RouteUnderTest[] = [
+/**
+ * Access Key routes the matrix leaves to their own suite, and why. tus answers with its protocol's
+ * headers and plain-text refusals, and e2e/api/tus.test.ts checks its key handling.
+ */
+const OWN_SUITE = new Set(["/api/agents/[agent_id]/upload/tus/[[...path]]"]);
+
+export const REQUESTS: RouteUnderTest[] = [
   { name: "trigger", method: "POST", path: (a) => `/api/agents/webhook/${a}`, body: { message: "hi" } },
   {
     name: "upload",
@@ -59,3 +69,21 @@ export const ACCESS_KEY_ROUTES: RouteUnderTest[] = [
     kind: "workflow",
   },
 ];
+
+const contracts = CONTRACTS.filter((c) => c.auth === "accessKey" && !OWN_SUITE.has(c.path));
+const table = contracts.map((c) => ({ pattern: c.path, methods: [c.method as string] }));
+const covered = new Set(
+  REQUESTS.map((r) => {
+    const entry = matchRoute(
+      table.filter((e) => e.methods.includes(r.method)),
+      r.path("agt_matrix"),
+    );
+    if (!entry) throw new Error(`e2e/api/routes.ts: ${r.name} is no Access Key route's request`);
+    return `${r.method} ${entry.pattern}`;
+  }),
+);
+const missing = contracts.map((c) => `${c.method} ${c.path}`).filter((k) => !covered.has(k));
+if (missing.length) throw new Error(`e2e/api/routes.ts: add a request for ${missing.join(", ")} to REQUESTS`);
+
+/** Every Access Key route's requests (each route of the contracts has at least one). */
+export const ACCESS_KEY_ROUTES: readonly RouteUnderTest[] = REQUESTS;

@@ -2,34 +2,67 @@
 // (lib/http/openapi): do not edit. scripts/client-types.test.ts checks that it is up to date.
 
 export interface paths {
-  "/api/agents/webhook/{agent_id}": {
+  "/api/agents/{agent_id}/runs": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
     /**
-     * Trigger an agent
-     * @description One JSON object (at most 1 MiB). The agent's kind decides what happens:
-     *
-     *     - **Conversational agent**: the body is a message. By default the call waits (up to 25 s) for the reply and answers `200` with it. `Prefer: respond-async` answers `202` at once with the reply's `message_id` (`Location` is its URL): poll it. `Prefer: wait=N` waits at most N seconds.
-     *     - **Workflow agent**: the body holds the agent's input fields; the run is created `pending` and runs in the background (`202`). Poll the run.
-     *
-     *     Any object `{"file_id": "fi_..."}` (that single key) in the body is replaced, before the agent runs, by the file's metadata and a signed URL. `Idempotency-Key` makes a retry safe: the same key and body within 24 h replays the first answer (`Idempotent-Replayed: true`).
-     *
-     *     `502 upstream_timeout` means the reply is still being produced: poll the message named in `details`. `502 upstream_error` means the message ended in error: retry with backoff.
+     * List runs
+     * @description A bare JSON array of the agent's runs, newest first, without `output_files` and `events`.
      */
-    post: operations["triggerAgent"];
+    get: operations["listRuns"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/agents/{agent_id}/upload": {
+  "/api/agents/{agent_id}/runs/{run_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch a run
+     * @description The run with its output files (each with a signed URL valid for 15 minutes, fresh on every GET) and its audit trail. `Prefer: wait=N` answers as soon as the run's status changes (long polling).
+     */
+    get: operations["getRun"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/approvals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List open approvals
+     * @description Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the run in `needs_review` until it is resolved.
+     */
+    get: operations["listApprovals"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/approvals/resolve": {
     parameters: {
       query?: never;
       header?: never;
@@ -39,10 +72,90 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Upload a file
-     * @description A `multipart/form-data` body with exactly one part named `file`, streamed to storage (no size cap on the wire but `UPLOAD_MAX_BYTES`, 50 GiB by default; up to 60 minutes). The answer's `file_id` is used as `{"file_id": "fi_..."}` in a trigger body of the same agent. A failed or aborted upload leaves nothing behind. For unreliable links use the resumable (tus) endpoint.
+     * Resolve an approval
+     * @description `approved` and `modified` (with `modified_data` as the item) send the item on through the remaining steps; `rejected` fails it. When the last open approval of a `needs_review` run is resolved, the run resumes by itself (`resumed: true`).
      */
-    post: operations["uploadFile"];
+    post: operations["resolveApproval"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run
+     * @description From `running`, `pending`, `needs_review` or `paused` to `cancelled`; an upstream call in flight is aborted. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     */
+    post: operations["cancelRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/pause": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a run
+     * @description From `running` or `pending` to `paused`, at the next item boundary. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     */
+    post: operations["pauseRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/resume": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a run
+     * @description From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     */
+    post: operations["resumeRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/agents/{agent_id}/runs/{run_id}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a failed run
+     * @description From `failed`: re-runs the same run with the same inputs from the failed step (back to `pending`). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     */
+    post: operations["retryRun"];
     delete?: never;
     options?: never;
     head?: never;
@@ -126,47 +239,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/agents/{agent_id}/runs": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List runs
-     * @description A bare JSON array of the agent's runs, newest first, without `output_files` and `events`.
-     */
-    get: operations["listRuns"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Fetch a run
-     * @description The run with its output files (each with a signed URL valid for 15 minutes, fresh on every GET) and its audit trail. `Prefer: wait=N` answers as soon as the run's status changes (long polling).
-     */
-    get: operations["getRun"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/pause": {
+  "/api/agents/{agent_id}/upload": {
     parameters: {
       query?: never;
       header?: never;
@@ -176,230 +249,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Pause a run
-     * @description From `running` or `pending` to `paused`, at the next item boundary. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     * Upload a file
+     * @description A `multipart/form-data` body with exactly one part named `file`, streamed to storage (no size cap on the wire but `UPLOAD_MAX_BYTES`, 50 GiB by default; up to 60 minutes). The answer's `file_id` is used as `{"file_id": "fi_..."}` in a trigger body of the same agent. A failed or aborted upload leaves nothing behind. For unreliable links use the resumable (tus) endpoint.
      */
-    post: operations["pauseRun"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/resume": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Resume a run
-     * @description From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
-     */
-    post: operations["resumeRun"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/cancel": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Cancel a run
-     * @description From `running`, `pending`, `needs_review` or `paused` to `cancelled`; an upstream call in flight is aborted. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
-     */
-    post: operations["cancelRun"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/retry": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Retry a failed run
-     * @description From `failed`: re-runs the same run with the same inputs from the failed step (back to `pending`). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
-     */
-    post: operations["retryRun"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/approvals": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List open approvals
-     * @description Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the run in `needs_review` until it is resolved.
-     */
-    get: operations["listApprovals"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/agents/{agent_id}/runs/{run_id}/approvals/resolve": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Resolve an approval
-     * @description `approved` and `modified` (with `modified_data` as the item) send the item on through the remaining steps; `rejected` fails it. When the last open approval of a `needs_review` run is resolved, the run resumes by itself (`resumed: true`).
-     */
-    post: operations["resolveApproval"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/workflows/{agent_id}/trigger": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Trigger a workflow (client SDK form)
-     * @description The existing client SDK's trigger: the run's inputs are `payload` merged with `variables`. A body without `payload` whose top-level keys are input names is refused (`400 invalid_request`) rather than started without them.
-     */
-    post: operations["triggerWorkflow"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/files/download": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Download a file (signed URL)
-     * @description The `url` of a resolved file reference or of a run's output file: the token is the credential (no Authorization), valid for 15 minutes. A single `Range` gives `206`. With S3 storage (`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the object, valid 15 minutes, that serves the same type and filename: follow redirects.
-     */
-    get: operations["downloadFile"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/health": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Health
-     * @description `200` when the database answers.
-     */
-    get: operations["health"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/ready": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Readiness
-     * @description For a load balancer's readiness probe (`/api/health` is liveness). `200` when the database answers and the job queue is started, each checked within 2 s; `503` otherwise (`details.checks` says which did not: `failed` or `timeout`) and from the moment the server begins a graceful shutdown (`details.shutting_down`).
-     */
-    get: operations["ready"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/metrics": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Prometheus metrics
-     * @description The Prometheus text format (docs/deploy.md lists every metric). Open unless the server has `METRICS_TOKEN` set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (`401` otherwise). With several server processes the answer is their sum. `503` when they could not be collected.
-     */
-    get: operations["metrics"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/openapi.json": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * This OpenAPI document
-     * @description OpenAPI 3.1, generated from the zod schemas the routes validate with. Cacheable: `ETag` and `If-None-Match` (`304`).
-     */
-    get: operations["openApiDocument"];
-    put?: never;
-    post?: never;
+    post: operations["uploadFile"];
     delete?: never;
     options?: never;
     head?: never;
@@ -460,6 +313,133 @@ export interface paths {
      * @description The bytes from `Upload-Offset` on, any chunk size, with `Content-Type: application/offset+octet-stream` (without it, or with another type: `415 unsupported_media_type`, as tus 1.0 says). The PATCH that stores the last byte answers `Upload-File-Id`. PATCH requests do not count against the key's rate limit.
      */
     patch: operations["tusPatch"];
+    trace?: never;
+  };
+  "/api/agents/webhook/{agent_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Trigger an agent
+     * @description One JSON object (at most 1 MiB). The agent's kind decides what happens:
+     *
+     *     - **Conversational agent**: the body is a message. By default the call waits (up to 25 s) for the reply and answers `200` with it. `Prefer: respond-async` answers `202` at once with the reply's `message_id` (`Location` is its URL): poll it. `Prefer: wait=N` waits at most N seconds.
+     *     - **Workflow agent**: the body holds the agent's input fields; the run is created `pending` and runs in the background (`202`). Poll the run.
+     *
+     *     Any object `{"file_id": "fi_..."}` (that single key) in the body is replaced, before the agent runs, by the file's metadata and a signed URL. `Idempotency-Key` makes a retry safe: the same key and body within 24 h replays the first answer (`Idempotent-Replayed: true`).
+     *
+     *     `502 upstream_timeout` means the reply is still being produced: poll the message named in `details`. `502 upstream_error` means the message ended in error: retry with backoff.
+     */
+    post: operations["triggerAgent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/files/download": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a file (signed URL)
+     * @description The `url` of a resolved file reference or of a run's output file: the token is the credential (no Authorization), valid for 15 minutes. A single `Range` gives `206`. With S3 storage (`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the object, valid 15 minutes, that serves the same type and filename: follow redirects.
+     */
+    get: operations["downloadFile"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Health
+     * @description `200` when the database answers.
+     */
+    get: operations["health"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics
+     * @description The Prometheus text format (docs/deploy.md lists every metric). Open unless the server has `METRICS_TOKEN` set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (`401` otherwise). With several server processes the answer is their sum. `503` when they could not be collected.
+     */
+    get: operations["metrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/openapi.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This OpenAPI document
+     * @description OpenAPI 3.1, generated from the zod schemas the routes validate with. Cacheable: `ETag` and `If-None-Match` (`304`).
+     */
+    get: operations["openApiDocument"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness
+     * @description For a load balancer's readiness probe (`/api/health` is liveness). `200` when the database answers and the job queue is started, each checked within 2 s; `503` otherwise (`details.checks` says which did not: `failed` or `timeout`) and from the moment the server begins a graceful shutdown (`details.shutting_down`).
+     */
+    get: operations["ready"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/access-keys": {
@@ -594,6 +574,26 @@ export interface paths {
      * @description Admin only. Refused with `409 secret_in_use` while an agent names it.
      */
     delete: operations["deleteSecret"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/workflows/{agent_id}/trigger": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Trigger a workflow (client SDK form)
+     * @description The existing client SDK's trigger: the run's inputs are `payload` merged with `variables`. A body without `payload` whose top-level keys are input names is refused (`400 invalid_request`) rather than started without them.
+     */
+    post: operations["triggerWorkflow"];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2110,87 +2110,14 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  triggerAgent: {
+  listRuns: {
     parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 characters. The same key and body within 24 h replays the first answer and creates nothing; another body, or a repeat while the first is running, is `409 idempotency_conflict`. */
-        "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
-        /** @description Conversational agents (RFC 7240): `respond-async` answers `202` at once; `wait=N` waits at most N seconds for the reply (never longer than the service's limit, 25 s by default). */
-        Prefer?: string;
+      query?: {
+        /** @description Maximum runs to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description Only runs in this state: one of `pending`, `running`, `completed`, `failed`, `needs_review`, `cancelled`, `paused` (else `400 invalid_status`). */
+        status?: string;
       };
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ConversationTriggerBody"] | components["schemas"]["WorkflowInputs"];
-      };
-    };
-    responses: {
-      /** @description Conversational agent: the reply. With `Accept: text/event-stream`, the reply streamed as Server-Sent Events (`Location` is the reply message's URL). */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-          /** @description Streamed reply (`text/event-stream`): the URL (a path) of the reply message. */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ConversationReply"];
-          /**
-           * @example event: delta
-           *     data: {"content":"Echo: "}
-           *
-           *     event: message
-           *     data: {"success":true,"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","status":"completed","response":"Echo: Where is my order? [attachments: orders.csv]","files":[],"token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"processing_time":0.012,"timestamp":"2026-11-25T22:00:00.000Z"}
-           */
-          "text/event-stream": string;
-        };
-      };
-      /** @description Accepted: a conversational reply still to come (`Prefer: respond-async`), or a workflow run. */
-      202: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          /** @description Conversational: the URL (a path) of the reply message to poll. */
-          Location?: string;
-          /** @description `respond-async` when the preference was honoured. */
-          "Preference-Applied"?: string;
-          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ConversationAccepted"] | components["schemas"]["RunAccepted"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_session_not_found"];
-      409: components["responses"]["Error409_agent_archived_idempotency_conflict"];
-      413: components["responses"]["Error413_payload_too_large"];
-      415: components["responses"]["Error415_unsupported_media_type"];
-      429: components["responses"]["Error429_rate_limited"];
-      502: components["responses"]["Error502_upstream_timeout_upstream_error"];
-      503: components["responses"]["Error503_service_unavailable"];
-    };
-  };
-  uploadFile: {
-    parameters: {
-      query?: never;
       header?: never;
       path: {
         /**
@@ -2201,19 +2128,9 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "multipart/form-data": {
-          /**
-           * Format: binary
-           * @description The file; its part's filename and Content-Type are kept.
-           */
-          file: Blob;
-        };
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description The stored file. */
+      /** @description The runs. */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2223,18 +2140,325 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["UploadedFile"];
+          "application/json": components["schemas"]["RunList"];
         };
       };
-      400: components["responses"]["Error400_missing_file_empty_file_invalid_request"];
+      400: components["responses"]["Error400_invalid_request_invalid_status_runtime_not_applicable"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found"];
-      409: components["responses"]["Error409_agent_archived"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description `wait=N` (RFC 7240): long polling, at most 30 seconds.
+         * @example wait=10
+         */
+        Prefer?: components["parameters"]["Prefer-Wait"];
+      };
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description `wait=N`: the wait that was honoured. */
+          "Preference-Applied"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      400: components["responses"]["Error400_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  listApprovals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The open approvals. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApprovalList"];
+        };
+      };
+      400: components["responses"]["Error400_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  resolveApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ResolveBody"];
+      };
+    };
+    responses: {
+      /** @description Resolved. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ResolveResult"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_resolution_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found_approval_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
       429: components["responses"]["Error429_rate_limited"];
-      500: components["responses"]["Error500_upload_failed"];
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: {
+        /** @description An attribution label recorded in the run's audit trail. */
+        triggered_by?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  pauseRun: {
+    parameters: {
+      query?: {
+        /** @description An attribution label recorded in the run's audit trail. */
+        triggered_by?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  resumeRun: {
+    parameters: {
+      query?: {
+        /** @description An attribution label recorded in the run's audit trail. */
+        triggered_by?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+      429: components["responses"]["Error429_rate_limited"];
+    };
+  };
+  retryRun: {
+    parameters: {
+      query?: {
+        /** @description An attribution label recorded in the run's audit trail. */
+        triggered_by?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description A run of this agent (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+      429: components["responses"]["Error429_rate_limited"];
     };
   };
   listSessions: {
@@ -2426,364 +2650,10 @@ export interface operations {
       429: components["responses"]["Error429_rate_limited"];
     };
   };
-  listRuns: {
-    parameters: {
-      query?: {
-        /** @description Maximum runs to return (default 20, capped at 100). */
-        limit?: number;
-        /** @description Only runs in this state: one of `pending`, `running`, `completed`, `failed`, `needs_review`, `cancelled`, `paused` (else `400 invalid_status`). */
-        status?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The runs. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunList"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_request_invalid_status_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  getRun: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description `wait=N` (RFC 7240): long polling, at most 30 seconds.
-         * @example wait=10
-         */
-        Prefer?: components["parameters"]["Prefer-Wait"];
-      };
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          /** @description `wait=N`: the wait that was honoured. */
-          "Preference-Applied"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunRecord"];
-        };
-      };
-      400: components["responses"]["Error400_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  pauseRun: {
-    parameters: {
-      query?: {
-        /** @description An attribution label recorded in the run's audit trail. */
-        triggered_by?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run after the move. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunRecord"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      409: components["responses"]["Error409_invalid_state_transition"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  resumeRun: {
-    parameters: {
-      query?: {
-        /** @description An attribution label recorded in the run's audit trail. */
-        triggered_by?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run after the move. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunRecord"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      409: components["responses"]["Error409_invalid_state_transition"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  cancelRun: {
-    parameters: {
-      query?: {
-        /** @description An attribution label recorded in the run's audit trail. */
-        triggered_by?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run after the move. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunRecord"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      409: components["responses"]["Error409_invalid_state_transition"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  retryRun: {
-    parameters: {
-      query?: {
-        /** @description An attribution label recorded in the run's audit trail. */
-        triggered_by?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run after the move. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RunRecord"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_request_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      409: components["responses"]["Error409_invalid_state_transition"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  listApprovals: {
+  uploadFile: {
     parameters: {
       query?: never;
       header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The open approvals. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ApprovalList"];
-        };
-      };
-      400: components["responses"]["Error400_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  resolveApproval: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The agent (`agt_...`).
-         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
-         */
-        agent_id: string;
-        /**
-         * @description A run of this agent (`run_...`).
-         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
-         */
-        run_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ResolveBody"];
-      };
-    };
-    responses: {
-      /** @description Resolved. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ResolveResult"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_resolution_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found_run_not_found_approval_not_found"];
-      409: components["responses"]["Error409_invalid_state_transition"];
-      413: components["responses"]["Error413_payload_too_large"];
-      415: components["responses"]["Error415_unsupported_media_type"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  triggerWorkflow: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 characters. The same key and body within 24 h replays the first answer and creates nothing; another body, or a repeat while the first is running, is `409 idempotency_conflict`. */
-        "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
-      };
       path: {
         /**
          * @description The agent (`agt_...`).
@@ -2795,210 +2665,38 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["WorkflowTriggerBody"];
-      };
-    };
-    responses: {
-      /** @description The run was created. */
-      202: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["WorkflowRunAccepted"];
-        };
-      };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable"];
-      401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
-      404: components["responses"]["Error404_agent_not_found"];
-      409: components["responses"]["Error409_agent_archived_idempotency_conflict"];
-      413: components["responses"]["Error413_payload_too_large"];
-      415: components["responses"]["Error415_unsupported_media_type"];
-      429: components["responses"]["Error429_rate_limited"];
-    };
-  };
-  downloadFile: {
-    parameters: {
-      query: {
-        /** @description The signed token. */
-        token: string;
-      };
-      header?: {
-        /** @description One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`). */
-        Range?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The file. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description The file's media type. */
-          "Content-Type"?: string;
-          /** @description Bytes in this answer. */
-          "Content-Length"?: number;
-          /** @description `attachment` with the file's name. */
-          "Content-Disposition"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "*/*": Blob;
-        };
-      };
-      /** @description The requested range. */
-      206: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description The file's media type. */
-          "Content-Type"?: string;
-          /** @description Bytes in this answer. */
-          "Content-Length"?: number;
-          /** @description `attachment` with the file's name. */
-          "Content-Disposition"?: string;
-          /** @description `bytes start-end/size`. */
-          "Content-Range"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "*/*": Blob;
-        };
-      };
-      /** @description S3 storage, whole file: fetch the presigned URL in `Location` (valid 15 minutes). */
-      302: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description Presigned GET of the stored object. */
-          Location: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      400: components["responses"]["Error400_invalid_request"];
-      403: components["responses"]["Error403_invalid_signature_url_expired"];
-      404: components["responses"]["Error404_not_found"];
-      416: components["responses"]["Error416_range_not_satisfiable"];
-    };
-  };
-  health: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Healthy. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Health"];
-        };
-      };
-      503: components["responses"]["Error503_service_unavailable"];
-    };
-  };
-  ready: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Ready. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Readiness"];
-        };
-      };
-      503: components["responses"]["Error503_service_unavailable"];
-    };
-  };
-  metrics: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description `Bearer <METRICS_TOKEN>`, when the server has one. */
-        Authorization?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The metrics. */
-      200: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          [name: string]: unknown;
-        };
-        content: {
+        "multipart/form-data": {
           /**
-           * @example # HELP agent_webhook_queue_depth Jobs ready to run and waiting for a worker, per queue.
-           *     # TYPE agent_webhook_queue_depth gauge
-           *     agent_webhook_queue_depth{queue="run"} 0
+           * Format: binary
+           * @description The file; its part's filename and Content-Type are kept.
            */
-          "text/plain; version=0.0.4; charset=utf-8": string;
+          file: Blob;
         };
       };
-      401: components["responses"]["Error401_unauthorized"];
-      503: components["responses"]["Error503_service_unavailable"];
     };
-  };
-  openApiDocument: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The `ETag` of a copy the client holds. */
-        "If-None-Match"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
     responses: {
-      /** @description The document. */
+      /** @description The stored file. */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description Changes when the document does. */
-          ETag?: string;
-          /** @description `public, max-age=300`. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": Record<string, never>;
+          "application/json": components["schemas"]["UploadedFile"];
         };
       };
-      /** @description Not modified: the copy the client holds is current. */
-      304: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description As before. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
+      400: components["responses"]["Error400_missing_file_empty_file_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found"];
+      409: components["responses"]["Error409_agent_archived"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+      429: components["responses"]["Error429_rate_limited"];
+      500: components["responses"]["Error500_upload_failed"];
     };
   };
   tusCreate: {
@@ -3444,6 +3142,262 @@ export interface operations {
       429: components["responses"]["Error429_rate_limited"];
     };
   };
+  triggerAgent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 characters. The same key and body within 24 h replays the first answer and creates nothing; another body, or a repeat while the first is running, is `409 idempotency_conflict`. */
+        "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+        /** @description Conversational agents (RFC 7240): `respond-async` answers `202` at once; `wait=N` waits at most N seconds for the reply (never longer than the service's limit, 25 s by default). */
+        Prefer?: string;
+      };
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConversationTriggerBody"] | components["schemas"]["WorkflowInputs"];
+      };
+    };
+    responses: {
+      /** @description Conversational agent: the reply. With `Accept: text/event-stream`, the reply streamed as Server-Sent Events (`Location` is the reply message's URL). */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          /** @description Streamed reply (`text/event-stream`): the URL (a path) of the reply message. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConversationReply"];
+          /**
+           * @example event: delta
+           *     data: {"content":"Echo: "}
+           *
+           *     event: message
+           *     data: {"success":true,"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","status":"completed","response":"Echo: Where is my order? [attachments: orders.csv]","files":[],"token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"processing_time":0.012,"timestamp":"2026-11-25T22:00:00.000Z"}
+           */
+          "text/event-stream": string;
+        };
+      };
+      /** @description Accepted: a conversational reply still to come (`Prefer: respond-async`), or a workflow run. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description Conversational: the URL (a path) of the reply message to poll. */
+          Location?: string;
+          /** @description `respond-async` when the preference was honoured. */
+          "Preference-Applied"?: string;
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConversationAccepted"] | components["schemas"]["RunAccepted"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found_session_not_found"];
+      409: components["responses"]["Error409_agent_archived_idempotency_conflict"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+      429: components["responses"]["Error429_rate_limited"];
+      502: components["responses"]["Error502_upstream_timeout_upstream_error"];
+      503: components["responses"]["Error503_service_unavailable"];
+    };
+  };
+  downloadFile: {
+    parameters: {
+      query: {
+        /** @description The signed token. */
+        token: string;
+      };
+      header?: {
+        /** @description One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`). */
+        Range?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The file's media type. */
+          "Content-Type"?: string;
+          /** @description Bytes in this answer. */
+          "Content-Length"?: number;
+          /** @description `attachment` with the file's name. */
+          "Content-Disposition"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": Blob;
+        };
+      };
+      /** @description The requested range. */
+      206: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The file's media type. */
+          "Content-Type"?: string;
+          /** @description Bytes in this answer. */
+          "Content-Length"?: number;
+          /** @description `attachment` with the file's name. */
+          "Content-Disposition"?: string;
+          /** @description `bytes start-end/size`. */
+          "Content-Range"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": Blob;
+        };
+      };
+      /** @description S3 storage, whole file: fetch the presigned URL in `Location` (valid 15 minutes). */
+      302: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description Presigned GET of the stored object. */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      403: components["responses"]["Error403_invalid_signature_url_expired"];
+      404: components["responses"]["Error404_not_found"];
+      416: components["responses"]["Error416_range_not_satisfiable"];
+    };
+  };
+  health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Healthy. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
+      503: components["responses"]["Error503_service_unavailable"];
+    };
+  };
+  metrics: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `Bearer <METRICS_TOKEN>`, when the server has one. */
+        Authorization?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The metrics. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example # HELP agent_webhook_queue_depth Jobs ready to run and waiting for a worker, per queue.
+           *     # TYPE agent_webhook_queue_depth gauge
+           *     agent_webhook_queue_depth{queue="run"} 0
+           */
+          "text/plain; version=0.0.4; charset=utf-8": string;
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      503: components["responses"]["Error503_service_unavailable"];
+    };
+  };
+  openApiDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` of a copy the client holds. */
+        "If-None-Match"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description Changes when the document does. */
+          ETag?: string;
+          /** @description `public, max-age=300`. */
+          "Cache-Control"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Not modified: the copy the client holds is current. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description As before. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ready: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
+        };
+      };
+      503: components["responses"]["Error503_service_unavailable"];
+    };
+  };
   listAccessKeys: {
     parameters: {
       query?: never;
@@ -3843,6 +3797,52 @@ export interface operations {
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_secret_not_found"];
       409: components["responses"]["Error409_secret_in_use"];
+    };
+  };
+  triggerWorkflow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 characters. The same key and body within 24 h replays the first answer and creates nothing; another body, or a repeat while the first is running, is `409 idempotency_conflict`. */
+        "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+      };
+      path: {
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WorkflowTriggerBody"];
+      };
+    };
+    responses: {
+      /** @description The run was created. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunAccepted"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_agent_not_found"];
+      409: components["responses"]["Error409_agent_archived_idempotency_conflict"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+      429: components["responses"]["Error429_rate_limited"];
     };
   };
   callback_message_completed: {

@@ -8,7 +8,8 @@ import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
 import { baseOrigin } from "./base-url";
-import { wrapRoute, type BaseCtx, type RouteHandler, type Spec } from "./handler";
+import { expectAuth, type RouteContract } from "./contract";
+import { wrapRoute, type BaseCtx, type RouteHandler } from "./handler";
 
 export const ORG_COOKIE = "awhs_org";
 
@@ -90,9 +91,10 @@ export interface ConsoleCtx<P, Q, B> extends BaseCtx<P, Q, B> {
  * cross_site_request), and with `admin: true` the admin role (403 forbidden for support).
  */
 export function withConsole<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B> & { admin?: boolean },
+  spec: RouteContract<P, Q, B>,
   handler: (c: ConsoleCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "console");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -119,9 +121,10 @@ export function withConsole<P = Record<string, string>, Q = undefined, B = undef
 
 /** Console routes that work signed out (sign-in): same-origin only. */
 export function withConsolePublic<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B>,
+  spec: RouteContract<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "consoleOpen");
   return (req, ctx) =>
     wrapRoute(
       req,

@@ -26,12 +26,16 @@ interface FastRoute {
   params: [number, string][];
 }
 
-/** The hot routes: polling a message or a run, and the trigger (async accept, sync, stream). */
-export const FAST_ROUTE_PATTERNS: ReadonlyArray<{ pattern: string; method: "GET" | "POST" }> = [
-  { pattern: "/api/agents/[agent_id]/sessions/[session_id]/messages/[message_id]", method: "GET" },
-  { pattern: "/api/agents/[agent_id]/runs/[run_id]", method: "GET" },
-  { pattern: "/api/agents/webhook/[agent_id]", method: "POST" },
-];
+/** What the build read from the route contracts (scripts/route-table.mjs contractFacts). */
+declare const __AWHS_CONTRACT_FACTS__: { hot: { pattern: string; method: "GET" | "POST" }[] };
+
+/**
+ * The hot routes: those whose contract says `hot` (polling a message or a run, and the trigger:
+ * async accept, sync, stream), put in by the build.
+ */
+export const FAST_ROUTE_PATTERNS: ReadonlyArray<{ pattern: string; method: "GET" | "POST" }> =
+  // Outside the built server (a unit test loading this module) there is no build's table.
+  typeof __AWHS_CONTRACT_FACTS__ === "undefined" ? [] : __AWHS_CONTRACT_FACTS__.hot;
 
 /**
  * A body the route wrapper serialised itself (lib/http/respond.ts `json`), handed over with the

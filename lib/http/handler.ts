@@ -15,6 +15,7 @@ import { log } from "../log";
 import { assertStorable, parseWith } from "../validate";
 import { baseUrl } from "./base-url";
 import { readJson } from "./body";
+import { expectAuth, type RouteContract } from "./contract";
 import { idempotent } from "./idempotency";
 import { limitAccessKey } from "./rate-limit";
 import { errorResponse, json, Reply } from "./respond";
@@ -158,9 +159,10 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
  * rate limit (lib/http/rate-limit.ts), and every answer to it carries the RateLimit-* headers.
  */
 export function withAccessKey<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B> & { agentKind?: (agent: AgentRow) => void; idempotency?: string },
+  spec: RouteContract<P, Q, B>,
   handler: (c: KeyCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "accessKey");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -191,9 +193,10 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
 
 /** Management API: `Authorization: Bearer ut_...` of a member of the organization in the path. */
 export function withUserToken<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B> & { admin?: boolean },
+  spec: RouteContract<P, Q, B>,
   handler: (c: UserCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "userToken");
   return (req, ctx) =>
     wrapRoute(
       req,
@@ -214,8 +217,9 @@ export function withUserToken<P = Record<string, string>, Q = undefined, B = und
 
 /** Unauthenticated routes (health, signed downloads). */
 export function withPublic<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: Spec<P, Q, B>,
+  spec: RouteContract<P, Q, B>,
   handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
+  expectAuth(spec, "public");
   return (req, ctx) => wrapRoute(req, ctx, spec, async () => ({}), handler);
 }

@@ -1,18 +1,27 @@
 // The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by. The
 // console's control routes are the same call on a run found by id within the organization.
-import { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";
+import type { z } from "zod";
+import type { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";
 import { controlRun, getOrgRun, loadOrgRun } from "../runs/service";
 import type { ControlAction } from "../runs/state";
 import { withConsole } from "./console";
+import type { RouteContract } from "./contract";
 import { withAccessKey } from "./handler";
 
-export const controlRoute = (action: ControlAction) =>
-  withAccessKey({ params: RunParams, query: ControlQuery }, ({ agent, actor, params, query, baseUrl }) =>
+/** `contract`: the route's (app/api/agents/[agent_id]/runs/[run_id]/<action>/contract.ts). */
+export const controlRoute = (
+  action: ControlAction,
+  contract: RouteContract<z.output<typeof RunParams>, z.output<typeof ControlQuery>, undefined>,
+) =>
+  withAccessKey(contract, ({ agent, actor, params, query, baseUrl }) =>
     controlRun({ agent, runId: params.run_id, action, actor, triggeredBy: query.triggered_by, baseUrl }),
   );
 
-export const consoleControlRoute = (action: ControlAction) =>
-  withConsole({ params: ConsoleRunParams }, async ({ organizationId, actor, user, params, baseUrl }) => {
+export const consoleControlRoute = (
+  action: ControlAction,
+  contract: RouteContract<z.output<typeof ConsoleRunParams>, undefined, undefined>,
+) =>
+  withConsole(contract, async ({ organizationId, actor, user, params, baseUrl }) => {
     const run = await loadOrgRun(organizationId, params.run_id);
     await controlRun({
       agent: run.agent,

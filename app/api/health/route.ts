@@ -1,8 +1,9 @@
 import { database } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { withPublic } from "@/lib/http/handler";
+import * as contract from "./contract";
 
-export const GET = withPublic({}, async () => {
+export const GET = withPublic(contract.GET, async () => {
   try {
     const db = await database();
     await db.sql.query("SELECT 1");

@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 document (lib/http/openapi): public, cacheable, revalidated by ETag.
+import { CONTRACTS } from "@/app/api/contracts";
 import { withPublic } from "@/lib/http/handler";
 import { openApiDocument } from "@/lib/http/openapi/document";
+import * as contract from "./contract";
 
-export const GET = withPublic({}, async ({ req }) => {
-  const { body, etag } = openApiDocument();
+export const GET = withPublic(contract.GET, async ({ req }) => {
+  const { body, etag } = openApiDocument(CONTRACTS);
   const headers = { etag, "cache-control": "public, max-age=300", "access-control-allow-origin": "*" };
   if (
     req.headers

@@ -20,9 +20,9 @@ import {
 import { CALLBACK_EVENTS } from "../../callbacks/schemas";
 import { MessageRecord } from "../../conversations/schemas";
 import { RunRecord } from "../../runs/schemas";
-import { managementOperations } from "./management";
-import { publicOperations } from "./public";
-import { tusHeaders, tusOperations } from "./tus";
+import { openApiPath, type RouteContract } from "../contract";
+import { namedParts } from "./parts";
+import { tusHeaders } from "./tus";
 import { processOnce } from "../../process-state";
 
 /** When each code is answered: the table of the document (docs/api.md has the same). */
@@ -282,13 +282,35 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-/** Every operation the document describes (for the tests that hold it to the route files). */
-export function operations(): Operation[] {
-  const c = new Components();
-  return [...publicOperations(c), ...tusOperations(c), ...managementOperations(c)];
+/** The order of a path's operations in the document (the OpenAPI Path Item's own). */
+const METHOD_ORDER = ["get", "put", "post", "delete", "options", "head", "patch"];
+
+/**
+ * The operations of the routes that are in the document (their contracts have OpenAPI prose),
+ * sorted by path and method: the document does not depend on the order the contracts come in.
+ */
+export function operations(contracts: readonly RouteContract[], c = new Components()): Operation[] {
+  namedParts(c);
+  const ops = contracts.flatMap((contract): Operation[] => {
+    if (!contract.openapi) return [];
+    const { path, ...doc } = contract.openapi(c);
+    return [
+      {
+        ...doc,
+        method: contract.method.toLowerCase() as Operation["method"],
+        path: path ?? openApiPath(contract.path),
+        auth: contract.auth === "accessKey" || contract.auth === "userToken" ? contract.auth : "none",
+        errors: [...(contract.errors ?? [])],
+      },
+    ];
+  });
+  return ops.sort(
+    (a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+  );
 }
 
-export function buildOpenApiDocument(): OpenApiDocument {
+/** The document of the routes `contracts` describe (app/api/contracts.ts has them all). */
+export function buildOpenApiDocument(contracts: readonly RouteContract[]): OpenApiDocument {
   const c = new Components();
   c.ref("ErrorEnvelope", ErrorEnvelope);
   c.ref(
@@ -296,7 +318,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     ErrorEnvelope.shape.error.shape.code,
     "The machine code of an error (lib/errors.ts); the table in the API's description says when each is answered.",
   );
-  const ops = [...publicOperations(c), ...tusOperations(c), ...managementOperations(c)];
+  const ops = operations(contracts, c);
   const paths: Record<string, Record<string, Json>> = {};
   const responses: Record<string, Json> = {};
   for (const op of ops) {
@@ -384,9 +406,13 @@ function callbackWebhooks(c: Components): Record<string, Json> {
 }
 
 /** The document, built once per process, serialised, with its ETag. */
-export function openApiDocument(): { body: string; etag: string; document: OpenApiDocument } {
+export function openApiDocument(contracts: readonly RouteContract[]): {
+  body: string;
+  etag: string;
+  document: OpenApiDocument;
+} {
   return processOnce("openApi", () => {
-    const document = buildOpenApiDocument();
+    const document = buildOpenApiDocument(contracts);
     const body = JSON.stringify(document);
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
     return { body, etag, document };

@@ -2,6 +2,7 @@
 // (the layout's Shell); signed out, in a plain frame of its own with a way to sign in.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CONTRACTS } from "@/app/api/contracts";
 import { currentConsoleUser } from "@/lib/http/console";
 import { openApiDocument } from "@/lib/http/openapi/document";
 import { ApiReference } from "./reference";
@@ -9,7 +10,7 @@ import { ApiReference } from "./reference";
 export const metadata: Metadata = { title: "API reference" };
 
 export default async function ApiReferencePage() {
-  const reference = <ApiReference doc={openApiDocument().document} />;
+  const reference = <ApiReference doc={openApiDocument(CONTRACTS).document} />;
   if (await currentConsoleUser()) return reference;
   return (
     <>

@@ -1,7 +1,7 @@
 import { listAuditEvents } from "@/lib/audit";
 import { withConsole } from "@/lib/http/console";
-import { AuditQuery } from "@/lib/orgs/schemas";
+import * as contract from "./contract";
 
-export const GET = withConsole({ query: AuditQuery, admin: true }, ({ organizationId, query }) =>
+export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
   listAuditEvents({ organizationId, ...query }),
 );

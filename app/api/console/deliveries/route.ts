@@ -1,7 +1,5 @@
-import { DeliveryListQuery } from "@/lib/callbacks/schemas";
 import { listDeliveries } from "@/lib/callbacks/service";
 import { withConsole } from "@/lib/http/console";
+import * as contract from "./contract";
 
-export const GET = withConsole({ query: DeliveryListQuery }, ({ organizationId, query }) =>
-  listDeliveries(organizationId, query),
-);
+export const GET = withConsole(contract.GET, ({ organizationId, query }) => listDeliveries(organizationId, query));

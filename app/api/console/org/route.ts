@@ -2,9 +2,9 @@
 import { ApiError } from "@/lib/errors";
 import { withConsole } from "@/lib/http/console";
 import { chooseOrganization } from "@/lib/http/org-cookie";
-import { SwitchOrgBody } from "@/lib/orgs/schemas";
+import * as contract from "./contract";
 
-export const POST = withConsole({ body: SwitchOrgBody }, async ({ user, body, req }) => {
+export const POST = withConsole(contract.POST, async ({ user, body, req }) => {
   const target = user.organizations.find((o) => o.organization_id === body.organization_id);
   if (!target) throw new ApiError("organization_not_found", "Organization not found.");
   await chooseOrganization(target.organization_id, req);

@@ -1,7 +1,7 @@
 import { withConsole } from "@/lib/http/console";
-import { OrgRunsQuery } from "@/lib/runs/schemas";
 import { listOrgRuns } from "@/lib/runs/service";
+import * as contract from "./contract";
 
-export const GET = withConsole({ query: OrgRunsQuery }, ({ organizationId, query }) =>
+export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
   listOrgRuns({ organizationId, agentId: query.agent_id, ...query }),
 );

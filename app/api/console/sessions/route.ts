@@ -1,7 +1,7 @@
-import { OrgSessionsQuery } from "@/lib/conversations/schemas";
 import { listOrgSessions } from "@/lib/conversations/sessions";
 import { withConsole } from "@/lib/http/console";
+import * as contract from "./contract";
 
-export const GET = withConsole({ query: OrgSessionsQuery }, ({ organizationId, query }) =>
+export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
   listOrgSessions({ organizationId, agentId: query.agent_id, ...query }),
 );

@@ -1,10 +1,8 @@
 // Signed download links (lib/files/signing): the token is the credential, so no Authorization.
-import { z } from "zod";
 import { downloadFile } from "@/lib/files/download";
 import { withPublic } from "@/lib/http/handler";
+import * as contract from "./contract";
 
-const Query = z.object({ token: z.string().min(1) });
-
-export const GET = withPublic({ query: Query }, ({ req, query }) =>
+export const GET = withPublic(contract.GET, ({ req, query }) =>
   downloadFile({ token: query.token, range: req.headers.get("range") }),
 );

@@ -1,7 +1,7 @@
 import { withAccessKey } from "@/lib/http/handler";
-import { ListRunsQuery } from "@/lib/runs/schemas";
 import { listRuns } from "@/lib/runs/service";
+import * as contract from "./contract";
 
-export const GET = withAccessKey({ query: ListRunsQuery }, ({ agent, query }) =>
+export const GET = withAccessKey(contract.GET, ({ agent, query }) =>
   listRuns({ agent, limit: query.limit, status: query.status }),
 );

@@ -1,5 +1,5 @@
-import { ListSessionsQuery } from "@/lib/conversations/schemas";
 import { listSessions } from "@/lib/conversations/sessions";
 import { withAccessKey } from "@/lib/http/handler";
+import * as contract from "./contract";
 
-export const GET = withAccessKey({ query: ListSessionsQuery }, ({ agent, query }) => listSessions({ agent, query }));
+export const GET = withAccessKey(contract.GET, ({ agent, query }) => listSessions({ agent, query }));

@@ -3,8 +3,9 @@
 import { assertNotArchived } from "@/lib/agents/service";
 import { uploadFile } from "@/lib/files/upload";
 import { withAccessKey } from "@/lib/http/handler";
+import * as contract from "./contract";
 
-export const POST = withAccessKey({}, async ({ req, key, agent, requestId }) => {
+export const POST = withAccessKey(contract.POST, async ({ req, key, agent, requestId }) => {
   assertNotArchived(agent); // an archived agent takes no new files (before any of the body is read)
   return uploadFile({ req, organizationId: key.organizationId, agentId: agent.id, requestId });
 });

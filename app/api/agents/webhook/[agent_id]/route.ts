@@ -1,9 +1,9 @@
 // SPEC 4.1: one JSON object (1 MiB); the agent's kind decides between a message and a run.
 import { withAccessKey } from "@/lib/http/handler";
 import { conversationTrigger, runTrigger } from "@/lib/http/triggers";
-import { JsonObject } from "@/lib/validate";
+import * as contract from "./contract";
 
-export const POST = withAccessKey({ body: JsonObject, idempotency: "trigger" }, (c) =>
+export const POST = withAccessKey(contract.POST, (c) =>
   c.agent.kind === "conversational"
     ? conversationTrigger(c)
     : runTrigger(c, c.body, (runId) => ({ run_id: runId, status: "pending", agent_id: c.agent.id }), {

@@ -1,6 +1,7 @@
 import { withConsole } from "@/lib/http/console";
 import { revokeKey } from "@/lib/keys/service";
+import * as contract from "./contract";
 
-export const DELETE = withConsole({ admin: true }, ({ organizationId, actor, params }) =>
+export const DELETE = withConsole(contract.DELETE, ({ organizationId, actor, params }) =>
   revokeKey({ organizationId, keyId: String(params.key_id), actor }),
 );

@@ -1,7 +1,7 @@
 import { withConsole } from "@/lib/http/console";
-import { ConsoleRunParams } from "@/lib/runs/schemas";
 import { getOrgRun } from "@/lib/runs/service";
+import * as contract from "./contract";
 
-export const GET = withConsole({ params: ConsoleRunParams }, ({ organizationId, params, baseUrl }) =>
+export const GET = withConsole(contract.GET, ({ organizationId, params, baseUrl }) =>
   getOrgRun({ organizationId, runId: params.run_id, baseUrl }),
 );

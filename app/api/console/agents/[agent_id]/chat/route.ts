@@ -2,8 +2,8 @@
 import { loadAgentForKey } from "@/lib/agents/service";
 import { converseInConsole } from "@/lib/conversations/trigger";
 import { withConsole } from "@/lib/http/console";
-import { JsonObject } from "@/lib/validate";
+import * as contract from "./contract";
 
-export const POST = withConsole({ body: JsonObject }, async ({ organizationId, params, body, baseUrl }) =>
+export const POST = withConsole(contract.POST, async ({ organizationId, params, body, baseUrl }) =>
   converseInConsole({ agent: await loadAgentForKey(organizationId, String(params.agent_id)), body, baseUrl }),
 );

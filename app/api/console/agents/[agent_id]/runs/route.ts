@@ -1,14 +1,11 @@
 // The test console's "start a run": the same run as a trigger, started by a person.
-import { z } from "zod";
 import { loadAgentForKey } from "@/lib/agents/service";
 import { withConsole } from "@/lib/http/console";
 import { Reply } from "@/lib/http/handler";
-import { JsonObject } from "@/lib/validate";
 import { createRun } from "@/lib/workflow/trigger";
+import * as contract from "./contract";
 
-const StartRunBody = z.strictObject({ inputs: JsonObject });
-
-export const POST = withConsole({ body: StartRunBody }, async ({ organizationId, actor, params, body, baseUrl }) => {
+export const POST = withConsole(contract.POST, async ({ organizationId, actor, params, body, baseUrl }) => {
   const agent = await loadAgentForKey(organizationId, String(params.agent_id));
   const { runId } = await createRun({ agent, inputs: body.inputs, actor, triggerType: "manual", baseUrl });
   return new Reply({ run_id: runId, status: "pending", agent_id: agent.id }, 201);

@@ -1,10 +1,10 @@
-import { DeliveryParams } from "@/lib/callbacks/schemas";
 import { redeliver } from "@/lib/callbacks/service";
 import { withConsole } from "@/lib/http/console";
 import { Reply } from "@/lib/http/handler";
+import * as contract from "./contract";
 
 export const POST = withConsole(
-  { params: DeliveryParams, admin: true },
+  contract.POST,
   async ({ organizationId, actor, params }) =>
     new Reply(await redeliver(organizationId, params.delivery_id, actor), 202),
 );

@@ -1,8 +1,7 @@
 import { withConsole } from "@/lib/http/console";
-import { ConsoleRunParams, RunItemsQuery } from "@/lib/runs/schemas";
 import { listRunItems } from "@/lib/runs/service";
+import * as contract from "./contract";
 
-export const GET = withConsole(
-  { params: ConsoleRunParams, query: RunItemsQuery },
-  ({ organizationId, params, query }) => listRunItems({ organizationId, runId: params.run_id, ...query }),
+export const GET = withConsole(contract.GET, ({ organizationId, params, query }) =>
+  listRunItems({ organizationId, runId: params.run_id, ...query }),
 );

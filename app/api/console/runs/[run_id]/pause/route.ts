@@ -1,3 +1,4 @@
 import { consoleControlRoute } from "@/lib/http/run-routes";
+import * as contract from "./contract";
 
-export const POST = consoleControlRoute("pause");
+export const POST = consoleControlRoute("pause", contract.POST);

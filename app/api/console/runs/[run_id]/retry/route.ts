@@ -1,3 +1,4 @@
 import { consoleControlRoute } from "@/lib/http/run-routes";
+import * as contract from "./contract";
 
-export const POST = consoleControlRoute("retry");
+export const POST = consoleControlRoute("retry", contract.POST);

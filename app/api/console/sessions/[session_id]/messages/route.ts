@@ -1,7 +1,7 @@
-import { OrgMessagesQuery } from "@/lib/conversations/schemas";
 import { listOrgMessages } from "@/lib/conversations/sessions";
 import { withConsole } from "@/lib/http/console";
+import * as contract from "./contract";
 
-export const GET = withConsole({ query: OrgMessagesQuery }, ({ organizationId, params, query }) =>
+export const GET = withConsole(contract.GET, ({ organizationId, params, query }) =>
   listOrgMessages({ organizationId, sessionId: String(params.session_id), ...query }),
 );

@@ -1,14 +1,14 @@
 import { Reply, withUserToken } from "@/lib/http/handler";
-import { MintKeyBody } from "@/lib/keys/schemas";
 import { defaultRateLimitPerMinute } from "@/lib/keys/rate-limit";
 import { listKeys, mintKey } from "@/lib/keys/service";
+import * as contract from "./contract";
 
 export const POST = withUserToken(
-  { body: MintKeyBody, admin: true },
+  contract.POST,
   async ({ organizationId, actor, body }) => new Reply(await mintKey({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken({}, async ({ organizationId }) => ({
+export const GET = withUserToken(contract.GET, async ({ organizationId }) => ({
   access_keys: await listKeys({ organizationId }),
   default_rate_limit_per_minute: defaultRateLimitPerMinute(),
 }));

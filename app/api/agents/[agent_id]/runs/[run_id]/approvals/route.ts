@@ -1,7 +1,5 @@
 import { withAccessKey } from "@/lib/http/handler";
 import { listApprovals } from "@/lib/runs/approvals";
-import { RunParams } from "@/lib/runs/schemas";
+import * as contract from "./contract";
 
-export const GET = withAccessKey({ params: RunParams }, ({ agent, params }) =>
-  listApprovals({ agent, runId: params.run_id }),
-);
+export const GET = withAccessKey(contract.GET, ({ agent, params }) => listApprovals({ agent, runId: params.run_id }));

@@ -1,3 +1,4 @@
 import { controlRoute } from "@/lib/http/run-routes";
+import * as contract from "./contract";
 
-export const POST = controlRoute("pause");
+export const POST = controlRoute("pause", contract.POST);

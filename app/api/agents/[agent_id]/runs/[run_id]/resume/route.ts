@@ -1,3 +1,4 @@
 import { controlRoute } from "@/lib/http/run-routes";
+import * as contract from "./contract";
 
-export const POST = controlRoute("resume");
+export const POST = controlRoute("resume", contract.POST);

@@ -1,7 +1,7 @@
-import { ListMessagesQuery, SessionParams } from "@/lib/conversations/schemas";
 import { listMessages } from "@/lib/conversations/sessions";
 import { withAccessKey } from "@/lib/http/handler";
+import * as contract from "./contract";
 
-export const GET = withAccessKey({ params: SessionParams, query: ListMessagesQuery }, ({ agent, params, query }) =>
+export const GET = withAccessKey(contract.GET, ({ agent, params, query }) =>
   listMessages({ agent, sessionId: params.session_id, query }),
 );

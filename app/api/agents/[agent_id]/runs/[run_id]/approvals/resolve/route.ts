@@ -1,8 +1,8 @@
 import { withAccessKey } from "@/lib/http/handler";
 import { resolveApproval } from "@/lib/runs/approvals";
-import { ResolveBody, RunParams } from "@/lib/runs/schemas";
+import * as contract from "./contract";
 
-export const POST = withAccessKey({ params: RunParams, body: ResolveBody }, ({ agent, actor, params, body, baseUrl }) =>
+export const POST = withAccessKey(contract.POST, ({ agent, actor, params, body, baseUrl }) =>
   resolveApproval({
     agent,
     runId: params.run_id,

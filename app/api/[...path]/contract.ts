@@ -1,0 +1,11 @@
+// Unknown API paths: 404 in the error envelope, whatever the method.
+import { route, type HttpMethod } from "@/lib/http/contract";
+
+const notFound = (method: HttpMethod) =>
+  route({ method, path: "/api/[...path]", auth: "public", errors: ["not_found"] });
+
+export const GET = notFound("GET");
+export const POST = notFound("POST");
+export const PUT = notFound("PUT");
+export const PATCH = notFound("PATCH");
+export const DELETE = notFound("DELETE");

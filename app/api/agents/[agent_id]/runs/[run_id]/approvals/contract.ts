@@ -1,0 +1,30 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, RUN_ID, ok } from "@/lib/http/openapi/parts";
+import { ApprovalList, RunParams } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/agents/[agent_id]/runs/[run_id]/approvals",
+  auth: "accessKey",
+  params: RunParams,
+  errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
+  openapi: (c) => ({
+    operationId: "listApprovals",
+    summary: "List open approvals",
+    tag: "Workflow runs",
+    description:
+      "Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the " +
+      "run in `needs_review` until it is resolved.",
+    parameters: [AGENT_ID, RUN_ID],
+    responses: {
+      "200": ok(
+        "The open approvals.",
+        jsonContent(c.ref("ApprovalList", ApprovalList), {
+          approvals: { summary: "One approval", value: [ex.approval] },
+        }),
+      ),
+    },
+  }),
+});

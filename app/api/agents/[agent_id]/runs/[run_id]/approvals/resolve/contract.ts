@@ -1,0 +1,50 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { AGENT_ID, JSON_BODY_ERRORS, KEY_ERRORS, RUN_ID, ok } from "@/lib/http/openapi/parts";
+import { ResolveBody, ResolveResult, RunParams } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/agents/[agent_id]/runs/[run_id]/approvals/resolve",
+  auth: "accessKey",
+  params: RunParams,
+  body: ResolveBody,
+  errors: [
+    ...KEY_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "invalid_resolution",
+    "runtime_not_applicable",
+    "run_not_found",
+    "approval_not_found",
+    "invalid_state_transition",
+  ],
+  openapi: (c) => ({
+    operationId: "resolveApproval",
+    summary: "Resolve an approval",
+    tag: "Workflow runs",
+    description:
+      "`approved` and `modified` (with `modified_data` as the item) send the item on through the remaining " +
+      "steps; `rejected` fails it. When the last open approval of a `needs_review` run is resolved, the run " +
+      "resumes by itself (`resumed: true`).",
+    parameters: [AGENT_ID, RUN_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("ResolveBody", ResolveBody), {
+        approve: { summary: "Approve", value: ex.resolveBody },
+        modify: {
+          summary: "Approve with changes",
+          value: { exception_id: ex.ID.exception, resolution: "modified", modified_data: { order: 1234, qty: 3 } },
+        },
+      }),
+    },
+    responses: {
+      "200": ok(
+        "Resolved.",
+        jsonContent(c.ref("ResolveResult", ResolveResult), {
+          resolved: { summary: "The last one", value: ex.resolveResult },
+        }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,30 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { header, jsonContent } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT, ok } from "@/lib/http/openapi/parts";
+import { RunParams, RunRecord } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/agents/[agent_id]/runs/[run_id]",
+  auth: "accessKey",
+  params: RunParams,
+  hot: true,
+  errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
+  openapi: (c) => ({
+    operationId: "getRun",
+    summary: "Fetch a run",
+    tag: "Workflow runs",
+    description:
+      "The run with its output files (each with a signed URL valid for 15 minutes, fresh on every GET) and " +
+      "its audit trail. `Prefer: wait=N` answers as soon as the run's status changes (long polling).",
+    parameters: [AGENT_ID, RUN_ID, WAIT],
+    responses: {
+      "200": ok(
+        "The run.",
+        jsonContent(c.ref("RunRecord", RunRecord), { run: { summary: "A completed run", value: ex.runRecord } }),
+        { "Preference-Applied": header("`wait=N`: the wait that was honoured.") },
+      ),
+    },
+  }),
+});

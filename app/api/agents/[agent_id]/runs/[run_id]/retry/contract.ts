@@ -1,0 +1,13 @@
+import { CONTROL_ERRORS, controlDoc } from "@/lib/http/openapi/parts";
+import { ControlQuery, RunParams } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/agents/[agent_id]/runs/[run_id]/retry",
+  auth: "accessKey",
+  params: RunParams,
+  query: ControlQuery,
+  errors: CONTROL_ERRORS,
+  openapi: (c) => controlDoc(c, "retry"),
+});

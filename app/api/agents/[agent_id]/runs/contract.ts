@@ -1,0 +1,33 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, RunList } from "@/lib/runs/schemas";
+import { RUN_STATUSES } from "@/lib/runs/state";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/agents/[agent_id]/runs",
+  auth: "accessKey",
+  query: ListRunsQuery,
+  errors: [...KEY_ERRORS, "invalid_request", "invalid_status", "runtime_not_applicable"],
+  openapi: (c) => ({
+    operationId: "listRuns",
+    summary: "List runs",
+    tag: "Workflow runs",
+    description: "A bare JSON array of the agent's runs, newest first, without `output_files` and `events`.",
+    parameters: [
+      AGENT_ID,
+      ...queryParameters(ListRunsQuery, {
+        limit: `Maximum runs to return (default ${LIST_LIMIT_DEFAULT}, capped at ${LIST_LIMIT_MAX}).`,
+        status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
+      }),
+    ],
+    responses: {
+      "200": ok(
+        "The runs.",
+        jsonContent(c.ref("RunList", RunList), { runs: { summary: "One run", value: [ex.runListItem] } }),
+      ),
+    },
+  }),
+});

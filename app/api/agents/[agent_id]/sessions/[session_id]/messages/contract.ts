@@ -1,0 +1,40 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { ListMessagesQuery, MessageLimits, MessageList, SessionParams } from "@/lib/conversations/schemas";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, SESSION_ID, ok } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/agents/[agent_id]/sessions/[session_id]/messages",
+  auth: "accessKey",
+  params: SessionParams,
+  query: ListMessagesQuery,
+  errors: [...KEY_ERRORS, "invalid_request", "runtime_not_applicable", "session_not_found"],
+  openapi: (c) => ({
+    operationId: "listMessages",
+    summary: "List messages",
+    tag: "Conversations",
+    description: "The session's user and assistant messages, oldest first.",
+    parameters: [
+      AGENT_ID,
+      SESSION_ID,
+      ...queryParameters(ListMessagesQuery, {
+        limit: `Maximum messages to return (default ${MessageLimits.default}, capped at ${MessageLimits.cap}).`,
+        offset: "Messages to skip (default 0).",
+        role: "Only `user` or only `assistant` messages.",
+      }),
+    ],
+    responses: {
+      "200": ok(
+        "The messages.",
+        jsonContent(c.ref("MessageList", MessageList), {
+          messages: {
+            summary: "A question and its reply",
+            value: { messages: [ex.userMessage, ex.replyMessage], limit: MessageLimits.default, offset: 0 },
+          },
+        }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,40 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { ListSessionsQuery, SessionLimits, SessionList } from "@/lib/conversations/schemas";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/agents/[agent_id]/sessions",
+  auth: "accessKey",
+  query: ListSessionsQuery,
+  errors: [...KEY_ERRORS, "invalid_request", "runtime_not_applicable"],
+  openapi: (c) => ({
+    operationId: "listSessions",
+    summary: "List sessions",
+    tag: "Conversations",
+    description:
+      "Production sessions of a conversational agent, most recently active first. Other query parameters " +
+      "are ignored.",
+    parameters: [
+      AGENT_ID,
+      ...queryParameters(ListSessionsQuery, {
+        limit: `Maximum sessions to return (default ${SessionLimits.default}, capped at ${SessionLimits.cap}).`,
+        status: "Only sessions with this status (for example `active`).",
+        since: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
+      }),
+    ],
+    responses: {
+      "200": ok(
+        "The sessions.",
+        jsonContent(c.ref("SessionList", SessionList), {
+          sessions: {
+            summary: "One session",
+            value: { sessions: [ex.sessionListItem], limit: SessionLimits.default },
+          },
+        }),
+      ),
+    },
+  }),
+});

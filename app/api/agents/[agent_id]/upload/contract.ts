@@ -1,0 +1,58 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { UploadedFile } from "@/lib/files/schemas";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/agents/[agent_id]/upload",
+  auth: "accessKey",
+  timeout: "long",
+  errors: [
+    ...KEY_ERRORS,
+    "missing_file",
+    "empty_file",
+    "invalid_request",
+    "agent_archived",
+    "payload_too_large",
+    "unsupported_media_type",
+    "upload_failed",
+  ],
+  openapi: (c) => ({
+    operationId: "uploadFile",
+    summary: "Upload a file",
+    tag: "Files",
+    description:
+      "A `multipart/form-data` body with exactly one part named `file`, streamed to storage (no size cap on " +
+      "the wire but `UPLOAD_MAX_BYTES`, 50 GiB by default; up to 60 minutes). The answer's `file_id` is used " +
+      'as `{"file_id": "fi_..."}` in a trigger body of the same agent. A failed or aborted upload leaves ' +
+      "nothing behind. For unreliable links use the resumable (tus) endpoint.",
+    parameters: [AGENT_ID],
+    requestBody: {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              file: {
+                type: "string",
+                format: "binary",
+                contentMediaType: "application/octet-stream",
+                description: "The file; its part's filename and Content-Type are kept.",
+              },
+            },
+            required: ["file"],
+          },
+        },
+      },
+    },
+    responses: {
+      "200": ok(
+        "The stored file.",
+        jsonContent(c.ref("UploadedFile", UploadedFile), { file: { summary: "A CSV file", value: ex.uploadedFile } }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,7 @@
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/console/me",
+  auth: "console",
+});

@@ -1,0 +1,9 @@
+import { ConsoleRunParams } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/console/runs/[run_id]/approvals",
+  auth: "console",
+  params: ConsoleRunParams,
+});

@@ -1,0 +1,9 @@
+import { ConsoleRunParams } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/console/runs/[run_id]/retry",
+  auth: "console",
+  params: ConsoleRunParams,
+});

@@ -1,0 +1,9 @@
+import { OrgMessagesQuery } from "@/lib/conversations/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/console/sessions/[session_id]/messages",
+  auth: "console",
+  query: OrgMessagesQuery,
+});

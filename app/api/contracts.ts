@@ -1,0 +1,140 @@
+// Every route contract (app/**/contract.ts), made by `node scripts/route-table.mjs --write`: do not
+// edit. scripts/route-table.test.ts fails when it is out of date.
+import type { RouteContract } from "@/lib/http/contract";
+import * as c0 from "./[...path]/contract";
+import * as c1 from "./agents/[agent_id]/runs/[run_id]/approvals/contract";
+import * as c2 from "./agents/[agent_id]/runs/[run_id]/approvals/resolve/contract";
+import * as c3 from "./agents/[agent_id]/runs/[run_id]/cancel/contract";
+import * as c4 from "./agents/[agent_id]/runs/[run_id]/contract";
+import * as c5 from "./agents/[agent_id]/runs/[run_id]/pause/contract";
+import * as c6 from "./agents/[agent_id]/runs/[run_id]/resume/contract";
+import * as c7 from "./agents/[agent_id]/runs/[run_id]/retry/contract";
+import * as c8 from "./agents/[agent_id]/runs/contract";
+import * as c9 from "./agents/[agent_id]/sessions/[session_id]/contract";
+import * as c10 from "./agents/[agent_id]/sessions/[session_id]/messages/[message_id]/contract";
+import * as c11 from "./agents/[agent_id]/sessions/[session_id]/messages/contract";
+import * as c12 from "./agents/[agent_id]/sessions/contract";
+import * as c13 from "./agents/[agent_id]/upload/contract";
+import * as c14 from "./agents/[agent_id]/upload/tus/[[...path]]/contract";
+import * as c15 from "./agents/webhook/[agent_id]/contract";
+import * as c16 from "./auth/[...nextauth]/contract";
+import * as c17 from "./console/agents/[agent_id]/chat/contract";
+import * as c18 from "./console/agents/[agent_id]/contract";
+import * as c19 from "./console/agents/[agent_id]/files/contract";
+import * as c20 from "./console/agents/[agent_id]/runs/contract";
+import * as c21 from "./console/agents/contract";
+import * as c22 from "./console/audit/contract";
+import * as c23 from "./console/auth/sign-in/contract";
+import * as c24 from "./console/auth/sign-out-everywhere/contract";
+import * as c25 from "./console/auth/sign-out/contract";
+import * as c26 from "./console/deliveries/[delivery_id]/contract";
+import * as c27 from "./console/deliveries/[delivery_id]/redeliver/contract";
+import * as c28 from "./console/deliveries/contract";
+import * as c29 from "./console/invitations/[invitation_id]/contract";
+import * as c30 from "./console/invitations/accept/contract";
+import * as c31 from "./console/invitations/contract";
+import * as c32 from "./console/keys/[key_id]/contract";
+import * as c33 from "./console/keys/contract";
+import * as c34 from "./console/me/contract";
+import * as c35 from "./console/members/[user_id]/contract";
+import * as c36 from "./console/members/contract";
+import * as c37 from "./console/org/contract";
+import * as c38 from "./console/overview/contract";
+import * as c39 from "./console/runs/[run_id]/approvals/contract";
+import * as c40 from "./console/runs/[run_id]/approvals/resolve/contract";
+import * as c41 from "./console/runs/[run_id]/cancel/contract";
+import * as c42 from "./console/runs/[run_id]/contract";
+import * as c43 from "./console/runs/[run_id]/items/contract";
+import * as c44 from "./console/runs/[run_id]/pause/contract";
+import * as c45 from "./console/runs/[run_id]/resume/contract";
+import * as c46 from "./console/runs/[run_id]/retry/contract";
+import * as c47 from "./console/runs/contract";
+import * as c48 from "./console/secrets/[name]/contract";
+import * as c49 from "./console/secrets/contract";
+import * as c50 from "./console/sessions/[session_id]/contract";
+import * as c51 from "./console/sessions/[session_id]/messages/contract";
+import * as c52 from "./console/sessions/contract";
+import * as c53 from "./console/webhooks/secret/contract";
+import * as c54 from "./contract";
+import * as c55 from "./files/download/contract";
+import * as c56 from "./health/contract";
+import * as c57 from "./metrics/contract";
+import * as c58 from "./openapi.json/contract";
+import * as c59 from "./ready/contract";
+import * as c60 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c61 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c62 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c63 from "./v1/organizations/[org_id]/agents/contract";
+import * as c64 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c65 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c66 from "./workflows/[agent_id]/trigger/contract";
+
+export const CONTRACTS: readonly RouteContract[] = [
+  ...Object.values(c0),
+  ...Object.values(c1),
+  ...Object.values(c2),
+  ...Object.values(c3),
+  ...Object.values(c4),
+  ...Object.values(c5),
+  ...Object.values(c6),
+  ...Object.values(c7),
+  ...Object.values(c8),
+  ...Object.values(c9),
+  ...Object.values(c10),
+  ...Object.values(c11),
+  ...Object.values(c12),
+  ...Object.values(c13),
+  ...Object.values(c14),
+  ...Object.values(c15),
+  ...Object.values(c16),
+  ...Object.values(c17),
+  ...Object.values(c18),
+  ...Object.values(c19),
+  ...Object.values(c20),
+  ...Object.values(c21),
+  ...Object.values(c22),
+  ...Object.values(c23),
+  ...Object.values(c24),
+  ...Object.values(c25),
+  ...Object.values(c26),
+  ...Object.values(c27),
+  ...Object.values(c28),
+  ...Object.values(c29),
+  ...Object.values(c30),
+  ...Object.values(c31),
+  ...Object.values(c32),
+  ...Object.values(c33),
+  ...Object.values(c34),
+  ...Object.values(c35),
+  ...Object.values(c36),
+  ...Object.values(c37),
+  ...Object.values(c38),
+  ...Object.values(c39),
+  ...Object.values(c40),
+  ...Object.values(c41),
+  ...Object.values(c42),
+  ...Object.values(c43),
+  ...Object.values(c44),
+  ...Object.values(c45),
+  ...Object.values(c46),
+  ...Object.values(c47),
+  ...Object.values(c48),
+  ...Object.values(c49),
+  ...Object.values(c50),
+  ...Object.values(c51),
+  ...Object.values(c52),
+  ...Object.values(c53),
+  ...Object.values(c54),
+  ...Object.values(c55),
+  ...Object.values(c56),
+  ...Object.values(c57),
+  ...Object.values(c58),
+  ...Object.values(c59),
+  ...Object.values(c60),
+  ...Object.values(c61),
+  ...Object.values(c62),
+  ...Object.values(c63),
+  ...Object.values(c64),
+  ...Object.values(c65),
+  ...Object.values(c66),
+];

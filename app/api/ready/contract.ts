@@ -1,0 +1,36 @@
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ok } from "@/lib/http/openapi/parts";
+import { z } from "zod";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/ready",
+  auth: "public",
+  errors: ["service_unavailable"],
+  openapi: (c) => ({
+    operationId: "ready",
+    summary: "Readiness",
+    tag: "Service",
+    description:
+      "For a load balancer's readiness probe (`/api/health` is liveness). `200` when the database answers and " +
+      "the job queue is started, each checked within 2 s; `503` otherwise (`details.checks` says which did " +
+      "not: `failed` or `timeout`) and from the moment the server begins a graceful shutdown " +
+      "(`details.shutting_down`).",
+    responses: {
+      "200": ok(
+        "Ready.",
+        jsonContent(
+          c.ref(
+            "Readiness",
+            z.strictObject({
+              status: z.literal("ready"),
+              checks: z.strictObject({ database: z.literal("ok"), queue: z.literal("ok") }),
+            }),
+          ),
+          { ready: { summary: "Ready", value: { status: "ready", checks: { database: "ok", queue: "ok" } } } },
+        ),
+      ),
+    },
+  }),
+});

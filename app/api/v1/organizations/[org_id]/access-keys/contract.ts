@@ -1,0 +1,64 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { AccessKeyList, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/access-keys",
+  auth: "userToken",
+  body: MintKeyBody,
+  admin: true,
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
+  openapi: (c) => ({
+    operationId: "mintAccessKey",
+    summary: "Mint an Access Key",
+    tag: "Access Keys",
+    description:
+      "Admin only. The answer carries the raw key in `key`, this once: the service keeps only its SHA-256 " +
+      "hash. `permissions` defaults to `agents:invoke`; `rate_limit_per_minute` absent or `null` follows the " +
+      "service default.",
+    parameters: [ORG_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("MintKeyBody", MintKeyBody), {
+        key: { summary: "A key for billing", value: ex.mintKeyBody },
+      }),
+    },
+    responses: {
+      "201": answer(
+        "The key, with its raw secret.",
+        jsonContent(c.ref("MintedAccessKey", MintedAccessKey), {
+          minted: { summary: "Minted", value: { ...ex.accessKeyRecord, key: ex.ID.rawKey } },
+        }),
+      ),
+    },
+  }),
+});
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/access-keys",
+  auth: "userToken",
+  errors: [...USER_ERRORS],
+  openapi: (c) => ({
+    operationId: "listAccessKeys",
+    summary: "List Access Keys",
+    tag: "Access Keys",
+    description: "Newest first, never the secrets.",
+    parameters: [ORG_ID],
+    responses: {
+      "200": answer(
+        "The keys.",
+        jsonContent(c.ref("AccessKeyList", AccessKeyList), {
+          keys: {
+            summary: "One key",
+            value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600 },
+          },
+        }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,65 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/agents",
+  auth: "userToken",
+  body: CreateAgentBody,
+  admin: true,
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent"],
+  openapi: (c) => ({
+    operationId: "createAgent",
+    summary: "Create an agent",
+    tag: "Agents",
+    description:
+      "Admin only. A workflow agent needs `workflow` (docs/workflows.md); a conversational agent takes none. " +
+      "JSONata syntax errors are reported with the step's path.",
+    parameters: [ORG_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("CreateAgentBody", CreateAgentBody), {
+        conversational: { summary: "A conversational agent", value: ex.createConversationalAgent },
+        openai: { summary: "An OpenAI agent whose key is an organization secret", value: ex.createOpenAiAgent },
+        workflow: { summary: "A workflow agent", value: ex.createWorkflowAgent },
+      }),
+    },
+    responses: {
+      "201": answer(
+        "The agent.",
+        jsonContent(c.ref("AgentRecord", AgentRecord), { agent: { summary: "Created", value: ex.agentRecord } }),
+      ),
+    },
+  }),
+});
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/agents",
+  auth: "userToken",
+  query: ManagementAgentListQuery,
+  errors: [...USER_ERRORS, "invalid_request"],
+  openapi: (c) => ({
+    operationId: "listAgents",
+    summary: "List agents",
+    tag: "Agents",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(ManagementAgentListQuery, {
+        include_archived: "`true` lists archived agents too (`true` or `false`).",
+      }),
+    ],
+    responses: {
+      "200": answer(
+        "The agents.",
+        jsonContent(c.ref("AgentList", AgentList), {
+          agents: { summary: "One agent", value: { agents: [ex.agentRecord] } },
+        }),
+      ),
+    },
+  }),
+});

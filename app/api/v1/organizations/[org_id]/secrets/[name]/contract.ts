@@ -1,0 +1,66 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID, SECRET_NAME, answer } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { DeletedSecret, SecretParams, SecretRecord, SetSecretBody } from "@/lib/secrets/schemas";
+import { route } from "@/lib/http/contract";
+
+export const PUT = route({
+  method: "PUT",
+  path: "/api/v1/organizations/[org_id]/secrets/[name]",
+  auth: "userToken",
+  params: SecretParams,
+  body: SetSecretBody,
+  admin: true,
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
+  openapi: (c) => ({
+    operationId: "setSecret",
+    summary: "Create or replace an organization secret",
+    tag: "Organization secrets",
+    description:
+      "Admin only. Write-only: the value is sealed (AES-256-GCM) and no answer, page or log ever shows it " +
+      "again. Replacing a value (a rotation) takes effect at the agents' next call. An agent names it by " +
+      "`runtime.api_key_secret` (openai) or `{{secrets.<name>}}` in a header value. An organization holds at most 100.",
+    parameters: [ORG_ID, SECRET_NAME],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("SetSecretBody", SetSecretBody), {
+        key: { summary: "A model API key", value: { value: "sk-...x9Qk" } },
+      }),
+    },
+    responses: {
+      "201": answer(
+        "Created.",
+        jsonContent(c.ref("SecretRecord", SecretRecord), { created: { summary: "Created", value: ex.secretRecord } }),
+      ),
+      "200": answer(
+        "Replaced.",
+        jsonContent(c.ref("SecretRecord", SecretRecord), { replaced: { summary: "Replaced", value: ex.secretRecord } }),
+      ),
+    },
+  }),
+});
+
+export const DELETE = route({
+  method: "DELETE",
+  path: "/api/v1/organizations/[org_id]/secrets/[name]",
+  auth: "userToken",
+  params: SecretParams,
+  admin: true,
+  errors: [...ADMIN_ERRORS, "invalid_request", "secret_not_found", "secret_in_use"],
+  openapi: (c) => ({
+    operationId: "deleteSecret",
+    summary: "Delete an organization secret",
+    tag: "Organization secrets",
+    description: "Admin only. Refused with `409 secret_in_use` while an agent names it.",
+    parameters: [ORG_ID, SECRET_NAME],
+    responses: {
+      "200": answer(
+        "Deleted.",
+        jsonContent(c.ref("DeletedSecret", DeletedSecret), {
+          deleted: { summary: "Deleted", value: { name: "openai-prod", deleted: true } },
+        }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,30 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
+import { SecretList } from "@/lib/secrets/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/secrets",
+  auth: "userToken",
+  admin: true,
+  errors: [...ADMIN_ERRORS],
+  openapi: (c) => ({
+    operationId: "listSecrets",
+    summary: "List organization secrets",
+    tag: "Organization secrets",
+    description:
+      "Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents " +
+      "whose configuration names each secret.",
+    parameters: [ORG_ID],
+    responses: {
+      "200": answer(
+        "The secrets.",
+        jsonContent(c.ref("SecretList", SecretList), {
+          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord] } },
+        }),
+      ),
+    },
+  }),
+});

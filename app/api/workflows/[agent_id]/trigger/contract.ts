@@ -1,0 +1,47 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ok, ref } from "@/lib/http/openapi/parts";
+import { WorkflowRunAccepted, WorkflowTriggerBody } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/workflows/[agent_id]/trigger",
+  auth: "accessKey",
+  body: WorkflowTriggerBody,
+  idempotency: "workflow-trigger",
+  errors: [
+    ...KEY_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "file_not_found",
+    "invalid_callback_url",
+    "runtime_not_applicable",
+    "agent_archived",
+    "idempotency_conflict",
+  ],
+  openapi: (c) => ({
+    operationId: "triggerWorkflow",
+    summary: "Trigger a workflow (client SDK form)",
+    tag: "Triggers",
+    description:
+      "The existing client SDK's trigger: the run's inputs are `payload` merged with `variables`. A body " +
+      "without `payload` whose top-level keys are input names is refused (`400 invalid_request`) rather " +
+      "than started without them.",
+    parameters: [AGENT_ID, IDEMPOTENCY_KEY],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("WorkflowTriggerBody", WorkflowTriggerBody), {
+        trigger: { summary: "Inputs in payload", value: { payload: ex.workflowInputs, variables: {} } },
+      }),
+    },
+    responses: {
+      "202": ok(
+        "The run was created.",
+        jsonContent(c.ref("WorkflowRunAccepted", WorkflowRunAccepted), {
+          triggered: { summary: "Triggered", value: ex.workflowRunAccepted },
+        }),
+        { "Idempotent-Replayed": ref("headers/Idempotent-Replayed") },
+      ),
+    },
+  }),
+});

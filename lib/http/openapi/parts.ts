@@ -1,0 +1,138 @@
+// Fragments the route contracts' OpenAPI prose shares: path parameters, header references, the
+// error lists every route of a kind can answer, and the answer shapes written the same way.
+import { z } from "zod";
+import { TokenUsage, MessageListItem, SessionListItem } from "../../conversations/schemas";
+import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../../runtime/schema";
+import { Approval, ControlQuery, RunRecord, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
+import type { ControlAction } from "../../runs/state";
+import { JsonObject } from "../../validate";
+import type { OperationDoc } from "../contract";
+import { Step, WorkflowDefinition } from "../../workflow/schema";
+import { header, jsonContent, pathParameter, queryParameters, type Components, type Json } from "./builder";
+import * as ex from "./examples";
+
+export const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
+export const SESSION_ID = pathParameter("session_id", "A session of this agent (`sess_...`).", ex.ID.session);
+export const MESSAGE_ID = pathParameter("message_id", "A message of this session (`msg_...`).", ex.ID.reply);
+export const RUN_ID = pathParameter("run_id", "A run of this agent (`run_...`).", ex.ID.run);
+
+export const ref = (name: string) => ({ $ref: `#/components/${name}` });
+export const IDEMPOTENCY_KEY = ref("parameters/Idempotency-Key");
+export const WAIT = ref("parameters/Prefer-Wait");
+
+export const ok = (description: string, content: Json, headers: Json = {}) => ({ description, headers, content });
+
+/** The answer to `Accept: text/event-stream` (docs/api.md "Streaming replies (SSE)"). */
+export const eventStream = (description: string, example: string) => ({
+  "text/event-stream": { schema: { type: "string", description }, example },
+});
+
+/** Errors every Access Key route can answer before its own work (docs/api.md Rate limits). */
+export const KEY_ERRORS = ["unauthorized", "forbidden", "agent_not_found", "rate_limited"] as const;
+export const JSON_BODY_ERRORS = [
+  "invalid_json",
+  "invalid_request",
+  "payload_too_large",
+  "unsupported_media_type",
+] as const;
+
+/** A workflow agent's inputs as a trigger body: one schema instance, so one component. */
+export const WorkflowInputs = JsonObject.meta({
+  description:
+    "A workflow agent's input fields (its definition's `inputs`), checked against their declared types. " +
+    'A field of type `file` takes a file reference `{"file_id": "fi_..."}`. An optional `callback_url` ' +
+    "(not an input unless the workflow declares one of that name) receives the run's completion callbacks.",
+});
+
+export const Health = z.strictObject({ status: z.literal("ok") });
+export const Readiness = z.strictObject({
+  status: z.literal("ready"),
+  checks: z.strictObject({ database: z.literal("ok"), queue: z.literal("ok") }),
+});
+
+/** Named parts of the records, so that clients get them as types of their own. */
+export function namedParts(c: Components) {
+  c.ref("TokenUsage", TokenUsage);
+  c.ref("SessionListItem", SessionListItem);
+  c.ref("MessageListItem", MessageListItem);
+  c.ref("RunStatus", RunStatus);
+  c.ref("RunListItem", RunListItem);
+  c.ref("OutputFile", OutputFile);
+  c.ref("RunEvent", RunEvent);
+  c.ref("Approval", Approval);
+  // Shared by the agent bodies and records (and llm steps): named once.
+  c.ref("EchoRuntime", EchoRuntime);
+  c.ref("OpenAiRuntime", OpenAiRuntime);
+  c.ref("HttpRuntime", HttpRuntime);
+  c.ref("RuntimeConfig", RuntimeConfig);
+  c.ref("WorkflowStep", Step);
+  c.ref("WorkflowDefinition", WorkflowDefinition);
+}
+
+/** A file's bytes, in its own media type (downloads). */
+export function binaryFile(description: string, headers: Json = {}) {
+  return {
+    description,
+    headers: {
+      "Content-Type": header("The file's media type."),
+      "Content-Length": header("Bytes in this answer.", { type: "integer" }),
+      "Content-Disposition": header("`attachment` with the file's name."),
+      ...headers,
+    },
+    // The file's own media type, whatever it is.
+    content: { "*/*": { schema: { type: "string", format: "binary" } } },
+  };
+}
+
+/** What a run control can answer in the envelope. */
+export const CONTROL_ERRORS = [
+  ...KEY_ERRORS,
+  "invalid_request",
+  "runtime_not_applicable",
+  "run_not_found",
+  "invalid_state_transition",
+] as const;
+
+const CONTROL_TEXT: Record<ControlAction, { summary: string; description: string }> = {
+  pause: { summary: "Pause a run", description: "From `running` or `pending` to `paused`, at the next item boundary." },
+  resume: {
+    summary: "Resume a run",
+    description:
+      "From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting).",
+  },
+  cancel: {
+    summary: "Cancel a run",
+    description:
+      "From `running`, `pending`, `needs_review` or `paused` to `cancelled`; an upstream call in flight is aborted.",
+  },
+  retry: {
+    summary: "Retry a failed run",
+    description: "From `failed`: re-runs the same run with the same inputs from the failed step (back to `pending`).",
+  },
+};
+
+/** The prose of the four run controls (the same but for the move). */
+export function controlDoc(c: Components, action: ControlAction): OperationDoc {
+  return {
+    operationId: `${action}Run`,
+    summary: CONTROL_TEXT[action].summary,
+    tag: "Workflow runs",
+    description:
+      `${CONTROL_TEXT[action].description} The body is empty. From any other state: ` +
+      "`409 invalid_state_transition` with `details: {current_status, allowed_actions}`.",
+    parameters: [
+      AGENT_ID,
+      RUN_ID,
+      ...queryParameters(ControlQuery, { triggered_by: "An attribution label recorded in the run's audit trail." }),
+    ],
+    responses: {
+      "200": {
+        description: "The run after the move.",
+        headers: {},
+        content: jsonContent(c.ref("RunRecord", RunRecord), {
+          run: { summary: `After ${action}`, value: ex.controlledRun(action) },
+        }),
+      },
+    },
+  };
+}

@@ -2,7 +2,7 @@
 // fields at fault, and the clamped `limit` schema of the list endpoints.
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
-import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./ids";
+import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./id-format";
 
 export function fieldErrors(error: z.ZodError) {
   return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));

@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
-import { api, ConsoleApiError } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests } from "@/components/console/queries";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 
@@ -24,7 +25,7 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         setBusy(true);
         setError(null);
         try {
-          await api("/auth/sign-in", { method: "POST", json: { email, password } });
+          await requests.signIn(email, password);
           window.location.assign(next);
         } catch (err) {
           setBusy(false);

@@ -144,3 +144,21 @@ export const ConversationAccepted = z.strictObject({
   status: z.literal("processing"),
   timestamp: responseTimestamp(),
 });
+
+// Answers of the console API (app/api/console/sessions, the test console's chat), typed for the
+// console's query hooks (components/console/queries.ts).
+
+export const Environment = z.enum(["production", "draft"]);
+export const OrgSessionListItem = SessionListItem.extend({ agent_name: z.string(), environment: Environment });
+export const OrgSessionPage = z.strictObject({ sessions: z.array(OrgSessionListItem), has_more: z.boolean() });
+export const OrgSessionRecord = SessionRecord.extend({ agent_name: z.string(), environment: Environment });
+
+export const OrgMessageRecord = MessageListItem.extend({
+  cost: z.number().nullable(),
+  processing_time_ms: z.number().int().nullable(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+});
+export const OrgMessagePage = z.strictObject({ messages: z.array(OrgMessageRecord), has_more: z.boolean() });
+
+/** The test console's reply: the trigger's answer with what the reply cost and which model made it. */
+export const ConsoleChatReply = ConversationReply.extend({ cost: z.number(), model: z.string().nullable() });

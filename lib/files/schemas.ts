@@ -13,3 +13,13 @@ export type UploadedFile = z.infer<typeof UploadedFile>;
 
 /** A file reference in a trigger body (SPEC 4.1): the single key `file_id`. */
 export const FileReference = z.strictObject({ file_id: fileIdString() });
+
+/** A page of an agent's files, as the console's uploads page lists them. */
+export const AgentFileRecord = z.strictObject({
+  file_id: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  created_at: z.string(),
+});
+export const AgentFilePage = z.strictObject({ files: z.array(AgentFileRecord), has_more: z.boolean() });

@@ -2,11 +2,12 @@
 // Create or edit an agent: name, kind, runtime (the fields of its type) and, for workflow agents,
 // the definition in a JSON editor. The server's zod schemas decide what is valid; their field
 // errors (`runtime.base_url`, `workflow.steps.2.when`) are shown at the input or the JSON line.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { api, ConsoleApiError, patch, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useSecrets, type Agent } from "@/components/console/queries";
 import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -14,8 +15,7 @@ import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import type { SecretRecord } from "@/lib/secrets/schemas";
-import { RUNTIME_LABELS, type Agent, type AgentKind, type RuntimeType } from "./types";
+import { RUNTIME_LABELS, type AgentKind, type RuntimeType } from "./runtime-labels";
 
 export const STARTER_WORKFLOW = `{
   "inputs": {
@@ -172,11 +172,7 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     if (k === "headers" || k === "workflow") setClientErrors((e) => ({ ...e, [k]: undefined }));
   };
 
-  const secrets = useQuery({
-    queryKey: ["secrets"],
-    queryFn: () => api<{ secrets: SecretRecord[] }>("/secrets"),
-    enabled: s.type === "openai",
-  });
+  const secrets = useSecrets({ enabled: s.type === "openai" });
   // The current choice stays listed even before the list has loaded.
   const secretNames = [
     ...new Set([...(secrets.data?.secrets.map((x) => x.name) ?? []), ...(s.api_key_secret ? [s.api_key_secret] : [])]),
@@ -184,10 +180,10 @@ export function AgentForm({ agent }: { agent?: Agent }) {
 
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      agent ? patch<Agent>(`/agents/${agent.agent_id}`, body) : post<Agent>("/agents", body),
+      agent ? requests.updateAgent(agent.agent_id, body) : requests.createAgent(body),
     onSuccess: (saved) => {
-      void qc.invalidateQueries({ queryKey: ["agents"] });
-      qc.setQueryData(["agent", saved.agent_id], saved);
+      void qc.invalidateQueries({ queryKey: queryKeys.agents() });
+      qc.setQueryData(queryKeys.agent(saved.agent_id), saved);
       if (agent) {
         toast({
           tone: "success",

@@ -1,8 +1,8 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api, del } from "@/components/console/api";
+import { queryKeys, requests, useAgentPage, type Agent } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
@@ -12,7 +12,6 @@ import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import type { Agent } from "./types";
 
 const LIMIT = 25;
 
@@ -33,11 +32,11 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
   const qc = useQueryClient();
   const toast = useToast();
   const archive = useMutation({
-    mutationFn: (a: Agent) => del<Agent>(`/agents/${a.agent_id}`),
+    mutationFn: (a: Agent) => requests.archiveAgent(a.agent_id),
     onSuccess: (a) => {
       toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
-      void qc.invalidateQueries({ queryKey: ["agents"] });
-      void qc.invalidateQueries({ queryKey: ["agent", a.agent_id] });
+      void qc.invalidateQueries({ queryKey: queryKeys.agents() });
+      void qc.invalidateQueries({ queryKey: queryKeys.agent(a.agent_id) });
       onClose();
     },
   });
@@ -76,10 +75,7 @@ export function AgentsView() {
   const admin = useIsAdmin();
   const [offset, setOffset] = useState(0);
   const [archiving, setArchiving] = useState<Agent | null>(null);
-  const agents = useQuery({
-    queryKey: ["agents", { offset }],
-    queryFn: () => api<{ agents: Agent[]; has_more: boolean }>(`/agents?limit=${LIMIT}&offset=${offset}`),
-  });
+  const agents = useAgentPage({ limit: LIMIT, offset });
   const newAgent = (label: string) => (
     <Link href="/agents/new" className={buttonClass()}>
       {label}

@@ -1,6 +1,5 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api } from "@/components/console/api";
+import { useAudit } from "@/components/console/queries";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
@@ -11,15 +10,6 @@ import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
-
-interface AuditEvent {
-  event_id: string;
-  at: string;
-  actor: { type: string; id: string | null; label: string | null };
-  action: string;
-  target: { type: string; id: string };
-  data: unknown;
-}
 
 /** Every action the services write (grep `audit({` and `run.${move}` in lib/), grouped for the filter. */
 const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
@@ -110,13 +100,7 @@ export function AuditView() {
   const url = useUrlParams({ action: "" }, { limit: DEFAULT_LIMIT });
   const { update } = url;
   const params = { action: url.filters.action, offset: url.offset, limit: url.limit };
-  const query = new URLSearchParams({ limit: String(params.limit), offset: String(params.offset) });
-  if (params.action) query.set("action", params.action);
-  const events = useQuery({
-    queryKey: ["audit", query.toString()],
-    queryFn: () => api<{ events: AuditEvent[]; has_more: boolean }>(`/audit?${query}`),
-    placeholderData: keepPreviousData,
-  });
+  const events = useAudit(params);
   const known = ACTION_LABELS.has(params.action);
 
   return (

@@ -1,7 +1,8 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ConsoleApiError, del, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge, StatusBadge } from "@/components/ui/badge";
@@ -13,37 +14,25 @@ import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 
-interface AccessKey {
-  key_id: string;
-  name: string;
-  start: string;
-  permissions: string[];
-  /** The key's own limit; null: the service default. */
-  rate_limit_per_minute: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
   if (k.rate_limit_per_minute !== null) return `${k.rate_limit_per_minute.toLocaleString("en")}/min`;
   return defaultLimit > 0 ? `${defaultLimit.toLocaleString("en")}/min (default)` : "none (default)";
 }
 
-const PERMISSIONS = [
+const PERMISSIONS: { value: Permission; label: string }[] = [
   { value: "agents:invoke", label: "agents:invoke: trigger agents, upload files, read and control runs" },
 ];
 
 function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: () => void; defaultLimit?: number }) {
   const qc = useQueryClient();
   const [name, setName] = useState("");
-  const [permissions, setPermissions] = useState<string[]>(["agents:invoke"]);
+  const [permissions, setPermissions] = useState<Permission[]>(["agents:invoke"]);
   const [rateLimit, setRateLimit] = useState("");
   const [minted, setMinted] = useState<(AccessKey & { key: string }) | null>(null);
   const mint = useMutation({
     mutationFn: () =>
-      post<AccessKey & { key: string }>("/keys", {
+      requests.mintKey({
         name,
         permissions,
         // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
@@ -51,7 +40,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
       }),
     onSuccess: (k) => {
       setMinted(k);
-      void qc.invalidateQueries({ queryKey: ["keys"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
     },
   });
   const close = () => {
@@ -175,10 +164,10 @@ function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: 
   const qc = useQueryClient();
   const toast = useToast();
   const revoke = useMutation({
-    mutationFn: (k: AccessKey) => del<AccessKey>(`/keys/${k.key_id}`),
+    mutationFn: (k: AccessKey) => requests.revokeKey(k.key_id),
     onSuccess: (k) => {
       toast({ tone: "success", message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." });
-      void qc.invalidateQueries({ queryKey: ["keys"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
       onClose();
     },
   });
@@ -213,10 +202,7 @@ export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<AccessKey | null>(null);
-  const keys = useQuery({
-    queryKey: ["keys"],
-    queryFn: () => api<{ access_keys: AccessKey[]; default_rate_limit_per_minute: number }>("/keys"),
-  });
+  const keys = useKeys();
   return (
     <>
       <PageHeader

@@ -1,7 +1,16 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ConsoleApiError, del, patch, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import {
+  queryKeys,
+  requests,
+  useInvitations,
+  useMembers,
+  type Invitation,
+  type Member,
+  type NewInvitation,
+} from "@/components/console/queries";
 import { formatDate, relative, timeLeft } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { ROLES, type Role } from "@/components/console/roles";
@@ -13,23 +22,6 @@ import { PageHeader, ShownOnce } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-
-interface Member {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  joined_at: string;
-}
-
-interface Invitation {
-  invitation_id: string;
-  email: string;
-  role: Role;
-  invited_by: string | null;
-  created_at: string;
-  expires_at: string;
-}
 
 /** An email that wraps, preferably before its `@`. */
 const EmailText = ({ email }: { email: string }) => (
@@ -47,13 +39,12 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   const me = useMe();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("support");
-  const [made, setMade] = useState<(Invitation & { url: string; emailed: boolean }) | null>(null);
+  const [made, setMade] = useState<NewInvitation | null>(null);
   const send = useMutation({
-    mutationFn: () =>
-      post<Invitation & { url: string; emailed: boolean }>("/invitations", { email: email.trim(), role }),
+    mutationFn: () => requests.invite({ email: email.trim(), role }),
     onSuccess: (i) => {
       setMade(i);
-      void qc.invalidateQueries({ queryKey: ["invitations"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.invitations() });
     },
   });
   const close = () => {
@@ -167,15 +158,12 @@ function PendingInvitations() {
   const qc = useQueryClient();
   const toast = useToast();
   const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const list = useQuery({
-    queryKey: ["invitations"],
-    queryFn: () => api<{ invitations: Invitation[]; has_more: boolean }>("/invitations?limit=100"),
-  });
+  const list = useInvitations();
   const revoke = useMutation({
-    mutationFn: (i: Invitation) => del(`/invitations/${encodeURIComponent(i.invitation_id)}`),
+    mutationFn: (i: Invitation) => requests.revokeInvitation(i.invitation_id),
     onSuccess: (_r, i) => {
       toast({ tone: "success", message: `Revoked the invitation of ${i.email}`, detail: "Its link no longer works." });
-      void qc.invalidateQueries({ queryKey: ["invitations"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.invitations() });
       close();
     },
   });
@@ -268,14 +256,14 @@ function RemoveDialog({ target, onClose }: { target: Member | null; onClose: () 
   const me = useMe();
   const self = target?.email === me.email;
   const remove = useMutation({
-    mutationFn: (m: Member) => del<{ user_id: string }>(`/members/${encodeURIComponent(m.user_id)}`),
+    mutationFn: (m: Member) => requests.removeMember(m.user_id),
     onSuccess: (_r, m) => {
       if (m.email === me.email) {
         window.location.assign("/");
         return;
       }
       toast({ tone: "success", message: `Removed ${m.email}`, detail: "They no longer have access." });
-      void qc.invalidateQueries({ queryKey: ["members"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.members() });
       close();
     },
   });
@@ -340,11 +328,10 @@ export function MembersView() {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [demoting, setDemoting] = useState<{ member: Member; role: Role } | null>(null);
-  const members = useQuery({ queryKey: ["members"], queryFn: () => api<{ members: Member[] }>("/members") });
+  const members = useMembers();
 
   const change = useMutation({
-    mutationFn: (v: { member: Member; role: Role }) =>
-      patch<Member>(`/members/${encodeURIComponent(v.member.user_id)}`, { role: v.role }),
+    mutationFn: (v: { member: Member; role: Role }) => requests.changeRole(v.member.user_id, v.role),
     onSuccess: (m) => {
       if (m.email === me.email && m.role !== "admin") {
         // No longer an admin here: the whole console changes (navigation, this page).
@@ -353,7 +340,7 @@ export function MembersView() {
       }
       toast({ tone: "success", message: `${m.email} is now ${m.role}` });
       setDemoting(null);
-      void qc.invalidateQueries({ queryKey: ["members"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.members() });
     },
     onError: (e, v) => {
       if (demoting) return; // shown in the dialog

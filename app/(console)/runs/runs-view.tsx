@@ -1,7 +1,6 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/components/console/api";
+import { useAgents, useRuns } from "@/components/console/queries";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
@@ -10,35 +9,20 @@ import { Button } from "@/components/ui/button";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag, type RunListItem } from "./shared";
+import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
-
-interface AgentSummary {
-  agent_id: string;
-  name: string;
-  kind: string;
-}
 
 export function RunsView() {
   const { filters, offset, update: set } = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
   const status = (RUN_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
   const agentId = filters.agent_id;
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => api<{ agents: AgentSummary[] }>("/agents"),
-    staleTime: 60_000,
-  });
-  const query = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
-  if (status) query.set("status", status);
-  if (agentId) query.set("agent_id", agentId);
-  const runs = useQuery({
-    queryKey: ["runs", { status, agentId, offset }],
-    queryFn: () => api<{ runs: RunListItem[]; has_more: boolean }>(`/runs?${query}`),
-    placeholderData: keepPreviousData,
+  const agents = useAgents({ staleTime: 60_000 });
+  const runs = useRuns(
+    { status, agentId, limit: LIMIT, offset },
     // Live while something listed is in progress; still otherwise.
-    refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false),
-  });
+    { refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false) },
+  );
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const filtered = Boolean(status || agentId);
 

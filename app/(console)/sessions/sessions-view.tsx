@@ -1,7 +1,6 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/components/console/api";
+import { useAgents, useSessions } from "@/components/console/queries";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
@@ -10,16 +9,9 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import type { SessionItem } from "./types";
 
 const DEFAULT_LIMIT = 20;
 const ENVIRONMENTS = ["all", "production", "draft"] as const;
-
-interface AgentItem {
-  agent_id: string;
-  name: string;
-  kind: string;
-}
 
 /** An ISO timestamp as the value of a datetime-local input (the browser's time zone), and back. */
 function toLocalInput(iso: string): string {
@@ -45,20 +37,10 @@ export function SessionsView() {
     limit: url.limit,
   };
 
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentItem[] }>("/agents") });
+  const agents = useAgents();
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
 
-  const query = new URLSearchParams({
-    environment: params.environment,
-    limit: String(params.limit),
-    offset: String(params.offset),
-  });
-  for (const f of ["agent_id", "status", "since"] as const) if (params[f]) query.set(f, params[f]);
-  const sessions = useQuery({
-    queryKey: ["sessions", query.toString()],
-    queryFn: () => api<{ sessions: SessionItem[]; has_more: boolean }>(`/sessions?${query}`),
-    placeholderData: keepPreviousData,
-  });
+  const sessions = useSessions(params);
 
   return (
     <>

@@ -3,14 +3,11 @@
 // the reason and a way to sign out; signed out, sign in to accept with an existing account, or
 // create one (the same form whether or not an account exists: the page does not tell).
 import { useState } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-
-interface Accepted {
-  signed_in: boolean;
-}
 
 const note = "mt-4 rounded-md px-3 py-2 text-sm ring-1";
 
@@ -45,7 +42,7 @@ export function InviteActions({
     setBusy(true);
     setError(null);
     try {
-      const done = await post<Accepted>("/invitations/accept", { token, ...body });
+      const done = await requests.acceptInvitation({ token, ...body });
       // Signed in (now or before): the console, in the organization just joined.
       window.location.assign(done.signed_in ? "/" : "/login");
     } catch (e) {
@@ -87,7 +84,7 @@ export function InviteActions({
           disabled={busy}
           onClick={async () => {
             setBusy(true);
-            await post("/auth/sign-out").catch(() => undefined);
+            await requests.signOut().catch(() => undefined);
             window.location.reload();
           }}
         >

@@ -4,7 +4,8 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests, type Agent, type ChatReply } from "@/components/console/queries";
 import { formatCost, formatMs, formatNumber } from "@/components/console/format";
 import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
 import { Badge } from "@/components/ui/badge";
@@ -13,17 +14,7 @@ import { cn } from "@/components/ui/cn";
 import { Textarea } from "@/components/ui/field";
 import { Card, Mono } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
-import type { Agent, WorkflowDefinition } from "../types";
-
-interface ChatReply {
-  session_id: string;
-  message_id: string;
-  response: string;
-  model: string | null;
-  cost: number;
-  token_usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
-  processing_time: number;
-}
+import type { WorkflowDefinition } from "../runtime-labels";
 
 type Entry =
   | { key: number; role: "user"; text: string }
@@ -72,7 +63,7 @@ function ChatConsole({ agent }: { agent: Agent }) {
     mutationFn: async (text: string) => {
       const started = performance.now();
       try {
-        const reply = await post<ChatReply>(`/agents/${agent.agent_id}/chat`, {
+        const reply = await requests.chat(agent.agent_id, {
           message: text,
           ...(sessionId ? { session_id: sessionId } : {}),
         });
@@ -296,8 +287,7 @@ function RunConsole({ agent }: { agent: Agent }) {
   const hasFile = declared.some(([, d]) => d.type === "file");
 
   const start = useMutation({
-    mutationFn: (inputs: Record<string, unknown>) =>
-      post<{ run_id: string; status: string }>(`/agents/${agent.agent_id}/runs`, { inputs }),
+    mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs),
     onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, at: new Date().toISOString() }, ...all]),
   });
   const err = start.error instanceof ConsoleApiError ? start.error : null;

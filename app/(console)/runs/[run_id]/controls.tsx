@@ -3,7 +3,8 @@
 // the run's allowed_actions; the server refuses the others anyway (409 invalid_state_transition).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests } from "@/components/console/queries";
 import { statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -29,9 +30,9 @@ export function RunControls({ run }: { run: RunDetail }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const control = useMutation({
-    mutationFn: (action: Control) => post<RunDetail>(`/runs/${run.run_id}/${action}`),
+    mutationFn: (action: Control) => requests.controlRun(run.run_id, action),
     onSuccess: (next, action) => {
-      qc.setQueryData(["run", run.run_id], next);
+      qc.setQueryData(queryKeys.run(run.run_id), next);
       toast({ tone: "success", message: DONE[action], detail: `The run is now ${statusLabel(next.status)}.` });
     },
     onError: (e, action) => {
@@ -45,7 +46,7 @@ export function RunControls({ run }: { run: RunDetail }) {
             ? `${e.message}${e.requestId ? ` (request id ${e.requestId})` : ""}`
             : undefined,
       });
-      void qc.invalidateQueries({ queryKey: ["run", run.run_id] });
+      void qc.invalidateQueries({ queryKey: queryKeys.run(run.run_id) });
     },
     onSettled: () => setConfirming(false),
   });

@@ -1,10 +1,11 @@
 "use client";
 // Organization secrets (admins only): model and upstream credentials that agents name. A value goes
 // in through a password field and never comes back: the list shows its last 4 characters at most.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api, ConsoleApiError, del } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -13,10 +14,6 @@ import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import type { SecretRecord } from "@/lib/secrets/schemas";
-
-const put = (name: string, value: string) =>
-  api<SecretRecord>(`/secrets/${encodeURIComponent(name)}`, { method: "PUT", json: { value } });
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
 function SecretDialog({ open, target, onClose }: { open: boolean; target: SecretRecord | null; onClose: () => void }) {
@@ -25,9 +22,9 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const save = useMutation({
-    mutationFn: () => put(target?.name ?? name.trim(), value),
+    mutationFn: () => requests.setSecret(target?.name ?? name.trim(), value),
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: ["secrets"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
       toast({
         tone: "success",
         message: target ? `Replaced ${s.name}` : `Saved ${s.name}`,
@@ -119,10 +116,10 @@ function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClos
   const qc = useQueryClient();
   const toast = useToast();
   const remove = useMutation({
-    mutationFn: (s: SecretRecord) => del(`/secrets/${encodeURIComponent(s.name)}`),
+    mutationFn: (s: SecretRecord) => requests.deleteSecret(s.name),
     onSuccess: () => {
       toast({ tone: "success", message: `Deleted ${target?.name}` });
-      void qc.invalidateQueries({ queryKey: ["secrets"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
       close();
     },
   });
@@ -177,10 +174,7 @@ export function SecretsView() {
   const [adding, setAdding] = useState(false);
   const [replacing, setReplacing] = useState<SecretRecord | null>(null);
   const [deleting, setDeleting] = useState<SecretRecord | null>(null);
-  const secrets = useQuery({
-    queryKey: ["secrets"],
-    queryFn: () => api<{ secrets: SecretRecord[] }>("/secrets"),
-  });
+  const secrets = useSecrets();
   return (
     <>
       <PageHeader

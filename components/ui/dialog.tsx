@@ -78,6 +78,7 @@ export function ConfirmDialog({
   pendingLabel,
   pending,
   onConfirm,
+  disabled,
   children,
 }: {
   open: boolean;
@@ -88,6 +89,8 @@ export function ConfirmDialog({
   pendingLabel: string;
   pending: boolean;
   onConfirm: () => void;
+  /** Refuses the write for now (the content says why). */
+  disabled?: boolean;
   children?: ReactNode;
 }) {
   return (
@@ -101,7 +104,7 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant="danger" disabled={pending} onClick={onConfirm}>
+          <Button variant="danger" disabled={pending || disabled} onClick={onConfirm}>
             {pending ? pendingLabel : confirmLabel}
           </Button>
         </>

@@ -1,13 +1,13 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useAgentPage, type Agent } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -31,43 +31,28 @@ export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) 
 function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const archive = useMutation({
-    mutationFn: (a: Agent) => requests.archiveAgent(a.agent_id),
-    onSuccess: (a) => {
-      toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
-      void qc.invalidateQueries({ queryKey: queryKeys.agents() });
-      void qc.invalidateQueries({ queryKey: queryKeys.agent(a.agent_id) });
-      onClose();
-    },
-  });
-  const close = () => {
-    archive.reset();
-    onClose();
-  };
   return (
-    <Dialog
-      open={Boolean(target)}
-      onClose={close}
+    <ConfirmWrite
+      target={target}
+      onClose={onClose}
       title={`Archive ${target?.name ?? "agent"}?`}
       description="New triggers and uploads for this agent are refused from now on. Its sessions, messages, runs and files stay readable, and existing runs can still be controlled. This cannot be undone."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={archive.isPending} onClick={() => target && archive.mutate(target)}>
-            {archive.isPending ? "Archiving…" : "Archive agent"}
-          </Button>
-        </>
-      }
+      confirmLabel="Archive agent"
+      pendingLabel="Archiving…"
+      errorTitle="The agent was not archived"
+      write={(a) => requests.archiveAgent(a.agent_id)}
+      onDone={(a) => {
+        toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
+        void qc.invalidateQueries({ queryKey: queryKeys.agents() });
+        void qc.invalidateQueries({ queryKey: queryKeys.agent(a.agent_id) });
+      }}
     >
       {target && (
         <p className="text-sm">
           <Mono>{target.agent_id}</Mono> · {target.kind}
         </p>
       )}
-      {archive.error && <ErrorState className="mt-3" error={archive.error} title="The agent was not archived" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 

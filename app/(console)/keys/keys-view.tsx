@@ -1,6 +1,8 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { FormDialog } from "@/components/console/form-dialog";
+import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
@@ -73,128 +75,105 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
     );
   }
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Mint an Access Key"
       description="One key per integration, named after it: the name shows in the audit log."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="mint-key" disabled={mint.isPending}>
-            {mint.isPending ? "Minting…" : "Mint key"}
-          </Button>
-        </>
-      }
+      formId="mint-key"
+      submitLabel="Mint key"
+      pendingLabel="Minting…"
+      pending={mint.isPending}
+      onSubmit={() => mint.mutate()}
     >
-      <form
-        id="mint-key"
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mint.mutate();
-        }}
-      >
-        <Field label="Name" error={fieldError.name} hint="For example billing-backend or zapier-prod.">
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-            />
-          )}
-        </Field>
-        <Field
-          label="Rate limit (requests a minute, optional)"
-          error={fieldError.rate_limit_per_minute}
-          hint={
-            defaultLimit === undefined
-              ? "Empty: the service default."
-              : defaultLimit > 0
-                ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
-                : "Empty: the service default, no limit."
-          }
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={rateLimit}
-              onChange={(e) => setRateLimit(e.target.value)}
-            />
-          )}
-        </Field>
-        <fieldset>
-          <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
-          {PERMISSIONS.map((p) => (
-            <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 accent-indigo-600"
-                checked={permissions.includes(p.value)}
-                onChange={(e) =>
-                  setPermissions(
-                    e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value),
-                  )
-                }
-              />
-              <span>{p.label}</span>
-            </label>
-          ))}
-        </fieldset>
-        {mint.error && !Object.keys(fieldError).length && (
-          <ErrorState error={mint.error} title="The key was not minted" />
+      <Field label="Name" error={fieldError.name} hint="For example billing-backend or zapier-prod.">
+        {({ id, describedBy, invalid }) => (
+          <Input
+            id={id}
+            aria-describedby={describedBy}
+            invalid={invalid}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+          />
         )}
-      </form>
-    </Dialog>
+      </Field>
+      <Field
+        label="Rate limit (requests a minute, optional)"
+        error={fieldError.rate_limit_per_minute}
+        hint={
+          defaultLimit === undefined
+            ? "Empty: the service default."
+            : defaultLimit > 0
+              ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
+              : "Empty: the service default, no limit."
+        }
+      >
+        {({ id, describedBy, invalid }) => (
+          <Input
+            id={id}
+            aria-describedby={describedBy}
+            invalid={invalid}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={rateLimit}
+            onChange={(e) => setRateLimit(e.target.value)}
+          />
+        )}
+      </Field>
+      <fieldset>
+        <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
+        {PERMISSIONS.map((p) => (
+          <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4 accent-indigo-600"
+              checked={permissions.includes(p.value)}
+              onChange={(e) =>
+                setPermissions(e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value))
+              }
+            />
+            <span>{p.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      {mint.error && !Object.keys(fieldError).length && (
+        <ErrorState error={mint.error} title="The key was not minted" />
+      )}
+    </FormDialog>
   );
 }
 
 function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const revoke = useMutation({
-    mutationFn: (k: AccessKey) => requests.revokeKey(k.key_id),
-    onSuccess: (k) => {
-      toast({ tone: "success", message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." });
-      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
-      onClose();
-    },
-  });
   return (
-    <Dialog
-      open={Boolean(target)}
+    <ConfirmWrite
+      target={target}
       onClose={onClose}
       title={`Revoke ${target?.name ?? "key"}?`}
       description="Integrations using this key stop working within seconds. This cannot be undone; mint a new key to replace it."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={revoke.isPending} onClick={() => target && revoke.mutate(target)}>
-            {revoke.isPending ? "Revoking…" : "Revoke key"}
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke key"
+      pendingLabel="Revoking…"
+      errorTitle="The key was not revoked"
+      write={(k) => requests.revokeKey(k.key_id)}
+      onDone={(k) => {
+        toast({
+          tone: "success",
+          message: `Revoked ${k.name}`,
+          detail: "Requests with it are refused within seconds.",
+        });
+        void qc.invalidateQueries({ queryKey: queryKeys.keys() });
+      }}
     >
       {target && (
         <p className="text-sm">
           <Mono>{target.start}…</Mono> · {target.permissions.join(", ") || "no permissions"}
         </p>
       )}
-      {revoke.error && <ErrorState className="mt-3" error={revoke.error} title="The key was not revoked" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 

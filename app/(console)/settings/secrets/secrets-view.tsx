@@ -4,11 +4,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { FormDialog } from "@/components/console/form-dialog";
+import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
@@ -41,7 +42,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
   };
   const fields = save.error instanceof ConsoleApiError ? save.error.fields : {};
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title={target ? `Replace the value of ${target.name}` : "Add a secret"}
@@ -50,108 +51,78 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
           ? "The old value stops being used at the agents' next call. It cannot be shown or restored."
           : "The value is encrypted and never shown again, not even to admins: keep your own copy where you keep credentials."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="secret-form" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : target ? "Replace value" : "Save secret"}
-          </Button>
-        </>
-      }
+      formId="secret-form"
+      submitLabel={target ? "Replace value" : "Save secret"}
+      pendingLabel="Saving…"
+      pending={save.isPending}
+      onSubmit={() => save.mutate()}
+      autoComplete="off"
     >
-      <form
-        id="secret-form"
-        className="space-y-4"
-        autoComplete="off"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
-        {!target && (
-          <Field
-            label="Name"
-            error={fields.name}
-            hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
-          >
-            {({ id, describedBy, invalid }) => (
-              <Input
-                id={id}
-                aria-describedby={describedBy}
-                invalid={invalid}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                autoFocus
-                spellCheck={false}
-              />
-            )}
-          </Field>
-        )}
-        <Field label="Value" error={fields.value} hint="For example the API key of your model provider.">
+      {!target && (
+        <Field
+          label="Name"
+          error={fields.name}
+          hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
+        >
           {({ id, describedBy, invalid }) => (
             <Input
               id={id}
               aria-describedby={describedBy}
               invalid={invalid}
-              type="password"
-              autoComplete="new-password"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              autoFocus={Boolean(target)}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoFocus
               spellCheck={false}
             />
           )}
         </Field>
-        {save.error && !Object.keys(fields).length && (
-          <ErrorState error={save.error} title="The secret was not saved" />
+      )}
+      <Field label="Value" error={fields.value} hint="For example the API key of your model provider.">
+        {({ id, describedBy, invalid }) => (
+          <Input
+            id={id}
+            aria-describedby={describedBy}
+            invalid={invalid}
+            type="password"
+            autoComplete="new-password"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoFocus={Boolean(target)}
+            spellCheck={false}
+          />
         )}
-      </form>
-    </Dialog>
+      </Field>
+      {save.error && !Object.keys(fields).length && <ErrorState error={save.error} title="The secret was not saved" />}
+    </FormDialog>
   );
 }
 
 function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const remove = useMutation({
-    mutationFn: (s: SecretRecord) => requests.deleteSecret(s.name),
-    onSuccess: () => {
-      toast({ tone: "success", message: `Deleted ${target?.name}` });
-      void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
-      close();
-    },
-  });
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   const inUse = Boolean(target?.used_by.length);
   return (
-    <Dialog
-      open={Boolean(target)}
-      onClose={close}
+    <ConfirmWrite
+      target={target}
+      onClose={onClose}
       title={`Delete ${target?.name ?? "secret"}?`}
       description={
         inUse
           ? "Agents still name this secret: change them first, then delete it."
           : "The value is destroyed. This cannot be undone."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending || inUse} onClick={() => target && remove.mutate(target)}>
-            {remove.isPending ? "Deleting…" : "Delete secret"}
-          </Button>
-        </>
-      }
+      confirmLabel="Delete secret"
+      pendingLabel="Deleting…"
+      errorTitle="The secret was not deleted"
+      disabled={inUse}
+      write={(s) => requests.deleteSecret(s.name)}
+      onDone={(_r, s) => {
+        toast({ tone: "success", message: `Deleted ${s.name}` });
+        void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
+      }}
     >
       {target && inUse && <UsedBy secret={target} />}
-      {remove.error && <ErrorState className="mt-3" error={remove.error} title="The secret was not deleted" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { requests } from "@/components/console/queries";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 
 export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean }) {
   const [email, setEmail] = useState("");
@@ -40,30 +40,22 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         }
       }}
     >
-      <Field label="Email">
-        {({ id }) => (
-          <Input
-            id={id}
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        )}
-      </Field>
-      <Field label="Password">
-        {({ id }) => (
-          <Input
-            id={id}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
           {error}

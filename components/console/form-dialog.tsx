@@ -2,8 +2,7 @@
 // A dialog around one form (mint a key, invite a member, set a secret): Cancel, and a submit button
 // that sends the form while its write is pending. The form's fields and errors are the children.
 import type { ReactNode } from "react";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, DialogActions } from "../ui/dialog";
 
 export function FormDialog({
   open,
@@ -38,14 +37,14 @@ export function FormDialog({
       title={title}
       description={description}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={pending}>
-            {pending ? pendingLabel : submitLabel}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          label={submitLabel}
+          pendingLabel={pendingLabel}
+          pending={pending}
+          type="submit"
+          form={formId}
+        />
       }
     >
       <form

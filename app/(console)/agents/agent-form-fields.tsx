@@ -7,7 +7,7 @@ import { JsonEditor, type JsonLineError } from "@/components/console/json-editor
 import { useSecrets, type Agent } from "@/components/console/queries";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/misc";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, Select, Textarea, TextField } from "@/components/ui/field";
 import type { FormState } from "./agent-form-state";
 import { RUNTIME_LABELS, type RuntimeType } from "./runtime-labels";
 
@@ -26,19 +26,16 @@ export function textField(s: FormState, set: SetField) {
       className?: string;
     } = {},
   ) => (
-    <Field label={label} hint={props.hint} error={props.error} className={props.className}>
-      {({ id, describedBy, invalid }) => (
-        <Input
-          id={id}
-          aria-describedby={describedBy}
-          invalid={invalid}
-          value={s[k]}
-          placeholder={props.placeholder}
-          inputMode={props.inputMode}
-          onChange={(e) => set(k, e.target.value)}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      hint={props.hint}
+      error={props.error}
+      className={props.className}
+      value={s[k]}
+      placeholder={props.placeholder}
+      inputMode={props.inputMode}
+      onChange={(e) => set(k, e.target.value)}
+    />
   );
 }
 export type TextField = ReturnType<typeof textField>;

@@ -10,7 +10,7 @@ import { useIsAdmin } from "@/components/console/me";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader, ShownOnce } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -86,19 +86,15 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
       pending={mint.isPending}
       onSubmit={() => mint.mutate()}
     >
-      <Field label="Name" error={fieldError.name} hint="For example billing-backend or zapier-prod.">
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            aria-describedby={describedBy}
-            invalid={invalid}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            autoFocus
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        label="Name"
+        error={fieldError.name}
+        hint="For example billing-backend or zapier-prod."
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        autoFocus
+      />
+      <TextField
         label="Rate limit (requests a minute, optional)"
         error={fieldError.rate_limit_per_minute}
         hint={
@@ -108,21 +104,13 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
               ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
               : "Empty: the service default, no limit."
         }
-      >
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            aria-describedby={describedBy}
-            invalid={invalid}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={rateLimit}
-            onChange={(e) => setRateLimit(e.target.value)}
-          />
-        )}
-      </Field>
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+        value={rateLimit}
+        onChange={(e) => setRateLimit(e.target.value)}
+      />
       <fieldset>
         <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
         {PERMISSIONS.map((p) => (

@@ -10,7 +10,7 @@ import { useMe } from "@/components/console/me";
 import { ROLES, type Role } from "@/components/console/roles";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Select, TextField } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 
@@ -78,21 +78,16 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
       pending={send.isPending}
       onSubmit={() => send.mutate()}
     >
-      <Field label="Email" error={fields.email}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="email"
-            required
-            autoComplete="off"
-            aria-describedby={describedBy}
-            invalid={invalid}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoFocus
-          />
-        )}
-      </Field>
+      <TextField
+        label="Email"
+        error={fields.email}
+        type="email"
+        required
+        autoComplete="off"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        autoFocus
+      />
       <Field label="Role" error={fields.role}>
         {({ id, describedBy, invalid }) => (
           <Select

@@ -5,7 +5,7 @@ import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Select, TextField } from "@/components/ui/field";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -78,17 +78,13 @@ export function SessionsView() {
             </Select>
           )}
         </Field>
-        <Field label="Active since" hint="Your local time.">
-          {({ id, describedBy }) => (
-            <Input
-              id={id}
-              type="datetime-local"
-              aria-describedby={describedBy}
-              value={params.since ? toLocalInput(params.since) : ""}
-              onChange={(e) => update({ since: fromLocalInput(e.target.value) })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Active since"
+          hint="Your local time."
+          type="datetime-local"
+          value={params.since ? toLocalInput(params.since) : ""}
+          onChange={(e) => update({ since: fromLocalInput(e.target.value) })}
+        />
         <Field label="Environment">
           {({ id }) => (
             <Select id={id} value={params.environment} onChange={(e) => update({ environment: e.target.value })}>

@@ -7,7 +7,7 @@ import { queryKeys, requests, useSigningSecret } from "@/components/console/quer
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Card, Details, Mono, ShownOnce } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { Code, type RotatedSecret } from "./shared";
@@ -76,24 +76,14 @@ function ConfirmDialog({
           : "Callbacks are signed with this secret. Receivers that verify callbacks need it."
       }
       footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant={configured ? "danger" : "primary"}
-            disabled={rotate.isPending}
-            onClick={() => rotate.mutate()}
-          >
-            {rotate.isPending
-              ? configured
-                ? "Rotating…"
-                : "Creating…"
-              : configured
-                ? "Rotate secret"
-                : "Create secret"}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={close}
+          label={configured ? "Rotate secret" : "Create secret"}
+          pendingLabel={configured ? "Rotating…" : "Creating…"}
+          pending={rotate.isPending}
+          variant={configured ? "danger" : "primary"}
+          onClick={() => rotate.mutate()}
+        />
       }
     >
       <p className="text-sm">The new secret is shown once, right after this step. Have your secret manager ready.</p>

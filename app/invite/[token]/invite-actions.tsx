@@ -7,7 +7,7 @@ import { ConsoleApiError } from "@/components/console/api";
 import { requests } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 
 const note = "mt-4 rounded-md px-3 py-2 text-sm ring-1";
 
@@ -112,31 +112,22 @@ export function InviteActions({
         }}
       >
         <h2 className="text-sm font-semibold text-zinc-900">New here? Create your account</h2>
-        <Field label="Your name (optional)" error={fields.name}>
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              autoComplete="name"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Choose a password" hint="At least 8 characters." error={fields.password}>
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              type="password"
-              autoComplete="new-password"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Your name (optional)"
+          error={fields.name}
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <TextField
+          label="Choose a password"
+          hint="At least 8 characters."
+          error={fields.password}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {Boolean(error) && !Object.keys(fields).length && <Problem error={error} />}
         {error instanceof ConsoleApiError && error.code === "account_exists" && (
           <a href={signInHref} className={`${buttonClass("primary")} w-full`}>

@@ -7,7 +7,7 @@ import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests } from "@/components/console/queries";
 import { statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
 import { CONTROLS, type Control, type RunDetail } from "../shared";
 
@@ -78,14 +78,15 @@ export function RunControls({ run }: { run: RunDetail }) {
         title="Cancel this run?"
         description="The item in progress is stopped and no further item runs. Items already finished are kept. A cancelled run cannot be resumed or retried."
         footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Keep the run
-            </Button>
-            <Button variant="danger" disabled={control.isPending} onClick={() => control.mutate("cancel")}>
-              {control.isPending ? "Cancelling…" : "Cancel run"}
-            </Button>
-          </>
+          <DialogActions
+            onCancel={() => setConfirming(false)}
+            cancelLabel="Keep the run"
+            label="Cancel run"
+            pendingLabel="Cancelling…"
+            pending={control.isPending}
+            variant="danger"
+            onClick={() => control.mutate("cancel")}
+          />
         }
       />
     </>

@@ -8,7 +8,7 @@ import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, type ResolveAnswer } from "@/components/console/queries";
 import { Badge, statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Textarea } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -55,14 +55,14 @@ function EditDialog({
       title={approval ? `Edit & approve ${itemName(approval)}` : "Edit & approve"}
       description="The item continues through the remaining steps with this data instead of the original."
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="edit-approve" disabled={pending}>
-            {pending ? "Saving…" : "Approve with changes"}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          label="Approve with changes"
+          pendingLabel="Saving…"
+          pending={pending}
+          type="submit"
+          form="edit-approve"
+        />
       }
     >
       <form

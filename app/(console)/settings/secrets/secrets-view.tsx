@@ -10,7 +10,7 @@ import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -59,39 +59,27 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
       autoComplete="off"
     >
       {!target && (
-        <Field
+        <TextField
           label="Name"
           error={fields.name}
           hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-              spellCheck={false}
-            />
-          )}
-        </Field>
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+          spellCheck={false}
+        />
       )}
-      <Field label="Value" error={fields.value} hint="For example the API key of your model provider.">
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            aria-describedby={describedBy}
-            invalid={invalid}
-            type="password"
-            autoComplete="new-password"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            autoFocus={Boolean(target)}
-            spellCheck={false}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Value"
+        error={fields.value}
+        hint="For example the API key of your model provider."
+        type="password"
+        autoComplete="new-password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoFocus={Boolean(target)}
+        spellCheck={false}
+      />
       {save.error && !Object.keys(fields).length && <ErrorState error={save.error} title="The secret was not saved" />}
     </FormDialog>
   );

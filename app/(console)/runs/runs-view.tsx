@@ -1,13 +1,14 @@
 "use client";
 import Link from "next/link";
 import { useAgents, useRuns } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
@@ -42,32 +43,35 @@ export function RunsView() {
         onChange={set}
       />
 
-      {runs.isPending ? (
-        <SkeletonRows label="Loading runs" />
-      ) : runs.error ? (
-        <ErrorState error={runs.error} title="Runs could not be loaded" />
-      ) : runs.data.runs.length === 0 ? (
-        filtered ? (
-          <EmptyState
-            title="No runs match these filters"
-            action={
-              <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
-                Show all runs
-              </Button>
-            }
-          >
-            {status ? `No ${statusLabel(status)} runs` : "No runs"}
-            {agentId ? " for this agent" : ""}
-            {offset ? " on this page" : ""}.
-          </EmptyState>
-        ) : (
-          <EmptyState title="No runs yet">
-            A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
-            an Access Key, or from the agent&apos;s test console.
-          </EmptyState>
-        )
-      ) : (
-        <>
+      <ListResult
+        query={runs}
+        rows={(d) => d.runs}
+        loading="Loading runs"
+        errorTitle="Runs could not be loaded"
+        empty={
+          filtered ? (
+            <EmptyState
+              title="No runs match these filters"
+              action={
+                <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
+                  Show all runs
+                </Button>
+              }
+            >
+              {status ? `No ${statusLabel(status)} runs` : "No runs"}
+              {agentId ? " for this agent" : ""}
+              {offset ? " on this page" : ""}.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No runs yet">
+              A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono>{" "}
+              with an Access Key, or from the agent&apos;s test console.
+            </EmptyState>
+          )
+        }
+        pager={{ offset: offset, limit: LIMIT, onChange: (o) => set({ offset: o }) }}
+      >
+        {(rows) => (
           <Table label="Runs">
             <THead>
               <Tr>
@@ -81,7 +85,7 @@ export function RunsView() {
               </Tr>
             </THead>
             <TBody>
-              {runs.data.runs.map((r) => (
+              {rows.map((r) => (
                 <Tr key={r.run_id}>
                   <Td className="hidden sm:table-cell">
                     <StatusBadge status={r.status} />
@@ -127,15 +131,8 @@ export function RunsView() {
               ))}
             </TBody>
           </Table>
-          <Pager
-            offset={offset}
-            limit={LIMIT}
-            hasMore={runs.data.has_more}
-            count={runs.data.runs.length}
-            onChange={(o) => set({ offset: o })}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
     </>
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 import Link from "next/link";
 import { useAgents, useSessions } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Select, TextField } from "@/components/ui/field";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 20;
@@ -107,32 +108,35 @@ export function SessionsView() {
         )}
       </form>
 
-      {sessions.isPending ? (
-        <SkeletonRows label="Loading sessions" />
-      ) : sessions.error ? (
-        <ErrorState error={sessions.error} title="Sessions could not be loaded" />
-      ) : sessions.data.sessions.length === 0 ? (
-        filtered || params.offset > 0 ? (
-          <EmptyState title="No sessions match these filters">
-            Try another agent, status or time, or clear the filters. Sessions appear when an agent is triggered through
-            the API; drafts come from the test console on the Agents page.
-          </EmptyState>
-        ) : (
-          <EmptyState
-            title="No sessions yet"
-            action={
-              <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
-                Go to Agents
-              </Link>
-            }
-          >
-            A session appears when a conversational agent is triggered with{" "}
-            <Mono>POST /api/agents/webhook/&#123;agent_id&#125;</Mono>. Draft sessions come from the test console on the
-            Agents page.
-          </EmptyState>
-        )
-      ) : (
-        <>
+      <ListResult
+        query={sessions}
+        rows={(d) => d.sessions}
+        loading="Loading sessions"
+        errorTitle="Sessions could not be loaded"
+        empty={
+          filtered || params.offset > 0 ? (
+            <EmptyState title="No sessions match these filters">
+              Try another agent, status or time, or clear the filters. Sessions appear when an agent is triggered
+              through the API; drafts come from the test console on the Agents page.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title="No sessions yet"
+              action={
+                <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
+                  Go to Agents
+                </Link>
+              }
+            >
+              A session appears when a conversational agent is triggered with{" "}
+              <Mono>POST /api/agents/webhook/&#123;agent_id&#125;</Mono>. Draft sessions come from the test console on
+              the Agents page.
+            </EmptyState>
+          )
+        }
+        pager={{ offset: params.offset, limit: params.limit, onChange: (offset) => update({ offset }) }}
+      >
+        {(rows) => (
           <Table label="Sessions">
             <THead>
               <Tr>
@@ -147,7 +151,7 @@ export function SessionsView() {
               </Tr>
             </THead>
             <TBody>
-              {sessions.data.sessions.map((s) => (
+              {rows.map((s) => (
                 <Tr key={s.session_id} data-session-id={s.session_id}>
                   <Td className="whitespace-nowrap">
                     <Link
@@ -182,15 +186,8 @@ export function SessionsView() {
               ))}
             </TBody>
           </Table>
-          <Pager
-            offset={params.offset}
-            limit={params.limit}
-            hasMore={sessions.data.has_more}
-            count={sessions.data.sessions.length}
-            onChange={(offset) => update({ offset })}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
     </>
   );
 }

@@ -7,7 +7,7 @@ import { queryKeys, requests, useAgentPage, type Agent } from "@/components/cons
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { Button, buttonClass } from "@/components/ui/button";
+import { buttonClass, RowAction } from "@/components/ui/button";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -133,14 +133,9 @@ export function AgentsView() {
                   {admin && (
                     <Td className="text-right">
                       {!a.archived_at && (
-                        <Button
-                          variant="secondary"
-                          size="sm"
-                          onClick={() => setArchiving(a)}
-                          aria-label={`Archive ${a.name}`}
-                        >
+                        <RowAction onClick={() => setArchiving(a)} aria-label={`Archive ${a.name}`}>
                           Archive
-                        </Button>
+                        </RowAction>
                       )}
                     </Td>
                   )}

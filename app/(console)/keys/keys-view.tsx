@@ -8,7 +8,7 @@ import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader, ShownOnce } from "@/components/ui/misc";
@@ -234,14 +234,9 @@ export function KeysView() {
                 {admin && (
                   <Td className="text-right">
                     {!k.revoked_at && (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => setRevoking(k)}
-                        aria-label={`Revoke ${k.name}`}
-                      >
+                      <RowAction onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke
-                      </Button>
+                      </RowAction>
                     )}
                   </Td>
                 )}

@@ -7,7 +7,7 @@ import { formatDate, relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { type Role } from "@/components/console/roles";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
@@ -121,14 +121,9 @@ export function MembersView() {
                           <option value="support">support</option>
                         </Select>
                       </div>
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => setRemoving(m)}
-                        aria-label={`Remove ${m.email}`}
-                      >
+                      <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
                         Remove
-                      </Button>
+                      </RowAction>
                     </div>
                   </Td>
                 </Tr>

@@ -6,7 +6,7 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/ui/button";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
@@ -66,14 +66,9 @@ export function PendingInvitations() {
                   </div>
                 </Td>
                 <Td className="w-px">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    onClick={() => setRevoking(i)}
-                    aria-label={`Revoke the invitation of ${i.email}`}
-                  >
+                  <RowAction onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
                     Revoke
-                  </Button>
+                  </RowAction>
                 </Td>
               </Tr>
             ))}

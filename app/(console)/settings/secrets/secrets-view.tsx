@@ -9,7 +9,7 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
@@ -188,22 +188,12 @@ export function SecretsView() {
                 <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
                 <Td className="text-right">
                   <div className="flex flex-wrap justify-end gap-2">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setReplacing(s)}
-                      aria-label={`Replace ${s.name}`}
-                    >
+                    <RowAction onClick={() => setReplacing(s)} aria-label={`Replace ${s.name}`}>
                       Replace
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setDeleting(s)}
-                      aria-label={`Delete ${s.name}`}
-                    >
+                    </RowAction>
+                    <RowAction onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
                       Delete
-                    </Button>
+                    </RowAction>
                   </div>
                 </Td>
               </Tr>

@@ -156,7 +156,7 @@ export const OrgSessionRecord = SessionRecord.extend({ agent_name: z.string(), e
 export const OrgMessageRecord = MessageListItem.extend({
   cost: z.number().nullable(),
   processing_time_ms: z.number().int().nullable(),
-  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+  error: MessageError.nullable(),
 });
 export const OrgMessagePage = z.strictObject({ messages: z.array(OrgMessageRecord), has_more: z.boolean() });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, newFileId, newId, randomBase62 } from "./ids";
+import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern } from "./id-format";
+import { newFileId, newId, randomBase62 } from "./ids";
 
 describe("ids", () => {
   it("file ids are fi_ plus exactly 32 lowercase hex characters", () => {

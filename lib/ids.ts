@@ -1,6 +1,8 @@
 // Prefixed, opaque, URL-safe identifiers. Most ids start with a time component so that they sort
-// by creation time; file ids are exactly `fi_` + 32 lowercase hex characters (SPEC 2.2).
+// by creation time; file ids are exactly `fi_` + 32 lowercase hex characters. Their shapes, for
+// validation, are in id-format.ts.
 import { randomBytes, randomFillSync } from "node:crypto";
+import type { IdPrefix } from "./id-format";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -38,47 +40,11 @@ function timePart(): string {
   return s;
 }
 
-export type IdPrefix =
-  | "org"
-  | "proj"
-  | "usr"
-  | "mem"
-  | "inv"
-  | "utk"
-  | "key"
-  | "agt"
-  | "sess"
-  | "msg"
-  | "run"
-  | "item"
-  | "out"
-  | "evt"
-  | "idem"
-  | "sif"
-  | "dses"
-  | "upl"
-  | "dlv"
-  | "att"
-  | "sec"
-  | "req";
-
-/** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
-const ID_CHARS = 22;
-
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${timePart()}${randomBase62(14)}`;
 }
-
-/** The exact shape of an id made by newId(prefix). */
-export const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[0-9A-Za-z]{${ID_CHARS}}$`);
-
-/** What a well-formed id looks like, for validation messages. */
-export const idFormat = (prefix: IdPrefix) => `${prefix}_ followed by ${ID_CHARS} letters and digits`;
 
 export function newFileId(): string {
   // 12 hex of milliseconds + 20 random hex = 32.
   return `fi_${Date.now().toString(16).padStart(12, "0")}${randomBytes(10).toString("hex")}`;
 }
-
-export const FILE_ID_RE = /^fi_[0-9a-f]{32}$/;
-export const FILE_ID_FORMAT = "fi_ followed by 32 lowercase hexadecimal characters (0-9, a-f)";

@@ -1,19 +1,8 @@
 // Keyset pagination: a list ordered by (a time, id) continues after the last row a page answered,
 // so page 1,000 reads what page 1 reads (an index range from the cursor), where an offset reads and
-// throws away every row before it. The cursor is opaque to clients: base64url of the last row's
+// throws away every row before it. The query parameter is lib/validate.ts's `queryCursor`. The cursor is opaque to clients: base64url of the last row's
 // sort value and id. A cursor that does not decode answers 400 invalid_request naming `cursor`.
-import { z } from "zod";
 import { ApiError } from "./errors";
-
-const MAX_CURSOR = 200;
-
-/** The query parameter: an opaque cursor from a previous page's `next_cursor`. */
-export const CursorParam = z
-  .string()
-  .min(1)
-  .max(MAX_CURSOR)
-  .optional()
-  .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
 export interface CursorKey {
   /** The sort value of the last row: an instant, or a position (a run item's index). */

@@ -3,7 +3,7 @@
 // are lib/validation-messages.ts's (shared with the console).
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
-import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./ids";
+import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./id-format";
 import { fieldErrors, fieldSentence, validationMessage } from "./validation-messages";
 
 export function parseWith<T>(
@@ -45,6 +45,14 @@ export const queryOffset = z
   .transform(Number)
   .pipe(z.number().int().min(0).max(2_147_483_647))
   .default(0);
+
+/** A list's opaque cursor: the `next_cursor` of its previous page (lib/pagination.ts reads it). */
+export const queryCursor = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
 /** A file id in a body: the message says what a well-formed one looks like. */
 export const fileIdString = () => z.string().regex(FILE_ID_RE, `must be a file id: ${FILE_ID_FORMAT}`);

@@ -1,7 +1,6 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/components/console/api";
+import { useOverview } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
@@ -9,19 +8,6 @@ import { Card, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 
 const RUN_STATES = ["pending", "running", "needs_review", "paused", "completed", "failed", "cancelled"] as const;
-
-interface Overview {
-  counts: { agents: number; active_keys: number; sessions_today: number; runs: Record<string, number> };
-  needs_review: { run_id: string; agent_name: string; items_needs_review: number; updated_at: string }[];
-  recent_errors: {
-    kind: "run" | "message";
-    id: string;
-    session_id?: string;
-    agent_name: string;
-    message: string;
-    at: string;
-  }[];
-}
 
 function Stat({ label, value, href }: { label: string; value: number | undefined; href: string }) {
   return (
@@ -38,7 +24,7 @@ function Stat({ label, value, href }: { label: string; value: number | undefined
 
 export function OverviewView() {
   const me = useMe();
-  const q = useQuery({ queryKey: ["overview"], queryFn: () => api<Overview>("/overview"), refetchInterval: 10_000 });
+  const q = useOverview();
   const d = q.data;
   return (
     <>

@@ -1,8 +1,9 @@
 "use client";
 import { useState } from "react";
-import { api, ConsoleApiError } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests } from "@/components/console/queries";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 
 export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean }) {
   const [email, setEmail] = useState("");
@@ -24,7 +25,7 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         setBusy(true);
         setError(null);
         try {
-          await api("/auth/sign-in", { method: "POST", json: { email, password } });
+          await requests.signIn(email, password);
           window.location.assign(next);
         } catch (err) {
           setBusy(false);
@@ -39,30 +40,22 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         }
       }}
     >
-      <Field label="Email">
-        {({ id }) => (
-          <Input
-            id={id}
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        )}
-      </Field>
-      <Field label="Password">
-        {({ id }) => (
-          <Input
-            id={id}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
           {error}

@@ -1,7 +1,7 @@
 "use client";
 // The signed-in user as the layout saw it on the server, for components that adapt to the role.
 import { createContext, useContext, type ReactNode } from "react";
-import type { ConsoleMe } from "@/lib/http/console-pages";
+import type { ConsoleMe } from "@/lib/orgs/schemas";
 
 const MeContext = createContext<ConsoleMe | null>(null);
 

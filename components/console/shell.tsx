@@ -4,12 +4,13 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
-import type { ConsoleMe } from "@/lib/http/console-pages";
+import type { ConsoleMe } from "@/lib/orgs/schemas";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
-import { post, signOutAndLeave } from "./api";
+import { signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
+import { requests } from "./queries";
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/", label: "Overview" },
@@ -69,7 +70,7 @@ function OrgSwitcher({ me }: { me: ConsoleMe }) {
         onChange={async (e) => {
           setBusy(true);
           try {
-            await post("/org", { organization_id: e.target.value });
+            await requests.switchOrganization(e.target.value);
             window.location.assign("/");
           } finally {
             setBusy(false);

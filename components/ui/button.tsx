@@ -30,3 +30,8 @@ export function Button({
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
   return <button type={type} className={cn(buttonClass(variant, size), className)} {...props} />;
 }
+
+/** The small secondary button of a table row's action (Revoke, Delete, Archive, ...). */
+export function RowAction(props: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "className">) {
+  return <Button variant="secondary" size="sm" {...props} />;
+}

@@ -1,7 +1,7 @@
 "use client";
 // A modal dialog on the native <dialog> element: the browser traps focus, Escape closes it, and
 // focus returns to the opener.
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
@@ -68,6 +68,34 @@ export function Dialog({
   );
 }
 
+/** A dialog's footer: Cancel, and the button that acts, labelled for its pending state. */
+export function DialogActions({
+  onCancel,
+  cancelLabel = "Cancel",
+  label,
+  pendingLabel,
+  pending,
+  disabled,
+  ...button
+}: {
+  onCancel: () => void;
+  cancelLabel?: string;
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+} & Omit<ComponentProps<typeof Button>, "children">) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        {cancelLabel}
+      </Button>
+      <Button disabled={pending || disabled} {...button}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </>
+  );
+}
+
 /** "Are you sure?": Cancel, and a danger button that runs `onConfirm`; `children` shows its error. */
 export function ConfirmDialog({
   open,
@@ -78,6 +106,7 @@ export function ConfirmDialog({
   pendingLabel,
   pending,
   onConfirm,
+  disabled,
   children,
 }: {
   open: boolean;
@@ -88,6 +117,8 @@ export function ConfirmDialog({
   pendingLabel: string;
   pending: boolean;
   onConfirm: () => void;
+  /** Refuses the write for now (the content says why). */
+  disabled?: boolean;
   children?: ReactNode;
 }) {
   return (
@@ -97,14 +128,15 @@ export function ConfirmDialog({
       title={title}
       description={description}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={pending} onClick={onConfirm}>
-            {pending ? pendingLabel : confirmLabel}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          label={confirmLabel}
+          pendingLabel={pendingLabel}
+          pending={pending}
+          disabled={disabled}
+          variant="danger"
+          onClick={onConfirm}
+        />
       }
     >
       {children}

@@ -52,6 +52,24 @@ export function Field({
 
 type InvalidProp = { invalid?: boolean };
 
+/** A labelled text input: Field and Input wired together, for the common case. */
+export function TextField({
+  label,
+  hint,
+  error,
+  className,
+  ...input
+}: { label: string; hint?: ReactNode; error?: string; className?: string } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "className" | "id"
+>) {
+  return (
+    <Field label={label} hint={hint} error={error} className={className}>
+      {({ id, describedBy, invalid }) => <Input id={id} aria-describedby={describedBy} invalid={invalid} {...input} />}
+    </Field>
+  );
+}
+
 export function Input({ className, invalid: bad, ...props }: InputHTMLAttributes<HTMLInputElement> & InvalidProp) {
   return (
     <input aria-invalid={bad || undefined} className={cn(control, "h-10", bad && invalid, className)} {...props} />

@@ -79,3 +79,6 @@ export const AgentRecord = z.strictObject({
 });
 
 export const AgentList = z.strictObject({ agents: z.array(AgentRecord) });
+
+/** A page of the console's agents list, archived agents included. */
+export const AgentPage = z.strictObject({ agents: z.array(AgentRecord), has_more: z.boolean() });

@@ -2,8 +2,7 @@
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
-import { fileIdString, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
-import { CursorParam } from "../pagination";
+import { fileIdString, queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 
 /** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -50,13 +49,13 @@ export const OrgSessionsQuery = z.object({
   environment: z.enum(["production", "draft", "all"]).default("all"),
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
   offset: queryOffset,
-  cursor: CursorParam,
+  cursor: queryCursor,
 });
 
 export const OrgMessagesQuery = z.object({
   limit: queryLimit(100, MessageLimits.cap),
   offset: queryOffset,
-  cursor: CursorParam,
+  cursor: queryCursor,
 });
 
 // Response shapes (SPEC 2.3, 2.4; DESIGN "Conversational agents"): the records of records.ts and the
@@ -159,3 +158,29 @@ export const ConversationAccepted = z.strictObject({
   status: z.literal("processing"),
   timestamp: responseTimestamp(),
 });
+
+// Answers of the console API (app/api/console/sessions, the test console's chat), typed for the
+// console's query hooks (components/console/queries.ts).
+
+export const Environment = z.enum(["production", "draft"]);
+export const OrgSessionListItem = SessionListItem.extend({ agent_name: z.string(), environment: Environment });
+export const OrgSessionPage = z.strictObject({
+  sessions: z.array(OrgSessionListItem),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+export const OrgSessionRecord = SessionRecord.extend({ agent_name: z.string(), environment: Environment });
+
+export const OrgMessageRecord = MessageListItem.extend({
+  cost: z.number().nullable(),
+  processing_time_ms: z.number().int().nullable(),
+  error: MessageError.nullable(),
+});
+export const OrgMessagePage = z.strictObject({
+  messages: z.array(OrgMessageRecord),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+/** The test console's reply: the trigger's answer with what the reply cost and which model made it. */
+export const ConsoleChatReply = ConversationReply.extend({ cost: z.number(), model: z.string().nullable() });

@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
-import { FILE_ID_FORMAT, FILE_ID_RE } from "../ids";
+import { FILE_ID_FORMAT, FILE_ID_RE } from "../id-format";
 import { storage } from "../storage";
 import { DOWNLOAD_PATH, signDownload } from "./signing";
 

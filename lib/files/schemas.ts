@@ -10,3 +10,17 @@ export const UploadedFile = z.strictObject({
   filename: z.string(),
 });
 export type UploadedFile = z.infer<typeof UploadedFile>;
+
+/** A page of an agent's files, as the console's uploads page lists them. */
+export const AgentFileRecord = z.strictObject({
+  file_id: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  created_at: z.string(),
+});
+export const AgentFilePage = z.strictObject({
+  files: z.array(AgentFileRecord),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});

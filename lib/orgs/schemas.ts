@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { queryLimit, queryOffset } from "../validate";
-import { CursorParam } from "../pagination";
+import { queryCursor, queryLimit, queryOffset } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 
@@ -30,7 +29,89 @@ export const AuditQuery = z.object({
   action: z.string().min(1).max(100).optional(),
   limit: queryLimit(50, 100),
   offset: queryOffset,
-  cursor: CursorParam,
+  cursor: queryCursor,
 });
 
 export const SwitchOrgBody = z.strictObject({ organization_id: z.string().min(1) });
+
+// Answers of the console API (app/api/console), typed for the console's query hooks
+// (components/console/queries.ts).
+
+export const MemberRecord = z.strictObject({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: Role,
+  joined_at: z.string(),
+});
+export const MemberList = z.strictObject({ members: z.array(MemberRecord) });
+
+export const InvitationRecord = z.strictObject({
+  invitation_id: z.string(),
+  email: z.string(),
+  role: Role,
+  invited_by: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export const InvitationPage = z.strictObject({ invitations: z.array(InvitationRecord), has_more: z.boolean() });
+
+export const AuditEventRecord = z.strictObject({
+  event_id: z.string(),
+  at: z.string(),
+  actor: z.strictObject({ type: z.string(), id: z.string().nullable(), label: z.string().nullable() }),
+  action: z.string(),
+  target: z.strictObject({ type: z.string(), id: z.string() }),
+  data: z.unknown(),
+});
+export const AuditPage = z.strictObject({
+  events: z.array(AuditEventRecord),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+/** The console's home: counts, runs waiting for a person, the latest failures. */
+export const Overview = z.strictObject({
+  counts: z.strictObject({
+    agents: z.number().int(),
+    active_keys: z.number().int(),
+    sessions_today: z.number().int(),
+    runs: z.record(z.string(), z.number().int()),
+  }),
+  needs_review: z.array(
+    z.strictObject({
+      run_id: z.string(),
+      agent_name: z.string(),
+      items_needs_review: z.number().int(),
+      updated_at: z.string(),
+    }),
+  ),
+  recent_errors: z.array(
+    z.strictObject({
+      kind: z.enum(["run", "message"]),
+      id: z.string(),
+      session_id: z.string().optional(),
+      agent_name: z.string(),
+      message: z.string(),
+      at: z.string(),
+    }),
+  ),
+});
+
+/** The signed-in person as the console knows them (no ids the browser cannot already see). */
+export const ConsoleMe = z.strictObject({
+  email: z.string(),
+  name: z.string().nullable(),
+  role: Role,
+  organization: z.strictObject({ organization_id: z.string(), name: z.string() }),
+  organizations: z.array(z.strictObject({ organization_id: z.string(), name: z.string(), role: Role })),
+});
+export type ConsoleMe = z.infer<typeof ConsoleMe>;
+
+/** The answer to inviting: the invitation, its link (shown once) and whether it was emailed. */
+export const CreatedInvitation = InvitationRecord.extend({ url: z.string(), emailed: z.boolean() });
+export const RevokedInvitation = z.strictObject({ invitation_id: z.string(), revoked: z.literal(true) });
+export const RemovedMember = z.strictObject({ user_id: z.string(), removed: z.literal(true) });
+
+/** The answer to accepting an invitation: whether the browser is now signed in. */
+export const AcceptedInvitation = z.looseObject({ signed_in: z.boolean() });

@@ -1,9 +1,8 @@
 // Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
-import { queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
-import { RUN_STATUSES } from "./state";
-import { CursorParam } from "../pagination";
+import { queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
+import { RUN_STATUSES } from "./statuses";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 
@@ -43,14 +42,14 @@ export const OrgRunsQuery = z.object({
   status: z.string().optional(),
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   offset: queryOffset,
-  cursor: CursorParam,
+  cursor: queryCursor,
 });
 
 export const RunItemsQuery = z.object({
   status: z.string().optional(),
   limit: queryLimit(50, 200),
   offset: queryOffset,
-  cursor: CursorParam,
+  cursor: queryCursor,
 });
 
 export const ConsoleRunParams = z.object({ run_id: z.string() });
@@ -138,3 +137,45 @@ export const ResolveResult = z.strictObject({
   all_resolved: z.boolean(),
   resumed: z.boolean().meta({ description: "The run went back to running because this was its last open approval." }),
 });
+
+// Answers of the console API (app/api/console/runs), typed for the console's query hooks
+// (components/console/queries.ts).
+
+export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
+export const CONTROL_VALUES = ["pause", "resume", "retry", "cancel"] as const;
+
+export const OrgRunListItem = RunListItem.extend({ agent_name: z.string(), created_at: responseTimestamp() });
+export const OrgRunPage = z.strictObject({
+  runs: z.array(OrgRunListItem),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+export const OrgRunDetail = RunRecord.extend({
+  agent_name: z.string(),
+  created_at: responseTimestamp(),
+  inputs: z.unknown(),
+  allowed_actions: z.array(z.enum(CONTROL_VALUES)),
+});
+
+export const RunItemRecord = z.strictObject({
+  item_id: z.string(),
+  index: z.number().int(),
+  status: z.string(),
+  step_id: z.string().nullable(),
+  data: z.unknown(),
+  result: z.unknown(),
+  error: z.string().nullable(),
+  exception: z.boolean(),
+  resolution: z.string().nullable(),
+  updated_at: z.string(),
+});
+export const RunItemPage = z.strictObject({
+  items: z.array(RunItemRecord),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+/** An approval with its item's index (the console names items by it). */
+export const ConsoleApproval = Approval.extend({ index: z.number().int().nullable() });
+export const ConsoleApprovalList = z.strictObject({ approvals: z.array(ConsoleApproval) });

@@ -12,17 +12,10 @@ import { Prisma as P } from "../generated/prisma/client";
 import { readRunIn } from "./read";
 import { runRecord } from "./record";
 import { announceRun } from "./signals";
+import type { RunStatus } from "./statuses";
 
-export const RUN_STATUSES = [
-  "pending",
-  "running",
-  "completed",
-  "failed",
-  "needs_review",
-  "cancelled",
-  "paused",
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+// The statuses live apart so that browser code can name them; importers of this module keep them.
+export { RUN_STATUSES, type RunStatus } from "./statuses";
 
 export const CONTROL_ACTIONS = ["pause", "resume", "cancel", "retry"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];

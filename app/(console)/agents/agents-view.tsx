@@ -1,18 +1,17 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api, del } from "@/components/console/api";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { queryKeys, requests, useAgentPage, type Agent } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { Button, buttonClass } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { buttonClass, RowAction } from "@/components/ui/button";
 import { Mono, PageHeader, Pager } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import type { Agent } from "./types";
 
 const LIMIT = 25;
 
@@ -32,43 +31,28 @@ export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) 
 function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const archive = useMutation({
-    mutationFn: (a: Agent) => del<Agent>(`/agents/${a.agent_id}`),
-    onSuccess: (a) => {
-      toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
-      void qc.invalidateQueries({ queryKey: ["agents"] });
-      void qc.invalidateQueries({ queryKey: ["agent", a.agent_id] });
-      onClose();
-    },
-  });
-  const close = () => {
-    archive.reset();
-    onClose();
-  };
   return (
-    <Dialog
-      open={Boolean(target)}
-      onClose={close}
+    <ConfirmWrite
+      target={target}
+      onClose={onClose}
       title={`Archive ${target?.name ?? "agent"}?`}
       description="New triggers and uploads for this agent are refused from now on. Its sessions, messages, runs and files stay readable, and existing runs can still be controlled. This cannot be undone."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={archive.isPending} onClick={() => target && archive.mutate(target)}>
-            {archive.isPending ? "Archiving…" : "Archive agent"}
-          </Button>
-        </>
-      }
+      confirmLabel="Archive agent"
+      pendingLabel="Archiving…"
+      errorTitle="The agent was not archived"
+      write={(a) => requests.archiveAgent(a.agent_id)}
+      onDone={(a) => {
+        toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
+        void qc.invalidateQueries({ queryKey: queryKeys.agents() });
+        void qc.invalidateQueries({ queryKey: queryKeys.agent(a.agent_id) });
+      }}
     >
       {target && (
         <p className="text-sm">
           <Mono>{target.agent_id}</Mono> · {target.kind}
         </p>
       )}
-      {archive.error && <ErrorState className="mt-3" error={archive.error} title="The agent was not archived" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 
@@ -76,10 +60,7 @@ export function AgentsView() {
   const admin = useIsAdmin();
   const [offset, setOffset] = useState(0);
   const [archiving, setArchiving] = useState<Agent | null>(null);
-  const agents = useQuery({
-    queryKey: ["agents", { offset }],
-    queryFn: () => api<{ agents: Agent[]; has_more: boolean }>(`/agents?limit=${LIMIT}&offset=${offset}`),
-  });
+  const agents = useAgentPage({ limit: LIMIT, offset });
   const newAgent = (label: string) => (
     <Link href="/agents/new" className={buttonClass()}>
       {label}
@@ -152,14 +133,9 @@ export function AgentsView() {
                   {admin && (
                     <Td className="text-right">
                       {!a.archived_at && (
-                        <Button
-                          variant="secondary"
-                          size="sm"
-                          onClick={() => setArchiving(a)}
-                          aria-label={`Archive ${a.name}`}
-                        >
+                        <RowAction onClick={() => setArchiving(a)} aria-label={`Archive ${a.name}`}>
                           Archive
-                        </Button>
+                        </RowAction>
                       )}
                     </Td>
                   )}

@@ -1,25 +1,16 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api } from "@/components/console/api";
+import { useAudit } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
-
-interface AuditEvent {
-  event_id: string;
-  at: string;
-  actor: { type: string; id: string | null; label: string | null };
-  action: string;
-  target: { type: string; id: string };
-  data: unknown;
-}
 
 /** Every action the services write (grep `audit({` and `run.${move}` in lib/), grouped for the filter. */
 const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
@@ -110,13 +101,7 @@ export function AuditView() {
   const url = useUrlParams({ action: "" }, { limit: DEFAULT_LIMIT });
   const { update } = url;
   const params = { action: url.filters.action, offset: url.offset, limit: url.limit };
-  const query = new URLSearchParams({ limit: String(params.limit), offset: String(params.offset) });
-  if (params.action) query.set("action", params.action);
-  const events = useQuery({
-    queryKey: ["audit", query.toString()],
-    queryFn: () => api<{ events: AuditEvent[]; has_more: boolean }>(`/audit?${query}`),
-    placeholderData: keepPreviousData,
-  });
+  const events = useAudit(params);
   const known = ACTION_LABELS.has(params.action);
 
   return (
@@ -155,20 +140,23 @@ export function AuditView() {
         )}
       </form>
 
-      {events.isPending ? (
-        <SkeletonRows label="Loading the audit log" />
-      ) : events.error ? (
-        <ErrorState error={events.error} title="The audit log could not be loaded" />
-      ) : events.data.events.length === 0 ? (
-        params.action || params.offset ? (
-          <EmptyState title="No events match this filter">Choose another action or clear the filter.</EmptyState>
-        ) : (
-          <EmptyState title="No events yet">
-            Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
-          </EmptyState>
-        )
-      ) : (
-        <>
+      <ListResult
+        query={events}
+        rows={(d) => d.events}
+        loading="Loading the audit log"
+        errorTitle="The audit log could not be loaded"
+        empty={
+          params.action || params.offset ? (
+            <EmptyState title="No events match this filter">Choose another action or clear the filter.</EmptyState>
+          ) : (
+            <EmptyState title="No events yet">
+              Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
+            </EmptyState>
+          )
+        }
+        pager={{ offset: params.offset, limit: params.limit, onChange: (offset) => update({ offset }) }}
+      >
+        {(rows) => (
           <Table label="Audit log">
             <THead>
               <Tr>
@@ -180,7 +168,7 @@ export function AuditView() {
               </Tr>
             </THead>
             <TBody>
-              {events.data.events.map((e) => {
+              {rows.map((e) => {
                 const details = compactJson(e.data);
                 return (
                   <Tr key={e.event_id}>
@@ -220,15 +208,8 @@ export function AuditView() {
               })}
             </TBody>
           </Table>
-          <Pager
-            offset={params.offset}
-            limit={params.limit}
-            hasMore={events.data.has_more}
-            count={events.data.events.length}
-            onChange={(offset) => update({ offset })}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
     </>
   );
 }

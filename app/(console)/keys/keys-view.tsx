@@ -1,29 +1,20 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ConsoleApiError, del, post } from "@/components/console/api";
+import { FormDialog } from "@/components/console/form-dialog";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, RowAction } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader, ShownOnce } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-
-interface AccessKey {
-  key_id: string;
-  name: string;
-  start: string;
-  permissions: string[];
-  /** The key's own limit; null: the service default. */
-  rate_limit_per_minute: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
@@ -31,19 +22,19 @@ function rateLimitText(k: AccessKey, defaultLimit: number) {
   return defaultLimit > 0 ? `${defaultLimit.toLocaleString("en")}/min (default)` : "none (default)";
 }
 
-const PERMISSIONS = [
+const PERMISSIONS: { value: Permission; label: string }[] = [
   { value: "agents:invoke", label: "agents:invoke: trigger agents, upload files, read and control runs" },
 ];
 
 function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: () => void; defaultLimit?: number }) {
   const qc = useQueryClient();
   const [name, setName] = useState("");
-  const [permissions, setPermissions] = useState<string[]>(["agents:invoke"]);
+  const [permissions, setPermissions] = useState<Permission[]>(["agents:invoke"]);
   const [rateLimit, setRateLimit] = useState("");
   const [minted, setMinted] = useState<(AccessKey & { key: string }) | null>(null);
   const mint = useMutation({
     mutationFn: () =>
-      post<AccessKey & { key: string }>("/keys", {
+      requests.mintKey({
         name,
         permissions,
         // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
@@ -51,7 +42,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
       }),
     onSuccess: (k) => {
       setMinted(k);
-      void qc.invalidateQueries({ queryKey: ["keys"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
     },
   });
   const close = () => {
@@ -84,128 +75,93 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
     );
   }
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Mint an Access Key"
       description="One key per integration, named after it: the name shows in the audit log."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="mint-key" disabled={mint.isPending}>
-            {mint.isPending ? "Minting…" : "Mint key"}
-          </Button>
-        </>
-      }
+      formId="mint-key"
+      submitLabel="Mint key"
+      pendingLabel="Minting…"
+      pending={mint.isPending}
+      onSubmit={() => mint.mutate()}
     >
-      <form
-        id="mint-key"
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mint.mutate();
-        }}
-      >
-        <Field label="Name" error={fieldError.name} hint="For example billing-backend or zapier-prod.">
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
+      <TextField
+        label="Name"
+        error={fieldError.name}
+        hint="For example billing-backend or zapier-prod."
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        autoFocus
+      />
+      <TextField
+        label="Rate limit (requests a minute, optional)"
+        error={fieldError.rate_limit_per_minute}
+        hint={
+          defaultLimit === undefined
+            ? "Empty: the service default."
+            : defaultLimit > 0
+              ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
+              : "Empty: the service default, no limit."
+        }
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+        value={rateLimit}
+        onChange={(e) => setRateLimit(e.target.value)}
+      />
+      <fieldset>
+        <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
+        {PERMISSIONS.map((p) => (
+          <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4 accent-indigo-600"
+              checked={permissions.includes(p.value)}
+              onChange={(e) =>
+                setPermissions(e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value))
+              }
             />
-          )}
-        </Field>
-        <Field
-          label="Rate limit (requests a minute, optional)"
-          error={fieldError.rate_limit_per_minute}
-          hint={
-            defaultLimit === undefined
-              ? "Empty: the service default."
-              : defaultLimit > 0
-                ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
-                : "Empty: the service default, no limit."
-          }
-        >
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={rateLimit}
-              onChange={(e) => setRateLimit(e.target.value)}
-            />
-          )}
-        </Field>
-        <fieldset>
-          <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
-          {PERMISSIONS.map((p) => (
-            <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 accent-indigo-600"
-                checked={permissions.includes(p.value)}
-                onChange={(e) =>
-                  setPermissions(
-                    e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value),
-                  )
-                }
-              />
-              <span>{p.label}</span>
-            </label>
-          ))}
-        </fieldset>
-        {mint.error && !Object.keys(fieldError).length && (
-          <ErrorState error={mint.error} title="The key was not minted" />
-        )}
-      </form>
-    </Dialog>
+            <span>{p.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      {mint.error && !Object.keys(fieldError).length && (
+        <ErrorState error={mint.error} title="The key was not minted" />
+      )}
+    </FormDialog>
   );
 }
 
 function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const revoke = useMutation({
-    mutationFn: (k: AccessKey) => del<AccessKey>(`/keys/${k.key_id}`),
-    onSuccess: (k) => {
-      toast({ tone: "success", message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." });
-      void qc.invalidateQueries({ queryKey: ["keys"] });
-      onClose();
-    },
-  });
   return (
-    <Dialog
-      open={Boolean(target)}
+    <ConfirmWrite
+      target={target}
       onClose={onClose}
       title={`Revoke ${target?.name ?? "key"}?`}
       description="Integrations using this key stop working within seconds. This cannot be undone; mint a new key to replace it."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={revoke.isPending} onClick={() => target && revoke.mutate(target)}>
-            {revoke.isPending ? "Revoking…" : "Revoke key"}
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke key"
+      pendingLabel="Revoking…"
+      errorTitle="The key was not revoked"
+      write={(k) => requests.revokeKey(k.key_id)}
+      onDone={(k) => {
+        toast({
+          tone: "success",
+          message: `Revoked ${k.name}`,
+          detail: "Requests with it are refused within seconds.",
+        });
+        void qc.invalidateQueries({ queryKey: queryKeys.keys() });
+      }}
     >
       {target && (
         <p className="text-sm">
           <Mono>{target.start}…</Mono> · {target.permissions.join(", ") || "no permissions"}
         </p>
       )}
-      {revoke.error && <ErrorState className="mt-3" error={revoke.error} title="The key was not revoked" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 
@@ -213,10 +169,7 @@ export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<AccessKey | null>(null);
-  const keys = useQuery({
-    queryKey: ["keys"],
-    queryFn: () => api<{ access_keys: AccessKey[]; default_rate_limit_per_minute: number }>("/keys"),
-  });
+  const keys = useKeys();
   return (
     <>
       <PageHeader
@@ -281,14 +234,9 @@ export function KeysView() {
                 {admin && (
                   <Td className="text-right">
                     {!k.revoked_at && (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => setRevoking(k)}
-                        aria-label={`Revoke ${k.name}`}
-                      >
+                      <RowAction onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke
-                      </Button>
+                      </RowAction>
                     )}
                   </Td>
                 )}

@@ -1,44 +1,29 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/components/console/api";
+import { useAgents, useRuns } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag, type RunListItem } from "./shared";
+import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
-
-interface AgentSummary {
-  agent_id: string;
-  name: string;
-  kind: string;
-}
 
 export function RunsView() {
   const { filters, offset, update: set } = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
   const status = (RUN_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
   const agentId = filters.agent_id;
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => api<{ agents: AgentSummary[] }>("/agents"),
-    staleTime: 60_000,
-  });
-  const query = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
-  if (status) query.set("status", status);
-  if (agentId) query.set("agent_id", agentId);
-  const runs = useQuery({
-    queryKey: ["runs", { status, agentId, offset }],
-    queryFn: () => api<{ runs: RunListItem[]; has_more: boolean }>(`/runs?${query}`),
-    placeholderData: keepPreviousData,
+  const agents = useAgents({ staleTime: 60_000 });
+  const runs = useRuns(
+    { status, agentId, limit: LIMIT, offset },
     // Live while something listed is in progress; still otherwise.
-    refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false),
-  });
+    { refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false) },
+  );
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const filtered = Boolean(status || agentId);
 
@@ -58,32 +43,35 @@ export function RunsView() {
         onChange={set}
       />
 
-      {runs.isPending ? (
-        <SkeletonRows label="Loading runs" />
-      ) : runs.error ? (
-        <ErrorState error={runs.error} title="Runs could not be loaded" />
-      ) : runs.data.runs.length === 0 ? (
-        filtered ? (
-          <EmptyState
-            title="No runs match these filters"
-            action={
-              <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
-                Show all runs
-              </Button>
-            }
-          >
-            {status ? `No ${statusLabel(status)} runs` : "No runs"}
-            {agentId ? " for this agent" : ""}
-            {offset ? " on this page" : ""}.
-          </EmptyState>
-        ) : (
-          <EmptyState title="No runs yet">
-            A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
-            an Access Key, or from the agent&apos;s test console.
-          </EmptyState>
-        )
-      ) : (
-        <>
+      <ListResult
+        query={runs}
+        rows={(d) => d.runs}
+        loading="Loading runs"
+        errorTitle="Runs could not be loaded"
+        empty={
+          filtered ? (
+            <EmptyState
+              title="No runs match these filters"
+              action={
+                <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
+                  Show all runs
+                </Button>
+              }
+            >
+              {status ? `No ${statusLabel(status)} runs` : "No runs"}
+              {agentId ? " for this agent" : ""}
+              {offset ? " on this page" : ""}.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No runs yet">
+              A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono>{" "}
+              with an Access Key, or from the agent&apos;s test console.
+            </EmptyState>
+          )
+        }
+        pager={{ offset: offset, limit: LIMIT, onChange: (o) => set({ offset: o }) }}
+      >
+        {(rows) => (
           <Table label="Runs">
             <THead>
               <Tr>
@@ -97,7 +85,7 @@ export function RunsView() {
               </Tr>
             </THead>
             <TBody>
-              {runs.data.runs.map((r) => (
+              {rows.map((r) => (
                 <Tr key={r.run_id}>
                   <Td className="hidden sm:table-cell">
                     <StatusBadge status={r.status} />
@@ -143,15 +131,8 @@ export function RunsView() {
               ))}
             </TBody>
           </Table>
-          <Pager
-            offset={offset}
-            limit={LIMIT}
-            hasMore={runs.data.has_more}
-            count={runs.data.runs.length}
-            onChange={(o) => set({ offset: o })}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
     </>
   );
 }

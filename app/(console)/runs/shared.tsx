@@ -1,8 +1,11 @@
-// What the runs list and the run page share: the shapes of the console's run records, the states
-// of SPEC 3.1, and small display helpers.
+// What the runs list and the run page share: the run states, the controls and small display helpers
+// (the records' types come from components/console/queries.ts).
 import { formatNumber } from "@/components/console/format";
+import type { RunListItem } from "@/components/console/queries";
 import { ProgressBar } from "@/components/ui/misc";
+import type { RunStatus } from "@/lib/runs/statuses";
 
+/** The run states in the order the filter offers them. */
 export const RUN_STATUSES = [
   "pending",
   "running",
@@ -11,76 +14,13 @@ export const RUN_STATUSES = [
   "completed",
   "failed",
   "cancelled",
-] as const;
-export const ITEM_STATUSES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
-export const CONTROLS = ["pause", "resume", "retry", "cancel"] as const;
-export type Control = (typeof CONTROLS)[number];
+] as const satisfies readonly RunStatus[];
+export { ITEM_STATUS_VALUES as ITEM_STATUSES, CONTROL_VALUES as CONTROLS } from "@/lib/runs/schemas";
+export type { Approval, Control, RunDetail, RunItem, RunListItem } from "@/components/console/queries";
 
 /** Runs the engine is working on (poll fast), runs others may move (poll slowly), and final runs. */
 export const isActive = (status: string) => status === "pending" || status === "running";
 export const isWaiting = (status: string) => status === "paused" || status === "needs_review";
-
-export interface RunListItem {
-  run_id: string;
-  agent_id: string;
-  agent_name: string;
-  status: string;
-  progress_percent: number;
-  started_at: string | null;
-  completed_at: string | null;
-  duration_seconds: number;
-  trigger_type: string;
-  error: string | null;
-  created_at: string;
-  summary: { total_processed: number; successful: number; failed: number; exceptions: number; skipped: number };
-  item_counts: { completed: number; failed: number; needs_review: number; total: number };
-}
-
-export interface RunEvent {
-  action: string;
-  from: string | null;
-  to: string;
-  actor: string;
-  triggered_by: string | null;
-  at: string;
-}
-
-export interface OutputFile {
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  url: string;
-  url_expires_at: string;
-}
-
-export interface RunDetail extends RunListItem {
-  output_files: OutputFile[];
-  events: RunEvent[];
-  allowed_actions: Control[];
-  inputs: unknown;
-}
-
-export interface RunItem {
-  item_id: string;
-  index: number;
-  status: string;
-  step_id: string | null;
-  data: unknown;
-  result: unknown;
-  error: string | null;
-  exception: boolean;
-  resolution: string | null;
-  updated_at: string;
-}
-
-export interface Approval {
-  exception_id: string;
-  step_id: string | null;
-  item_id: string;
-  index: number | null;
-  data: unknown;
-  error: string | null;
-}
 
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds == null) return "—";

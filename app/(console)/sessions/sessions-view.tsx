@@ -1,25 +1,18 @@
 "use client";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/components/console/api";
+import { useAgents, useSessions } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Select } from "@/components/ui/field";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Field, Select, TextField } from "@/components/ui/field";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import type { SessionItem } from "./types";
 
 const DEFAULT_LIMIT = 20;
 const ENVIRONMENTS = ["all", "production", "draft"] as const;
-
-interface AgentItem {
-  agent_id: string;
-  name: string;
-  kind: string;
-}
 
 /** An ISO timestamp as the value of a datetime-local input (the browser's time zone), and back. */
 function toLocalInput(iso: string): string {
@@ -45,20 +38,10 @@ export function SessionsView() {
     limit: url.limit,
   };
 
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentItem[] }>("/agents") });
+  const agents = useAgents();
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
 
-  const query = new URLSearchParams({
-    environment: params.environment,
-    limit: String(params.limit),
-    offset: String(params.offset),
-  });
-  for (const f of ["agent_id", "status", "since"] as const) if (params[f]) query.set(f, params[f]);
-  const sessions = useQuery({
-    queryKey: ["sessions", query.toString()],
-    queryFn: () => api<{ sessions: SessionItem[]; has_more: boolean }>(`/sessions?${query}`),
-    placeholderData: keepPreviousData,
-  });
+  const sessions = useSessions(params);
 
   return (
     <>
@@ -96,17 +79,13 @@ export function SessionsView() {
             </Select>
           )}
         </Field>
-        <Field label="Active since" hint="Your local time.">
-          {({ id, describedBy }) => (
-            <Input
-              id={id}
-              type="datetime-local"
-              aria-describedby={describedBy}
-              value={params.since ? toLocalInput(params.since) : ""}
-              onChange={(e) => update({ since: fromLocalInput(e.target.value) })}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Active since"
+          hint="Your local time."
+          type="datetime-local"
+          value={params.since ? toLocalInput(params.since) : ""}
+          onChange={(e) => update({ since: fromLocalInput(e.target.value) })}
+        />
         <Field label="Environment">
           {({ id }) => (
             <Select id={id} value={params.environment} onChange={(e) => update({ environment: e.target.value })}>
@@ -129,32 +108,35 @@ export function SessionsView() {
         )}
       </form>
 
-      {sessions.isPending ? (
-        <SkeletonRows label="Loading sessions" />
-      ) : sessions.error ? (
-        <ErrorState error={sessions.error} title="Sessions could not be loaded" />
-      ) : sessions.data.sessions.length === 0 ? (
-        filtered || params.offset > 0 ? (
-          <EmptyState title="No sessions match these filters">
-            Try another agent, status or time, or clear the filters. Sessions appear when an agent is triggered through
-            the API; drafts come from the test console on the Agents page.
-          </EmptyState>
-        ) : (
-          <EmptyState
-            title="No sessions yet"
-            action={
-              <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
-                Go to Agents
-              </Link>
-            }
-          >
-            A session appears when a conversational agent is triggered with{" "}
-            <Mono>POST /api/agents/webhook/&#123;agent_id&#125;</Mono>. Draft sessions come from the test console on the
-            Agents page.
-          </EmptyState>
-        )
-      ) : (
-        <>
+      <ListResult
+        query={sessions}
+        rows={(d) => d.sessions}
+        loading="Loading sessions"
+        errorTitle="Sessions could not be loaded"
+        empty={
+          filtered || params.offset > 0 ? (
+            <EmptyState title="No sessions match these filters">
+              Try another agent, status or time, or clear the filters. Sessions appear when an agent is triggered
+              through the API; drafts come from the test console on the Agents page.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title="No sessions yet"
+              action={
+                <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
+                  Go to Agents
+                </Link>
+              }
+            >
+              A session appears when a conversational agent is triggered with{" "}
+              <Mono>POST /api/agents/webhook/&#123;agent_id&#125;</Mono>. Draft sessions come from the test console on
+              the Agents page.
+            </EmptyState>
+          )
+        }
+        pager={{ offset: params.offset, limit: params.limit, onChange: (offset) => update({ offset }) }}
+      >
+        {(rows) => (
           <Table label="Sessions">
             <THead>
               <Tr>
@@ -169,7 +151,7 @@ export function SessionsView() {
               </Tr>
             </THead>
             <TBody>
-              {sessions.data.sessions.map((s) => (
+              {rows.map((s) => (
                 <Tr key={s.session_id} data-session-id={s.session_id}>
                   <Td className="whitespace-nowrap">
                     <Link
@@ -204,15 +186,8 @@ export function SessionsView() {
               ))}
             </TBody>
           </Table>
-          <Pager
-            offset={params.offset}
-            limit={params.limit}
-            hasMore={sessions.data.has_more}
-            count={sessions.data.sessions.length}
-            onChange={(offset) => update({ offset })}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
     </>
   );
 }

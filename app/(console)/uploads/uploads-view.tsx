@@ -1,9 +1,9 @@
 "use client";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
-import { api } from "@/components/console/api";
+import { queryKeys, useAgentFiles, useAgents } from "@/components/console/queries";
 import { formatDate, shortId } from "@/components/console/format";
 import { useUrlParams } from "@/components/console/url-params";
 import { Field, Select } from "@/components/ui/field";
@@ -24,20 +24,6 @@ const Uploader = dynamic(() => import("./uploader").then((m) => m.Uploader), {
     </div>
   ),
 });
-
-interface AgentItem {
-  agent_id: string;
-  name: string;
-  kind: string;
-}
-
-interface FileItem {
-  file_id: string;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  created_at: string;
-}
 
 function FinishedUploads({ files }: { files: UploadedFile[] }) {
   return (
@@ -80,14 +66,7 @@ function AgentFiles({
   offset: number;
   onPage: (offset: number) => void;
 }) {
-  const files = useQuery({
-    queryKey: ["agent-files", agentId, offset],
-    queryFn: () =>
-      api<{ files: FileItem[]; has_more: boolean }>(
-        `/agents/${encodeURIComponent(agentId)}/files?limit=${LIMIT}&offset=${offset}`,
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const files = useAgentFiles({ agentId, limit: LIMIT, offset });
   if (files.isPending) return <SkeletonRows label="Loading files" />;
   if (files.error) return <ErrorState error={files.error} title="Files could not be loaded" />;
   const { files: rows, has_more } = files.data;
@@ -140,12 +119,12 @@ export function UploadsView() {
   const agentId = url.filters.agent_id;
   const qc = useQueryClient();
   const [finished, setFinished] = useState<{ agentId: string; files: UploadedFile[] }>({ agentId: "", files: [] });
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api<{ agents: AgentItem[] }>("/agents") });
+  const agents = useAgents();
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.agent_id === agentId);
 
   const onUploaded = (file: UploadedFile | null) => {
-    void qc.invalidateQueries({ queryKey: ["agent-files", agentId] });
+    void qc.invalidateQueries({ queryKey: queryKeys.agentFiles(agentId) });
     if (!file) return;
     setFinished((prev) => ({
       agentId,

@@ -1,16 +1,16 @@
 "use client";
 // The organization's signing secret: whether one is configured, and for admins creating or rotating
 // it. A new secret is shown exactly once (the server keeps it only to sign); a reload never shows it.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, post } from "@/components/console/api";
+import { queryKeys, requests, useSigningSecret } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Card, Details, Mono, ShownOnce } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
-import { Code, type RotatedSecret, type SigningSecretInfo } from "./shared";
+import { Code, type RotatedSecret } from "./shared";
 
 const SNIPPET = `import { Webhook } from "standardwebhooks";
 
@@ -54,9 +54,9 @@ function ConfirmDialog({
 }) {
   const qc = useQueryClient();
   const rotate = useMutation({
-    mutationFn: () => post<RotatedSecret>("/webhooks/secret"),
+    mutationFn: requests.rotateSigningSecret,
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: ["webhooks", "secret"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.signingSecret() });
       rotate.reset();
       onRotated(s);
     },
@@ -76,24 +76,14 @@ function ConfirmDialog({
           : "Callbacks are signed with this secret. Receivers that verify callbacks need it."
       }
       footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant={configured ? "danger" : "primary"}
-            disabled={rotate.isPending}
-            onClick={() => rotate.mutate()}
-          >
-            {rotate.isPending
-              ? configured
-                ? "Rotating…"
-                : "Creating…"
-              : configured
-                ? "Rotate secret"
-                : "Create secret"}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={close}
+          label={configured ? "Rotate secret" : "Create secret"}
+          pendingLabel={configured ? "Rotating…" : "Creating…"}
+          pending={rotate.isPending}
+          variant={configured ? "danger" : "primary"}
+          onClick={() => rotate.mutate()}
+        />
       }
     >
       <p className="text-sm">The new secret is shown once, right after this step. Have your secret manager ready.</p>
@@ -126,10 +116,7 @@ export function SecretPanel() {
   const admin = useIsAdmin();
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<RotatedSecret | null>(null);
-  const info = useQuery({
-    queryKey: ["webhooks", "secret"],
-    queryFn: () => api<SigningSecretInfo>("/webhooks/secret"),
-  });
+  const info = useSigningSecret();
   const configured = Boolean(info.data?.configured);
   return (
     <div data-testid="secret-panel">

@@ -1,10 +1,9 @@
 "use client";
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
 // filtered by status and agent (in the URL), paged with the server's cursor.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api } from "@/components/console/api";
+import { useAgents, useDeliveries } from "@/components/console/queries";
 import { formatDate, relative, shortId } from "@/components/console/format";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
@@ -14,14 +13,9 @@ import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { SecretPanel } from "./secret-panel";
-import { Code, DELIVERY_STATUSES, HttpStatus, type DeliveryList } from "./shared";
+import { Code, DELIVERY_STATUSES, HttpStatus } from "./shared";
 
 const LIMIT = 20;
-
-interface AgentSummary {
-  agent_id: string;
-  name: string;
-}
 
 function When({ iso }: { iso: string }) {
   return (
@@ -46,23 +40,13 @@ function Deliveries() {
   const { agent_id: agentId, cursor } = filters;
   // The cursors of the pages before this one, for "Previous" (a reload starts over from "Newest").
   const [back, setBack] = useState<string[]>([]);
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => api<{ agents: AgentSummary[] }>("/agents"),
-    staleTime: 60_000,
-  });
+  const agents = useAgents({ staleTime: 60_000 });
   const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
-  const query = new URLSearchParams({ limit: String(LIMIT) });
-  if (status) query.set("status", status);
-  if (agentId) query.set("agent_id", agentId);
-  if (cursor) query.set("cursor", cursor);
-  const list = useQuery({
-    queryKey: ["deliveries", { status, agentId, cursor }],
-    queryFn: () => api<DeliveryList>(`/deliveries?${query}`),
-    placeholderData: keepPreviousData,
+  const list = useDeliveries(
+    { status, agentId, cursor, limit: LIMIT },
     // Live while a listed delivery is still being tried.
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false),
-  });
+    { refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false) },
+  );
   const filtered = Boolean(status || agentId);
   const refilter = (changes: { status?: string; agent_id?: string }) => {
     setBack([]);

@@ -3,14 +3,11 @@
 // the reason and a way to sign out; signed out, sign in to accept with an existing account, or
 // create one (the same form whether or not an account exists: the page does not tell).
 import { useState } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
-
-interface Accepted {
-  signed_in: boolean;
-}
+import { TextField } from "@/components/ui/field";
 
 const note = "mt-4 rounded-md px-3 py-2 text-sm ring-1";
 
@@ -45,7 +42,7 @@ export function InviteActions({
     setBusy(true);
     setError(null);
     try {
-      const done = await post<Accepted>("/invitations/accept", { token, ...body });
+      const done = await requests.acceptInvitation({ token, ...body });
       // Signed in (now or before): the console, in the organization just joined.
       window.location.assign(done.signed_in ? "/" : "/login");
     } catch (e) {
@@ -87,7 +84,7 @@ export function InviteActions({
           disabled={busy}
           onClick={async () => {
             setBusy(true);
-            await post("/auth/sign-out").catch(() => undefined);
+            await requests.signOut().catch(() => undefined);
             window.location.reload();
           }}
         >
@@ -115,31 +112,22 @@ export function InviteActions({
         }}
       >
         <h2 className="text-sm font-semibold text-zinc-900">New here? Create your account</h2>
-        <Field label="Your name (optional)" error={fields.name}>
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              autoComplete="name"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Choose a password" hint="At least 8 characters." error={fields.password}>
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              type="password"
-              autoComplete="new-password"
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Your name (optional)"
+          error={fields.name}
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <TextField
+          label="Choose a password"
+          hint="At least 8 characters."
+          error={fields.password}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {Boolean(error) && !Object.keys(fields).length && <Problem error={error} />}
         {error instanceof ConsoleApiError && error.code === "account_exists" && (
           <a href={signInHref} className={`${buttonClass("primary")} w-full`}>

@@ -1,8 +1,7 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { api } from "@/components/console/api";
+import { useAgent, type Agent } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
@@ -10,7 +9,7 @@ import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/mis
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
 import { ArchivedBadge, KindBadge } from "../agents-view";
-import { RUNTIME_LABELS, type Agent } from "../types";
+import { RUNTIME_LABELS } from "../runtime-labels";
 import { TestConsole } from "./test-console";
 
 const linkClass = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline";
@@ -51,7 +50,7 @@ function ReadOnlySettings({ agent }: { agent: Agent }) {
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
   const admin = useIsAdmin();
-  const q = useQuery({ queryKey: ["agent", agentId], queryFn: () => api<Agent>(`/agents/${agentId}`) });
+  const q = useAgent(agentId);
   const back = (
     <Link href="/agents" className={linkClass}>
       ← All agents

@@ -3,10 +3,11 @@
 // the run's allowed_actions; the server refuses the others anyway (409 invalid_state_transition).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests } from "@/components/console/queries";
 import { statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
 import { CONTROLS, type Control, type RunDetail } from "../shared";
 
@@ -29,9 +30,9 @@ export function RunControls({ run }: { run: RunDetail }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const control = useMutation({
-    mutationFn: (action: Control) => post<RunDetail>(`/runs/${run.run_id}/${action}`),
+    mutationFn: (action: Control) => requests.controlRun(run.run_id, action),
     onSuccess: (next, action) => {
-      qc.setQueryData(["run", run.run_id], next);
+      qc.setQueryData(queryKeys.run(run.run_id), next);
       toast({ tone: "success", message: DONE[action], detail: `The run is now ${statusLabel(next.status)}.` });
     },
     onError: (e, action) => {
@@ -45,7 +46,7 @@ export function RunControls({ run }: { run: RunDetail }) {
             ? `${e.message}${e.requestId ? ` (request id ${e.requestId})` : ""}`
             : undefined,
       });
-      void qc.invalidateQueries({ queryKey: ["run", run.run_id] });
+      void qc.invalidateQueries({ queryKey: queryKeys.run(run.run_id) });
     },
     onSettled: () => setConfirming(false),
   });
@@ -77,14 +78,15 @@ export function RunControls({ run }: { run: RunDetail }) {
         title="Cancel this run?"
         description="The item in progress is stopped and no further item runs. Items already finished are kept. A cancelled run cannot be resumed or retried."
         footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Keep the run
-            </Button>
-            <Button variant="danger" disabled={control.isPending} onClick={() => control.mutate("cancel")}>
-              {control.isPending ? "Cancelling…" : "Cancel run"}
-            </Button>
-          </>
+          <DialogActions
+            onCancel={() => setConfirming(false)}
+            cancelLabel="Keep the run"
+            label="Cancel run"
+            pendingLabel="Cancelling…"
+            pending={control.isPending}
+            variant="danger"
+            onClick={() => control.mutate("cancel")}
+          />
         }
       />
     </>

@@ -1,8 +1,7 @@
 "use client";
 // A run's items in index order, a page at a time, optionally of one status.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/components/console/api";
+import { useRunItems } from "@/components/console/queries";
 import { formatNumber } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/field";
@@ -48,13 +47,7 @@ function JsonCell({ item }: { item: RunItem }) {
 export function ItemsCard({ runId, version, total }: { runId: string; version: string; total: number }) {
   const [status, setStatus] = useState("");
   const [offset, setOffset] = useState(0);
-  const query = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
-  if (status) query.set("status", status);
-  const items = useQuery({
-    queryKey: ["run", runId, "items", { status, offset }, version],
-    queryFn: () => api<{ items: RunItem[]; has_more: boolean }>(`/runs/${runId}/items?${query}`),
-    placeholderData: keepPreviousData,
-  });
+  const items = useRunItems({ runId, status, limit: LIMIT, offset, version });
   return (
     <div data-syncing={items.isFetching ? "true" : "false"}>
       <Card

@@ -4,10 +4,11 @@
 // resumes the run by itself; the page's polling shows it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, type ResolveAnswer } from "@/components/console/queries";
 import { Badge, statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Textarea } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -19,13 +20,7 @@ const RESOLVABLE_IN = ["pending", "running", "paused", "needs_review"];
 /** The queue shows the first items (in item order); the rest follow as these are resolved. */
 const SHOWN = 50;
 
-type Resolution = "approved" | "rejected" | "modified";
-interface ResolveAnswer {
-  exception_id: string;
-  resolution: Resolution;
-  all_resolved: boolean;
-  resumed: boolean;
-}
+type Resolution = ResolveAnswer["resolution"];
 
 const itemName = (a: Approval) => (a.index == null ? `item ${a.item_id}` : `item ${a.index}`);
 
@@ -60,14 +55,14 @@ function EditDialog({
       title={approval ? `Edit & approve ${itemName(approval)}` : "Edit & approve"}
       description="The item continues through the remaining steps with this data instead of the original."
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="edit-approve" disabled={pending}>
-            {pending ? "Saving…" : "Approve with changes"}
-          </Button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          label="Approve with changes"
+          pendingLabel="Saving…"
+          pending={pending}
+          type="submit"
+          form="edit-approve"
+        />
       }
     >
       <form
@@ -125,7 +120,7 @@ export function ReviewQueue({
   const [editing, setEditing] = useState<Approval | null>(null);
   const resolve = useMutation({
     mutationFn: (v: { approval: Approval; resolution: Resolution; modified_data?: unknown }) =>
-      post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, {
+      requests.resolveApproval(runId, {
         exception_id: v.approval.exception_id,
         resolution: v.resolution,
         ...(v.resolution === "modified" ? { modified_data: v.modified_data } : {}),
@@ -152,7 +147,7 @@ export function ReviewQueue({
       });
       setEditing(null);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ["run", runId] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.run(runId) }),
   });
   const resolvable = RESOLVABLE_IN.includes(runStatus);
   const editError =

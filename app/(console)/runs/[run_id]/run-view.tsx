@@ -1,25 +1,17 @@
 "use client";
 // One run, live: polled every second while the engine works on it, every 5 s while it waits for a
 // person (paused, needs_review: someone else may act), and not at all once it is final.
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { api, ConsoleApiError } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { useApprovals, useRun } from "@/components/console/queries";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import {
-  formatBytes,
-  formatDuration,
-  isActive,
-  isWaiting,
-  RunProgress,
-  type Approval,
-  type RunDetail,
-} from "../shared";
+import { formatBytes, formatDuration, isActive, isWaiting, RunProgress, type RunDetail } from "../shared";
 import { RunControls } from "./controls";
 import { ItemsCard } from "./items-card";
 import { ReviewQueue } from "./review-queue";
@@ -158,18 +150,9 @@ function AuditTrail({ run }: { run: RunDetail }) {
 }
 
 export function RunView({ runId }: { runId: string }) {
-  const run = useQuery({
-    queryKey: ["run", runId],
-    queryFn: () => api<RunDetail>(`/runs/${runId}`),
-    refetchInterval: (q) => pollInterval(q.state.data?.status),
-  });
+  const run = useRun(runId, { refetchInterval: (q) => pollInterval(q.state.data?.status) });
   const version = run.data ? versionOf(run.data) : "";
-  const approvals = useQuery({
-    queryKey: ["run", runId, "approvals", version],
-    queryFn: () => api<{ approvals: Approval[] }>(`/runs/${runId}/approvals`),
-    enabled: Boolean(run.data),
-    placeholderData: (prev) => prev,
-  });
+  const approvals = useApprovals({ runId, version, enabled: Boolean(run.data) });
 
   if (run.isPending) {
     return (

@@ -1,21 +1,25 @@
 "use client";
-import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import { api } from "@/components/console/api";
+import {
+  queryKeys,
+  useSession,
+  useSessionMessages,
+  type MessageItem,
+  type SessionDetail,
+  type TokenUsage,
+} from "@/components/console/queries";
 import { formatCost, formatDate, formatMs, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
-import type { MessageItem, SessionDetail, TokenUsage } from "../types";
 
 const PAGE_SIZE = 50;
 /** While a reply is being produced, the thread is read again this often. */
 const LIVE_INTERVAL_MS = 1_000;
-
-type MessagePage = { messages: MessageItem[]; has_more: boolean };
 
 const tokens = (u: TokenUsage | null) =>
   u
@@ -142,28 +146,16 @@ function Message({ m }: { m: MessageItem }) {
 
 export function ThreadView({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
-  const path = `/sessions/${encodeURIComponent(sessionId)}`;
-  const messages = useInfiniteQuery({
-    queryKey: ["session-messages", sessionId],
-    queryFn: ({ pageParam }) => api<MessagePage>(`${path}/messages?limit=${PAGE_SIZE}&offset=${pageParam}`),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => (last.has_more ? pages.reduce((n, p) => n + p.messages.length, 0) : undefined),
-    // Live only while a reply is being produced; a settled thread is not polled.
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.messages.some((m) => m.status === "processing")) ? LIVE_INTERVAL_MS : false,
-  });
+  // Live only while a reply is being produced.
+  const messages = useSessionMessages({ sessionId, pageSize: PAGE_SIZE, liveMs: LIVE_INTERVAL_MS });
   const all = messages.data?.pages.flatMap((p) => p.messages) ?? [];
   const processing = all.some((m) => m.status === "processing");
-  const session = useQuery({
-    queryKey: ["session", sessionId],
-    queryFn: () => api<SessionDetail>(path),
-    refetchInterval: processing ? LIVE_INTERVAL_MS : false,
-  });
+  const session = useSession(sessionId, { refetchInterval: processing ? LIVE_INTERVAL_MS : false });
 
   // When the last reply settles, read the header once more for its final counts and cost.
   const wasProcessing = useRef(false);
   useEffect(() => {
-    if (wasProcessing.current && !processing) void qc.invalidateQueries({ queryKey: ["session", sessionId] });
+    if (wasProcessing.current && !processing) void qc.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
     wasProcessing.current = processing;
   }, [processing, qc, sessionId]);
 

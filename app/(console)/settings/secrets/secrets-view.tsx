@@ -1,22 +1,20 @@
 "use client";
 // Organization secrets (admins only): model and upstream credentials that agents name. A value goes
 // in through a password field and never comes back: the list shows its last 4 characters at most.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api, ConsoleApiError, del } from "@/components/console/api";
+import { FormDialog } from "@/components/console/form-dialog";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { Button, RowAction } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import type { SecretRecord } from "@/lib/secrets/schemas";
-
-const put = (name: string, value: string) =>
-  api<SecretRecord>(`/secrets/${encodeURIComponent(name)}`, { method: "PUT", json: { value } });
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
 function SecretDialog({ open, target, onClose }: { open: boolean; target: SecretRecord | null; onClose: () => void }) {
@@ -25,9 +23,9 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const save = useMutation({
-    mutationFn: () => put(target?.name ?? name.trim(), value),
+    mutationFn: () => requests.setSecret(target?.name ?? name.trim(), value),
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: ["secrets"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
       toast({
         tone: "success",
         message: target ? `Replaced ${s.name}` : `Saved ${s.name}`,
@@ -44,7 +42,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
   };
   const fields = save.error instanceof ConsoleApiError ? save.error.fields : {};
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title={target ? `Replace the value of ${target.name}` : "Add a secret"}
@@ -53,108 +51,66 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
           ? "The old value stops being used at the agents' next call. It cannot be shown or restored."
           : "The value is encrypted and never shown again, not even to admins: keep your own copy where you keep credentials."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="secret-form" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : target ? "Replace value" : "Save secret"}
-          </Button>
-        </>
-      }
+      formId="secret-form"
+      submitLabel={target ? "Replace value" : "Save secret"}
+      pendingLabel="Saving…"
+      pending={save.isPending}
+      onSubmit={() => save.mutate()}
+      autoComplete="off"
     >
-      <form
-        id="secret-form"
-        className="space-y-4"
-        autoComplete="off"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
-        {!target && (
-          <Field
-            label="Name"
-            error={fields.name}
-            hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
-          >
-            {({ id, describedBy, invalid }) => (
-              <Input
-                id={id}
-                aria-describedby={describedBy}
-                invalid={invalid}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                autoFocus
-                spellCheck={false}
-              />
-            )}
-          </Field>
-        )}
-        <Field label="Value" error={fields.value} hint="For example the API key of your model provider.">
-          {({ id, describedBy, invalid }) => (
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              type="password"
-              autoComplete="new-password"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              autoFocus={Boolean(target)}
-              spellCheck={false}
-            />
-          )}
-        </Field>
-        {save.error && !Object.keys(fields).length && (
-          <ErrorState error={save.error} title="The secret was not saved" />
-        )}
-      </form>
-    </Dialog>
+      {!target && (
+        <TextField
+          label="Name"
+          error={fields.name}
+          hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoFocus
+          spellCheck={false}
+        />
+      )}
+      <TextField
+        label="Value"
+        error={fields.value}
+        hint="For example the API key of your model provider."
+        type="password"
+        autoComplete="new-password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoFocus={Boolean(target)}
+        spellCheck={false}
+      />
+      {save.error && !Object.keys(fields).length && <ErrorState error={save.error} title="The secret was not saved" />}
+    </FormDialog>
   );
 }
 
 function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const remove = useMutation({
-    mutationFn: (s: SecretRecord) => del(`/secrets/${encodeURIComponent(s.name)}`),
-    onSuccess: () => {
-      toast({ tone: "success", message: `Deleted ${target?.name}` });
-      void qc.invalidateQueries({ queryKey: ["secrets"] });
-      close();
-    },
-  });
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   const inUse = Boolean(target?.used_by.length);
   return (
-    <Dialog
-      open={Boolean(target)}
-      onClose={close}
+    <ConfirmWrite
+      target={target}
+      onClose={onClose}
       title={`Delete ${target?.name ?? "secret"}?`}
       description={
         inUse
           ? "Agents still name this secret: change them first, then delete it."
           : "The value is destroyed. This cannot be undone."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending || inUse} onClick={() => target && remove.mutate(target)}>
-            {remove.isPending ? "Deleting…" : "Delete secret"}
-          </Button>
-        </>
-      }
+      confirmLabel="Delete secret"
+      pendingLabel="Deleting…"
+      errorTitle="The secret was not deleted"
+      disabled={inUse}
+      write={(s) => requests.deleteSecret(s.name)}
+      onDone={(_r, s) => {
+        toast({ tone: "success", message: `Deleted ${s.name}` });
+        void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
+      }}
     >
       {target && inUse && <UsedBy secret={target} />}
-      {remove.error && <ErrorState className="mt-3" error={remove.error} title="The secret was not deleted" />}
-    </Dialog>
+    </ConfirmWrite>
   );
 }
 
@@ -177,10 +133,7 @@ export function SecretsView() {
   const [adding, setAdding] = useState(false);
   const [replacing, setReplacing] = useState<SecretRecord | null>(null);
   const [deleting, setDeleting] = useState<SecretRecord | null>(null);
-  const secrets = useQuery({
-    queryKey: ["secrets"],
-    queryFn: () => api<{ secrets: SecretRecord[] }>("/secrets"),
-  });
+  const secrets = useSecrets();
   return (
     <>
       <PageHeader
@@ -235,22 +188,12 @@ export function SecretsView() {
                 <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
                 <Td className="text-right">
                   <div className="flex flex-wrap justify-end gap-2">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setReplacing(s)}
-                      aria-label={`Replace ${s.name}`}
-                    >
+                    <RowAction onClick={() => setReplacing(s)} aria-label={`Replace ${s.name}`}>
                       Replace
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setDeleting(s)}
-                      aria-label={`Delete ${s.name}`}
-                    >
+                    </RowAction>
+                    <RowAction onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
                       Delete
-                    </Button>
+                    </RowAction>
                   </div>
                 </Td>
               </Tr>

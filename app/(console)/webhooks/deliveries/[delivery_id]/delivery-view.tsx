@@ -1,9 +1,10 @@
 "use client";
 // One callback delivery: the request as sent (URL, headers, JSON body), every attempt with the
 // receiver's answer, and for admins "Redeliver". Polled every 2 s while the delivery is pending.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { api, ConsoleApiError, post } from "@/components/console/api";
+import { ConsoleApiError } from "@/components/console/api";
+import { queryKeys, requests, useAgents, useDelivery } from "@/components/console/queries";
 import { formatDate, formatMs } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
@@ -12,7 +13,7 @@ import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/mis
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { HttpStatus, prettyJson, type DeliveryAttempt, type DeliveryDetail, type DeliverySummary } from "../../shared";
+import { HttpStatus, prettyJson, type DeliveryAttempt, type DeliveryDetail } from "../../shared";
 
 const codeBlock =
   "max-h-96 overflow-auto rounded-md bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all text-zinc-900 ring-1 ring-zinc-200";
@@ -81,15 +82,15 @@ function RedeliverButton({ delivery }: { delivery: DeliveryDetail }) {
   const qc = useQueryClient();
   const toast = useToast();
   const redeliver = useMutation({
-    mutationFn: () => post<DeliverySummary>(`/deliveries/${delivery.id}/redeliver`),
+    mutationFn: () => requests.redeliver(delivery.id),
     onSuccess: () => {
       toast({
         tone: "success",
         message: "Redelivery queued",
         detail: "The same event, with the same webhook-id, is sent again; this page shows the new attempt.",
       });
-      void qc.invalidateQueries({ queryKey: ["delivery", delivery.id] });
-      void qc.invalidateQueries({ queryKey: ["deliveries"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.delivery(delivery.id) });
+      void qc.invalidateQueries({ queryKey: queryKeys.deliveries() });
     },
     onError: (e) =>
       toast({ tone: "error", message: "The delivery was not queued again", detail: (e as Error).message }),
@@ -103,16 +104,10 @@ function RedeliverButton({ delivery }: { delivery: DeliveryDetail }) {
 
 export function DeliveryView({ deliveryId }: { deliveryId: string }) {
   const admin = useIsAdmin();
-  const delivery = useQuery({
-    queryKey: ["delivery", deliveryId],
-    queryFn: () => api<DeliveryDetail>(`/deliveries/${encodeURIComponent(deliveryId)}`),
+  const delivery = useDelivery(deliveryId, {
     refetchInterval: (q) => (q.state.data?.status === "pending" ? 2_000 : false),
   });
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => api<{ agents: { agent_id: string; name: string }[] }>("/agents"),
-    staleTime: 60_000,
-  });
+  const agents = useAgents({ staleTime: 60_000 });
 
   if (delivery.isPending) {
     return (

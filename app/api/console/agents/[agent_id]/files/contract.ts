@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { queryLimit, queryOffset } from "@/lib/validate";
+import { queryCursor, queryLimit, queryOffset } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
-import { CursorParam } from "@/lib/pagination";
 
-const FilesQuery = z.object({ limit: queryLimit(20, 100), offset: queryOffset, cursor: CursorParam });
+const FilesQuery = z.object({ limit: queryLimit(20, 100), offset: queryOffset, cursor: queryCursor });
 
 export const GET = route({
   method: "GET",

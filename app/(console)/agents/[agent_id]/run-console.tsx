@@ -1,0 +1,125 @@
+"use client";
+// The test console of a workflow agent: a run started by hand with JSON inputs.
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { ConsoleApiError } from "@/components/console/api";
+import { requests, type Agent } from "@/components/console/queries";
+import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
+import { Button } from "@/components/ui/button";
+import { Card, Mono } from "@/components/ui/misc";
+import { ErrorState } from "@/components/ui/states";
+import type { WorkflowDefinition } from "../runtime-labels";
+import { linkClass } from "./links";
+
+const SAMPLE_BY_TYPE: Record<string, unknown> = {
+  string: "",
+  number: 0,
+  integer: 0,
+  boolean: false,
+  object: {},
+  array: [],
+  file: { file_id: "fi_…" },
+};
+
+/** Inputs prefilled from the definition's declared inputs, one sample value per type. */
+export function sampleInputs(def: WorkflowDefinition | null): string {
+  const inputs = def?.inputs ?? {};
+  const sample = Object.fromEntries(Object.entries(inputs).map(([k, d]) => [k, SAMPLE_BY_TYPE[d.type] ?? null]));
+  return JSON.stringify(sample, null, 2) + "\n";
+}
+
+export function RunConsole({ agent }: { agent: Agent }) {
+  const [text, setText] = useState(() => sampleInputs(agent.workflow));
+  const [clientError, setClientError] = useState<JsonLineError | null>(null);
+  const [started, setStarted] = useState<{ run_id: string; at: string }[]>([]);
+  const declared = Object.entries(agent.workflow?.inputs ?? {});
+  const hasFile = declared.some(([, d]) => d.type === "file");
+
+  const start = useMutation({
+    mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs),
+    onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, at: new Date().toISOString() }, ...all]),
+  });
+  const err = start.error instanceof ConsoleApiError ? start.error : null;
+  const fields = err?.code === "invalid_request" ? err.fields : {};
+  const serverErrors = locateFieldErrors(text, fields, "inputs", { includeBare: true });
+  const errors = clientError ? [clientError] : serverErrors;
+
+  return (
+    <Card title="Test console">
+      <div className="space-y-3">
+        <p className="text-sm text-zinc-700">
+          Start a run with these inputs, as a trigger would; it is listed on the Runs page.
+        </p>
+        {declared.length > 0 && (
+          <ul className="flex flex-wrap gap-2 text-xs" aria-label="Declared inputs">
+            {declared.map(([name, d]) => (
+              <li key={name} className="rounded-md bg-zinc-100 px-2 py-1 ring-1 ring-zinc-200">
+                <span className="font-mono font-medium">{name}</span>: {d.type}
+                {d.required ? ", required" : ""}
+                {d.description ? ` (${d.description})` : ""}
+              </li>
+            ))}
+          </ul>
+        )}
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const parsed = parseJsonObject(text);
+            if (!parsed.ok) {
+              setClientError(parsed.error);
+              start.reset();
+              return;
+            }
+            setClientError(null);
+            start.mutate(parsed.value);
+          }}
+        >
+          <JsonEditor
+            label="Inputs (JSON)"
+            value={text}
+            onChange={(v) => {
+              setText(v);
+              setClientError(null);
+            }}
+            errors={errors}
+            rows={8}
+            hint={
+              hasFile ? (
+                <>
+                  File inputs take <code className="font-mono">{`{"file_id": "fi_…"}`}</code> from an upload (
+                  <Link href="/uploads" className={linkClass}>
+                    Uploads
+                  </Link>
+                  ).
+                </>
+              ) : (
+                "Prefilled from the workflow's declared inputs."
+              )
+            }
+          />
+          {err && serverErrors.length === 0 && <ErrorState error={err} title="The run was not started" />}
+          {start.error && !err && <ErrorState error={start.error} title="The run was not started" />}
+          <Button type="submit" disabled={start.isPending}>
+            {start.isPending ? "Starting…" : "Start run"}
+          </Button>
+        </form>
+        {started.length > 0 && (
+          <div role="status">
+            <p className="text-sm font-medium text-zinc-800">Runs started here</p>
+            <ul className="mt-1 space-y-1 text-sm">
+              {started.map((r) => (
+                <li key={r.run_id} className="flex flex-wrap items-center gap-2">
+                  <Link href={`/runs/${r.run_id}`} className={linkClass}>
+                    Open run <Mono>{r.run_id}</Mono>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,98 @@
+"use client";
+// The invitations not yet accepted, each revocable.
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
+import { formatDate, timeLeft } from "@/components/console/format";
+import { Badge } from "@/components/ui/badge";
+import { RowAction } from "@/components/ui/button";
+import { ErrorState, SkeletonRows } from "@/components/ui/states";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import { EmailText } from "./email-text";
+
+export function PendingInvitations() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const list = useInvitations();
+  if (list.isPending) return <SkeletonRows rows={2} label="Loading invitations" />;
+  if (list.error) return <ErrorState error={list.error} title="Invitations could not be loaded" />;
+  const rows = list.data.invitations;
+  return (
+    <section aria-labelledby="pending-invitations" className="mt-8">
+      <h2 id="pending-invitations" className="mb-3 text-base font-semibold text-zinc-900">
+        Pending invitations
+      </h2>
+      {rows.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-zinc-300 bg-white px-4 py-6 text-center text-sm text-zinc-600">
+          No invitation is waiting to be accepted.
+        </p>
+      ) : (
+        <Table label="Pending invitations">
+          <THead>
+            <Tr>
+              <Th>Email</Th>
+              <Th className="hidden sm:table-cell">Role</Th>
+              <Th className="hidden md:table-cell">Invited by</Th>
+              <Th>Expires</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {rows.map((i) => (
+              <Tr key={i.invitation_id}>
+                <Td className="max-w-[14rem]">
+                  <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
+                    <EmailText email={i.email} />
+                  </div>
+                </Td>
+                <Td className="hidden sm:table-cell">
+                  <div className="flex min-h-10 items-center">
+                    <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
+                  </div>
+                </Td>
+                <Td className="hidden md:table-cell">
+                  <div className="flex min-h-10 items-center break-all text-zinc-700">{i.invited_by ?? "—"}</div>
+                </Td>
+                <Td>
+                  <div className="flex min-h-10 items-center whitespace-nowrap">
+                    <time dateTime={i.expires_at} title={formatDate(i.expires_at)}>
+                      {timeLeft(i.expires_at)}
+                    </time>
+                  </div>
+                </Td>
+                <Td className="w-px">
+                  <RowAction onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
+                    Revoke
+                  </RowAction>
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+      <ConfirmWrite
+        target={revoking}
+        onClose={() => setRevoking(null)}
+        title={`Revoke the invitation of ${revoking?.email ?? ""}?`}
+        description="Its link stops working at once. You can invite them again later."
+        confirmLabel="Revoke invitation"
+        pendingLabel="Revoking…"
+        errorTitle="The invitation was not revoked"
+        write={(i) => requests.revokeInvitation(i.invitation_id)}
+        onDone={(_r, i) => {
+          toast({
+            tone: "success",
+            message: `Revoked the invitation of ${i.email}`,
+            detail: "Its link no longer works.",
+          });
+          void qc.invalidateQueries({ queryKey: queryKeys.invitations() });
+        }}
+      />
+    </section>
+  );
+}

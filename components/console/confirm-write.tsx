@@ -1,0 +1,66 @@
+"use client";
+// "Are you sure?" bound to one write on one target (archive, revoke, delete, remove): Cancel, a
+// danger button that runs the write, and the write's error under the dialog's content. Closing
+// forgets a failed attempt, so the next target starts clean.
+import { useMutation } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { ConfirmDialog } from "../ui/dialog";
+import { ErrorState } from "../ui/states";
+
+export function ConfirmWrite<T, R>({
+  target,
+  onClose,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  errorTitle,
+  write,
+  onDone,
+  disabled,
+  children,
+}: {
+  /** What the write acts on; null: the dialog is closed. */
+  target: T | null;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  pendingLabel: string;
+  errorTitle: string;
+  write: (target: T) => Promise<R>;
+  /** After a successful write (toasts, invalidations); the dialog closes after it. */
+  onDone: (result: R, target: T) => void;
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
+  const mutation = useMutation({
+    mutationFn: write,
+    onSuccess: (result, t) => {
+      onDone(result, t);
+      close();
+    },
+  });
+  const close = () => {
+    mutation.reset();
+    onClose();
+  };
+  return (
+    <ConfirmDialog
+      open={target !== null}
+      onClose={close}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      pendingLabel={pendingLabel}
+      pending={mutation.isPending}
+      disabled={disabled}
+      onConfirm={() => target !== null && mutation.mutate(target)}
+    >
+      {children}
+      {mutation.error && (
+        <ErrorState className={children ? "mt-3" : undefined} error={mutation.error} title={errorTitle} />
+      )}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,306 @@
+// The only way the console's pages talk to /api/console: one query hook per resource and one typed
+// request per write, each typed by the zod schema of the answer (lib/*/schemas.ts). A change of a
+// schema then fails the type check of every page that reads the field it changed.
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+  type Query,
+  type QueryKey,
+  type UseQueryOptions,
+} from "@tanstack/react-query";
+import type { z } from "zod";
+import type { AgentPage, AgentRecord, CreateAgentBody, UpdateAgentBody } from "@/lib/agents/schemas";
+import type {
+  DeliveryDetail,
+  DeliveryList,
+  DeliverySummary,
+  RotatedSecret,
+  SigningSecretInfo,
+} from "@/lib/callbacks/schemas";
+import type {
+  ConsoleChatReply,
+  OrgMessagePage,
+  OrgSessionPage,
+  OrgSessionRecord,
+  TokenUsage as TokenUsageSchema,
+} from "@/lib/conversations/schemas";
+import type { AgentFilePage } from "@/lib/files/schemas";
+import type { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody, PERMISSIONS } from "@/lib/keys/schemas";
+import type {
+  AcceptedInvitation,
+  AcceptInvitationBody,
+  AuditPage,
+  CreatedInvitation,
+  InvitationPage,
+  InviteBody,
+  MemberList,
+  MemberRecord,
+  Overview,
+  RemovedMember,
+  RevokedInvitation,
+  Role,
+} from "@/lib/orgs/schemas";
+import type {
+  CONTROL_VALUES,
+  ConsoleApprovalList,
+  OrgRunDetail,
+  OrgRunPage,
+  ResolveResult,
+  RunAccepted,
+  RunItemPage,
+} from "@/lib/runs/schemas";
+import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
+import { api, del, patch, post } from "./api";
+
+// The answers as the pages see them.
+export type Agent = z.infer<typeof AgentRecord>;
+export type AgentList = z.infer<typeof AgentPage>;
+export type RunListItem = z.infer<typeof OrgRunPage>["runs"][number];
+export type RunDetail = z.infer<typeof OrgRunDetail>;
+export type RunItem = z.infer<typeof RunItemPage>["items"][number];
+export type Approval = z.infer<typeof ConsoleApprovalList>["approvals"][number];
+export type Control = (typeof CONTROL_VALUES)[number];
+export type ResolveAnswer = z.infer<typeof ResolveResult>;
+export type SessionItem = z.infer<typeof OrgSessionPage>["sessions"][number];
+export type SessionDetail = z.infer<typeof OrgSessionRecord>;
+export type MessagePage = z.infer<typeof OrgMessagePage>;
+export type MessageItem = MessagePage["messages"][number];
+export type ChatReply = z.infer<typeof ConsoleChatReply>;
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+export type AccessKey = z.infer<typeof AccessKeyRecord>;
+export type Permission = (typeof PERMISSIONS)[number];
+export type Member = z.infer<typeof MemberRecord>;
+export type Invitation = z.infer<typeof InvitationPage>["invitations"][number];
+export type NewInvitation = z.infer<typeof CreatedInvitation>;
+export type AuditEvent = z.infer<typeof AuditPage>["events"][number];
+export type FileItem = z.infer<typeof AgentFilePage>["files"][number];
+export type Secret = z.infer<typeof SecretRecord>;
+export type OverviewData = z.infer<typeof Overview>;
+export type Delivery = z.infer<typeof DeliverySummary>;
+export type DeliveryPage = z.infer<typeof DeliveryList>;
+export type DeliveryRecord = z.infer<typeof DeliveryDetail>;
+export type SigningSecret = z.infer<typeof SigningSecretInfo>;
+export type RoleName = z.infer<typeof Role>;
+
+/** Options a page may add to a query (polling, placeholders, enabling); the key and the fetch are fixed here. */
+type Extra<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "queryKey" | "queryFn">;
+/** A polling interval that depends on the last answer. */
+export type Poll<T> = (query: Query<T, Error, T, QueryKey>) => number | false;
+
+const id = encodeURIComponent;
+const search = (params: Record<string, string | number | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, String(v));
+  return q.toString();
+};
+
+/** The query keys: writes invalidate by the same keys the reads cache under. */
+export const queryKeys = {
+  agents: () => ["agents"] as const,
+  agent: (agentId: string) => ["agent", agentId] as const,
+  agentFiles: (agentId: string) => ["agent-files", agentId] as const,
+  runs: () => ["runs"] as const,
+  run: (runId: string) => ["run", runId] as const,
+  sessions: () => ["sessions"] as const,
+  session: (sessionId: string) => ["session", sessionId] as const,
+  sessionMessages: (sessionId: string) => ["session-messages", sessionId] as const,
+  keys: () => ["keys"] as const,
+  members: () => ["members"] as const,
+  invitations: () => ["invitations"] as const,
+  audit: () => ["audit"] as const,
+  secrets: () => ["secrets"] as const,
+  overview: () => ["overview"] as const,
+  deliveries: () => ["deliveries"] as const,
+  delivery: (deliveryId: string) => ["delivery", deliveryId] as const,
+  signingSecret: () => ["webhooks", "secret"] as const,
+};
+
+// Reads.
+
+/** Every agent of the organization (the filters' choices), archived ones included. */
+export const useAgents = (extra: Extra<AgentList> = {}) =>
+  useQuery({ queryKey: queryKeys.agents(), queryFn: () => api<AgentList>("/agents"), ...extra });
+
+/** One page of the agents list. */
+export const useAgentPage = (p: { limit: number; offset: number }) =>
+  useQuery({
+    queryKey: [...queryKeys.agents(), { offset: p.offset }],
+    queryFn: () => api<AgentList>(`/agents?${search(p)}`),
+  });
+
+export const useAgent = (agentId: string) =>
+  useQuery({ queryKey: queryKeys.agent(agentId), queryFn: () => api<Agent>(`/agents/${agentId}`) });
+
+export const useAgentFiles = (p: { agentId: string; limit: number; offset: number }) =>
+  useQuery({
+    queryKey: [...queryKeys.agentFiles(p.agentId), p.offset],
+    queryFn: () =>
+      api<z.infer<typeof AgentFilePage>>(
+        `/agents/${id(p.agentId)}/files?${search({ limit: p.limit, offset: p.offset })}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const useRuns = (
+  p: { status: string; agentId: string; limit: number; offset: number },
+  extra: Extra<z.infer<typeof OrgRunPage>> = {},
+) =>
+  useQuery({
+    queryKey: [...queryKeys.runs(), { status: p.status, agentId: p.agentId, offset: p.offset }],
+    queryFn: () =>
+      api<z.infer<typeof OrgRunPage>>(
+        `/runs?${search({ limit: p.limit, offset: p.offset, status: p.status, agent_id: p.agentId })}`,
+      ),
+    placeholderData: keepPreviousData,
+    ...extra,
+  });
+
+export const useRun = (runId: string, extra: Extra<RunDetail> = {}) =>
+  useQuery({ queryKey: queryKeys.run(runId), queryFn: () => api<RunDetail>(`/runs/${runId}`), ...extra });
+
+/** A run's items; `version` changes with the run's status and counts, and only then are they fetched again. */
+export const useRunItems = (p: { runId: string; status: string; limit: number; offset: number; version: string }) =>
+  useQuery({
+    queryKey: [...queryKeys.run(p.runId), "items", { status: p.status, offset: p.offset }, p.version],
+    queryFn: () =>
+      api<z.infer<typeof RunItemPage>>(
+        `/runs/${p.runId}/items?${search({ limit: p.limit, offset: p.offset, status: p.status })}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const useApprovals = (p: { runId: string; version: string; enabled: boolean }) =>
+  useQuery({
+    queryKey: [...queryKeys.run(p.runId), "approvals", p.version],
+    queryFn: () => api<z.infer<typeof ConsoleApprovalList>>(`/runs/${p.runId}/approvals`),
+    enabled: p.enabled,
+    placeholderData: (prev) => prev,
+  });
+
+export const useSessions = (p: {
+  environment: string;
+  agent_id: string;
+  status: string;
+  since: string;
+  limit: number;
+  offset: number;
+}) => {
+  const query = search({
+    environment: p.environment,
+    limit: p.limit,
+    offset: p.offset,
+    agent_id: p.agent_id,
+    status: p.status,
+    since: p.since,
+  });
+  return useQuery({
+    queryKey: [...queryKeys.sessions(), query],
+    queryFn: () => api<z.infer<typeof OrgSessionPage>>(`/sessions?${query}`),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const useSession = (sessionId: string, extra: Extra<SessionDetail> = {}) =>
+  useQuery({
+    queryKey: queryKeys.session(sessionId),
+    queryFn: () => api<SessionDetail>(`/sessions/${id(sessionId)}`),
+    ...extra,
+  });
+
+/** A session's messages, oldest first, a page at a time; live while a reply is being produced. */
+export const useSessionMessages = (p: { sessionId: string; pageSize: number; liveMs: number }) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.sessionMessages(p.sessionId),
+    queryFn: ({ pageParam }) =>
+      api<MessagePage>(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, offset: pageParam })}`),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.has_more ? pages.reduce((n, pg) => n + pg.messages.length, 0) : undefined),
+    // A settled thread is not polled.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((pg) => pg.messages.some((m) => m.status === "processing")) ? p.liveMs : false,
+  });
+
+export const useKeys = () =>
+  useQuery({ queryKey: queryKeys.keys(), queryFn: () => api<z.infer<typeof AccessKeyList>>("/keys") });
+
+export const useMembers = () =>
+  useQuery({ queryKey: queryKeys.members(), queryFn: () => api<z.infer<typeof MemberList>>("/members") });
+
+export const useInvitations = () =>
+  useQuery({
+    queryKey: queryKeys.invitations(),
+    queryFn: () => api<z.infer<typeof InvitationPage>>("/invitations?limit=100"),
+  });
+
+export const useAudit = (p: { action: string; limit: number; offset: number }) => {
+  const query = search({ limit: p.limit, offset: p.offset, action: p.action });
+  return useQuery({
+    queryKey: [...queryKeys.audit(), query],
+    queryFn: () => api<z.infer<typeof AuditPage>>(`/audit?${query}`),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const useSecrets = (extra: Extra<z.infer<typeof SecretList>> = {}) =>
+  useQuery({ queryKey: queryKeys.secrets(), queryFn: () => api<z.infer<typeof SecretList>>("/secrets"), ...extra });
+
+export const useOverview = () =>
+  useQuery({ queryKey: queryKeys.overview(), queryFn: () => api<OverviewData>("/overview"), refetchInterval: 10_000 });
+
+export const useDeliveries = (
+  p: { status: string; agentId: string; cursor: string; limit: number },
+  extra: Extra<DeliveryPage> = {},
+) =>
+  useQuery({
+    queryKey: [...queryKeys.deliveries(), { status: p.status, agentId: p.agentId, cursor: p.cursor }],
+    queryFn: () =>
+      api<DeliveryPage>(
+        `/deliveries?${search({ limit: p.limit, status: p.status, agent_id: p.agentId, cursor: p.cursor })}`,
+      ),
+    placeholderData: keepPreviousData,
+    ...extra,
+  });
+
+export const useDelivery = (deliveryId: string, extra: Extra<DeliveryRecord> = {}) =>
+  useQuery({
+    queryKey: queryKeys.delivery(deliveryId),
+    queryFn: () => api<DeliveryRecord>(`/deliveries/${id(deliveryId)}`),
+    ...extra,
+  });
+
+export const useSigningSecret = () =>
+  useQuery({ queryKey: queryKeys.signingSecret(), queryFn: () => api<SigningSecret>("/webhooks/secret") });
+
+// Writes: the pages wrap these in useMutation with their own toasts and invalidations.
+
+export const requests = {
+  createAgent: (body: CreateAgentBody | Record<string, unknown>) => post<Agent>("/agents", body),
+  updateAgent: (agentId: string, body: UpdateAgentBody | Record<string, unknown>) =>
+    patch<Agent>(`/agents/${agentId}`, body),
+  archiveAgent: (agentId: string) => del<Agent>(`/agents/${agentId}`),
+  chat: (agentId: string, body: Record<string, unknown>) => post<ChatReply>(`/agents/${agentId}/chat`, body),
+  startRun: (agentId: string, inputs: Record<string, unknown>) =>
+    post<z.infer<typeof RunAccepted>>(`/agents/${agentId}/runs`, { inputs }),
+  controlRun: (runId: string, action: Control) => post<RunDetail>(`/runs/${runId}/${action}`),
+  resolveApproval: (
+    runId: string,
+    body: { exception_id: string; resolution: ResolveAnswer["resolution"]; modified_data?: unknown },
+  ) => post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, body),
+  mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>("/keys", body),
+  revokeKey: (keyId: string) => del<AccessKey>(`/keys/${keyId}`),
+  invite: (body: InviteBody) => post<NewInvitation>("/invitations", body),
+  revokeInvitation: (invitationId: string) =>
+    del<z.infer<typeof RevokedInvitation>>(`/invitations/${id(invitationId)}`),
+  changeRole: (userId: string, role: RoleName) => patch<Member>(`/members/${id(userId)}`, { role }),
+  removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(`/members/${id(userId)}`),
+  setSecret: (name: string, value: string) => api<Secret>(`/secrets/${id(name)}`, { method: "PUT", json: { value } }),
+  deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(`/secrets/${id(name)}`),
+  rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>("/webhooks/secret"),
+  redeliver: (deliveryId: string) => post<Delivery>(`/deliveries/${deliveryId}/redeliver`),
+  switchOrganization: (organizationId: string) => post("/org", { organization_id: organizationId }),
+  signIn: (email: string, password: string) => api("/auth/sign-in", { method: "POST", json: { email, password } }),
+  signOut: () => post("/auth/sign-out"),
+  acceptInvitation: (body: AcceptInvitationBody) =>
+    post<z.infer<typeof AcceptedInvitation>>("/invitations/accept", body),
+};

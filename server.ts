@@ -1,5 +1,5 @@
 // Production server: Next's request handler behind Node's HTTP server, so that request timeouts
-// can differ per route. Uploads may last an hour (SPEC 8); every other request is cut after
+// can differ per route. Uploads may last an hour; every other request is cut after
 // REQUEST_TIMEOUT_MS (5 minutes), so slow clients cannot hold connections on other routes.
 // On PostgreSQL it runs WEB_CONCURRENCY processes (default: one per core) on one port with
 // node:cluster, each with its own in-process worker; the embedded database allows one process.

@@ -1,5 +1,5 @@
 // The public API's throughput and latency under load, each figure against baselines measured in
-// the same run (issue 10; docs/benchmarks.md says what each measures):
+// the same run (docs/benchmarks.md says what each measures):
 //   1. async trigger accept (echo runtime)    vs the bare server (bench/bare-server.ts), same SQL
 //   2. GET one message (polling)               vs the bare server, and vs an empty Next route
 //   3. GET one run                             vs the empty Next route (bench/empty-app)

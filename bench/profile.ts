@@ -1,4 +1,4 @@
-// A CPU profile of the production server under one load (issue 10: "profile first"), summarised
+// A CPU profile of the production server under one load, summarised
 // as the functions and the packages that take the most of its CPU time.
 //   npx tsx bench/profile.ts [message|run|async|sync|upload|workflow|health|unauthorized|empty]   (default: message)
 // `empty` measures the empty Next route (bench/empty-app) without a profile: the framework's floor.

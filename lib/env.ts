@@ -317,7 +317,7 @@ export const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(60 * 60 * 1000)
-    .describe("Uploads may last up to an hour (SPEC 8); other requests are cut much sooner."),
+    .describe("Uploads may last up to an hour; other requests are cut much sooner."),
   REQUEST_TIMEOUT_MS: z.coerce
     .number()
     .int()

@@ -1,5 +1,5 @@
 // `unstorable`: what a request may not carry into the database (NUL, unpaired surrogates) and how
-// deep a JSON body may nest; found by the reliability fuzz (issue 11).
+// deep a JSON body may nest; found by the reliability fuzz.
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
 import { assertStorable, MAX_JSON_DEPTH, unstorable } from "./validate";

@@ -1,4 +1,4 @@
-// Durability (issue 3, item 6): the server is SIGKILLed while replies are in flight and started
+// Durability: the server is SIGKILLed while replies are in flight and started
 // again on the same data; every accepted trigger still ends with exactly one assistant message,
 // completed or error. Runs its own server (the shared one must not be killed). The agent's upstream
 // holds every reply until the test lets it answer, so "in flight at the kill" is a fact, not a

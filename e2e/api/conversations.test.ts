@@ -1,4 +1,4 @@
-// Conversational triggers through real HTTP (SPEC 4.1, DESIGN "Conversational agents"): the
+// Conversational triggers through real HTTP (docs/api.md, Conversational agents): the
 // synchronous 200, Prefer: respond-async, upstream errors and timeouts, validation before anything
 // is stored, file references, and exact session counters under concurrent triggers.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Signed download URLs (SPEC 2.5, 8) through real HTTP. The test process signs links the way any
+// Signed download URLs (docs/api.md, Signed downloads) through real HTTP. The test process signs links the way any
 // other instance of the service would: with the key it shares with the server (the embedded
 // data folder's signing-secret, or the key derived from DATABASE_URL), which proves that two
 // processes agree on it.

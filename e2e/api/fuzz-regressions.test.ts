@@ -1,4 +1,4 @@
-// Defects the reliability fuzz found (e2e/reliability/fuzz-*.test.ts, issue 11), kept as regular
+// Defects the reliability fuzz found (e2e/reliability/fuzz-*.test.ts), kept as regular
 // cases: each answered a 500, an answer outside the error envelope, a body on a HEAD answer, or
 // threw an uncaught exception in the server (and left requests unanswered).
 import { readFileSync, statSync } from "node:fs";

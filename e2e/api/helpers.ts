@@ -34,7 +34,7 @@ export async function call<T = any>(
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
-/** Asserts the error envelope of DESIGN.md and the X-Request-Id header. */
+/** Asserts the error envelope (docs/api.md, Errors) and the X-Request-Id header. */
 export function expectError(res: ApiResponse, status: number, code: string) {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
   expect(typeof res.body.error.message).toBe("string");
@@ -96,7 +96,7 @@ export interface RouteUnderTest {
 }
 
 /**
- * The common auth matrix (SPEC 5): no key, wrong scheme, malformed, unknown, revoked -> 401;
+ * The common auth matrix (docs/api.md, Authentication): no key, wrong scheme, malformed, unknown, revoked -> 401;
  * another organization's key -> 404 as for a missing agent; no agents:invoke -> 403.
  */
 type MatrixCase = readonly [

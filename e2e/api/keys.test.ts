@@ -1,4 +1,4 @@
-// Access Key lifecycle through HTTP (SPEC 2.1, 5): mint, use, list, revoke, refused within 5 s on
+// Access Key lifecycle through HTTP (docs/api.md, Access Keys and Authentication): mint, use, list, revoke, refused within 5 s on
 // every instance; only hashes in the database.
 import { createHash } from "node:crypto";
 import pg from "pg";

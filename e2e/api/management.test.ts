@@ -1,4 +1,4 @@
-// Management API (SPEC 4.10, DESIGN.md): user-token auth, access keys, agents, roles, tenancy.
+// Management API (docs/api.md, Management API): user-token auth, access keys, agents, roles, tenancy.
 import { describe, expect, it } from "vitest";
 import { ECHO_AGENT, SIMPLE_WORKFLOW, call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
@@ -16,7 +16,7 @@ describe("management API authentication", () => {
     expectError(await call("GET", keysPath(orgA.organization_id), { auth }), 401, "unauthorized");
   });
 
-  it("refuses an Access Key in place of a user token (SPEC 4.10: user token only)", async () => {
+  it("refuses an Access Key in place of a user token (user token only)", async () => {
     const { orgA } = ctx();
     const key = await mintKey(orgA);
     expectError(await call("GET", keysPath(orgA.organization_id), { auth: key.key }), 401, "unauthorized");

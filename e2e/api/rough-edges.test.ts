@@ -1,4 +1,4 @@
-// Where a new user stumbled (issue 11, "Clearer words"): malformed ids told what a well-formed one
+// Where a new user stumbled: malformed ids told what a well-formed one
 // looks like, the workflow alias's missing `payload` wrapper named, a user token on the public API
 // (and an Access Key on the management API) told where it belongs, a user_id given after a
 // session's first message kept, and archived agents (DELETE on the management API). Client aborts

@@ -32,7 +32,7 @@ export const REQUESTS: RouteUnderTest[] = [
     method: "GET",
     path: (a) => `/api/agents/${a}/sessions/sess_unknown/messages/msg_unknown`,
   },
-  // Workflow agents (issue 4).
+  // Workflow agents.
   {
     name: "workflow trigger",
     method: "POST",

@@ -1,4 +1,4 @@
-// Workflow runs through real HTTP (SPEC 2.5, 3.1, 4.1, 4.7-4.9; DESIGN "Workflow agents"):
+// Workflow runs through real HTTP (docs/workflows.md; docs/api.md, Trigger):
 // triggers, the runs API, every control transition allowed and refused, approvals, retry, output files.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
@@ -119,7 +119,7 @@ afterAll(async () => {
 });
 
 describe("workflow trigger", () => {
-  it("answers 202 with run_id, status pending and agent_id, and the run completes with the SPEC 2.5 shape", async () => {
+  it("answers 202 with run_id, status pending and agent_id, and the run completes with the documented run shape", async () => {
     const res = await call("POST", `/api/agents/webhook/${agents.orders}`, {
       auth: key,
       body: {
@@ -305,7 +305,7 @@ describe("runs API", () => {
   });
 });
 
-describe("controls (SPEC 3.1), allowed and refused", () => {
+describe("controls (docs/workflows.md, States and transitions), allowed and refused", () => {
   const expectRefused = async (agent: string, runId: string, action: string, current: string) => {
     const res = await control(agent, runId, action);
     expectError(res, 409, "invalid_state_transition");

@@ -1,4 +1,4 @@
-// Sessions and messages through real HTTP (SPEC 2.3, 2.4, 4.3-4.6): every field, default, cap,
+// Sessions and messages through real HTTP (docs/api.md, Sessions and messages): every field, default, cap,
 // filter, ordering and error code. Draft sessions are covered by the service's unit test (the API
 // offers no way to make one).
 import { beforeAll, describe, expect, it } from "vitest";

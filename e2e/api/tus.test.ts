@@ -278,7 +278,7 @@ describe("tus: protocol, auth and the finished upload as a file (shared server)"
       expect((await storedBytes(ctx().target, `tus/${uploadIdOf(url)}`))?.equals(content)).toBe(true);
     });
 
-    it("GET answers SPEC 4.2's file object, the same fi_ id every time; HEAD carries it too", async () => {
+    it("GET answers the upload's file object, the same fi_ id every time; HEAD carries it too", async () => {
       const first = await api.get(url);
       expect(first.status, first.text).toBe(200);
       expect(first.body).toEqual({

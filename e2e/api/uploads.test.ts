@@ -1,4 +1,4 @@
-// POST /api/agents/{agent_id}/upload (SPEC 4.2) through real HTTP: the success shape, the whole
+// POST /api/agents/{agent_id}/upload (docs/api.md, Upload) through real HTTP: the success shape, the whole
 // error table, and, on a server of our own with short timeouts and a storage fault, slow clients,
 // mid-stream failures and disconnects (nothing may be left behind).
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,7 @@ function form(parts: Array<[name: string, value: string | Blob, filename?: strin
 const upload = (agentId: string, key: string, raw: BodyInit, headers?: Record<string, string>) =>
   call("POST", `/api/agents/${agentId}/upload`, { auth: key, raw, headers });
 
-describe("upload: success and the SPEC 4.2 error table", () => {
+describe("upload: success and the upload error table", () => {
   let key: string;
   let agentId: string;
   let otherOrgKey: string;

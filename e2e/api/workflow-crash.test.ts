@@ -1,4 +1,4 @@
-// Crash safety of workflow runs (issue 4, item 7): the server is SIGKILLed in the middle of a run
+// Crash safety of workflow runs: the server is SIGKILLed in the middle of a run
 // and started again on the same data. The run continues where it was: items finished before the
 // kill are not processed again, no item is counted twice (counts equal the item totals exactly),
 // and a paused or a cancelled run stays so. Runs its own server (the shared one must not be killed).

@@ -1,4 +1,4 @@
-// A run whose engine pass keeps dying is never taken up forever (issue 18): here the server is
+// A run whose engine pass keeps dying is never taken up forever: here the server is
 // SIGKILLed every time the pass reaches the run's item, as a pass that crashes its process would
 // be. With QUEUE_RETRY_LIMIT=1 the job gets its first attempt and one retry, each taken up again by
 // the restarted server once the dead attempt's heartbeat lapsed; after the second death the run

@@ -1,4 +1,4 @@
-// Nothing stays stuck (issue 11, item 1): the server is SIGKILLed while a run's job is on its last
+// Nothing stays stuck: the server is SIGKILLed while a run's job is on its last
 // attempt (QUEUE_RETRY_LIMIT=0: the first attempt is the last), so pg-boss fails the job once its
 // heartbeat lapses and no handler ever ends the run. The worker's sweep must end the run `failed`
 // with a readable error, `retry` must continue it from its pending items, and a paused and a

@@ -177,7 +177,7 @@ describe("concurrent controls on live workflow runs", () => {
         }
         expect(events.at(-1)!.to, where).toBe(run.status);
 
-        // Every answer is a success or the refusal SPEC 3.1 names, and refusals are consistent.
+        // Every answer is a success or the refusal docs/workflows.md names, and refusals are consistent.
         for (const s of sent) {
           if (s.action === "approve") {
             expect([200, 204, 404, 409], `${where}\n${s.label}`).toContain(s.status);

@@ -1,4 +1,4 @@
-// Crash under load (issue 11): asynchronous conversational triggers, `concurrency` at a time, with a
+// Crash under load: asynchronous conversational triggers, `concurrency` at a time, with a
 // workflow run trigger every so often, while the server (and, on PostgreSQL, the standalone worker
 // beside it) is SIGKILLed and started again. Where the kills land is drawn from a printed seed; the
 // invariants hold wherever they land:

@@ -100,7 +100,7 @@ function sizedBody(t: RouteTarget, size: number, unit: string): Buffer {
   return body;
 }
 
-describe("JSON bodies around 1 MiB (SPEC 8)", () => {
+describe("JSON bodies around 1 MiB", () => {
   it("over 1 MiB: 413 payload_too_large, declared or streamed; up to 1 MiB: read", async () => {
     expect(jsonRoutes.length).toBeGreaterThan(10);
     await runProperty({
@@ -207,7 +207,7 @@ describe("JSON values the database cannot hold, and every other shape", () => {
   });
 });
 
-describe("multipart uploads (SPEC 4.2)", () => {
+describe("multipart uploads (docs/api.md, Upload)", () => {
   it("stores a well-formed form's file; refuses truncated and malformed forms with 400/415, never 5xx", async () => {
     await runProperty({
       label: "multipart",

@@ -1,7 +1,7 @@
 // Fuzzing every route of the build's route table (public, management, console, the catch-all,
 // health, downloads, tus, Auth.js): paths, query strings, headers, credentials (mostly valid, some
 // missing or wrong), JSON shapes, unicode, huge numbers and deep nesting. Whatever the request, the
-// answer comes within HANG_MS, is never a 5xx (no storage fault is injected, so SPEC 4.2's 500 does
+// answer comes within HANG_MS, is never a 5xx (no storage fault is injected, so the upload's 500 does
 // not apply), and every 4xx is the error envelope with a code of lib/errors.ts that matches its
 // status and an X-Request-Id. A new route file is fuzzed without being listed anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

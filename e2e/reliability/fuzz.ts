@@ -184,7 +184,7 @@ export interface RouteTarget {
   endsSessions: boolean;
 }
 
-/** Which authentication a route takes, from where it lives (DESIGN: public, management, console). */
+/** Which authentication a route takes, from where it lives (ARCHITECTURE.md: public, management, console). */
 export function familyOf(pattern: string): Family {
   if (pattern === "/api/[...path]") return "catch_all";
   if (pattern.startsWith("/api/auth/")) return "auth_js";
@@ -1269,7 +1269,7 @@ export function expectNoUncaught(mark: number) {
 
 const SNAKE = /^[a-z][a-z0-9_]*$/;
 
-/** What every answer must be; `allow` names 5xx answers the SPEC allows for this request. */
+/** What every answer must be; `allow` names 5xx answers the API allows for this request. */
 export function checkAnswer(
   req: { method: string; target: string; family?: Family; pattern?: string },
   res: Answer,

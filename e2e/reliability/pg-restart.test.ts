@@ -1,4 +1,4 @@
-// PostgreSQL restart mid-load (issue 11): the database crashes (`pg_ctl stop -m immediate`: every
+// PostgreSQL restart mid-load: the database crashes (`pg_ctl stop -m immediate`: every
 // connection cut, no checkpoint) while asynchronous triggers and workflow runs arrive, and starts
 // again a little later. The server is not restarted: /api/health and /api/ready answer 503 while
 // the database is down and 200 again by themselves; every request gets an answer (accepted, or 503

@@ -1,4 +1,4 @@
-// Upload faults (issue 11): clients that hang up at random offsets (multipart and tus) and storage
+// Upload faults: clients that hang up at random offsets (multipart and tus) and storage
 // that fails leave no file record and no stray bytes, and the next upload works. The storage faults
 // are made on the data folder itself, with no hook in the service: a folder replaced by a regular
 // file (refused at the first byte, or at the final rename after every byte arrived), an upload's

@@ -1,4 +1,4 @@
-// The common auth matrix (SPEC 5) against every Access Key route.
+// The common auth matrix (docs/api.md, Authentication) against every Access Key route.
 import { describe, it } from "vitest";
 import { authMatrixCases, runAuthMatrixCase } from "../api/helpers";
 import { ACCESS_KEY_ROUTES } from "../api/routes";

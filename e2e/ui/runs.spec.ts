@@ -1,5 +1,5 @@
 // The Runs pages: the list with its URL filters, a run watched live (no reload), its controls
-// enabled exactly where SPEC 3.1 allows them, the review queue, and the end of polling.
+// enabled exactly where the run's state allows them, the review queue, and the end of polling.
 import type { Page } from "@playwright/test";
 import { call, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
@@ -132,7 +132,9 @@ test("once a run is final the page stops polling it", async ({ as }) => {
   expect(later).toEqual([]);
 });
 
-test("support pauses, resumes and cancels a run from the page, with the controls SPEC 3.1 allows", async ({ as }) => {
+test("support pauses, resumes and cancels a run from the page, with the controls the run's state allows", async ({
+  as,
+}) => {
   const agent = await management.createAgent(wf("long run", { steps: [{ id: "pace", type: "wait", ms: 200 }] }));
   const page = await as("supportA");
   const runId = await startRun(page, agent.agent_id, { rows: rows(200) });

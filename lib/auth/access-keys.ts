@@ -1,4 +1,4 @@
-// Access Key verification (SPEC 5) with a short positive cache. A revoked key is refused within
+// Access Key verification (docs/api.md, Authentication) with a short positive cache. A revoked key is refused within
 // KEY_CACHE_TTL_MS (default 2 s) on every instance sharing the database, and at once on the
 // instance that revoked it. last_used_at is written at most once a minute per key.
 import { env } from "../env";

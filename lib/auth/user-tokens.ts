@@ -1,4 +1,4 @@
-// User tokens authenticate the management API (SPEC 4.10: never an Access Key).
+// User tokens authenticate the management API (never an Access Key: docs/api.md, Authentication).
 import { ApiError } from "../errors";
 import { prisma } from "../db";
 import type { Role } from "../generated/prisma/enums";

@@ -42,7 +42,7 @@ export function createClient(opts: ClientOptions): ApiClient {
 }
 
 /**
- * SPEC 4.2: a multipart upload. openapi-fetch sends JSON unless told otherwise: the bodySerializer
+ * A multipart upload (docs/api.md, Upload). openapi-fetch sends JSON unless told otherwise: the bodySerializer
  * turns the typed body into FormData, whose boundary fetch writes into the Content-Type itself.
  */
 export function uploadFile(client: ApiClient, agentId: string, file: Blob, filename: string) {

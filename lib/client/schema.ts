@@ -292,7 +292,7 @@ export interface paths {
     };
     /**
      * Fetch a finished upload's file
-     * @description The file object the multipart upload answers (SPEC 4.2). No `Tus-Resumable` needed. While bytes are missing: `409 upload_incomplete` with `details: {offset, length}`.
+     * @description The file object the multipart upload answers. No `Tus-Resumable` needed. While bytes are missing: `409 upload_incomplete` with `details: {offset, length}`.
      */
     get: operations["tusGetFile"];
     put?: never;

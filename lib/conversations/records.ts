@@ -1,4 +1,4 @@
-// Public shapes of sessions and messages (SPEC 2.3, 2.4): field names and types exactly.
+// Public shapes of sessions and messages (docs/api.md, Sessions and messages): field names and types exactly.
 import type { Message, Session } from "../generated/prisma/client";
 import type { z } from "zod";
 import type { MessageError } from "./schemas";

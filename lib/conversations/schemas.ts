@@ -1,10 +1,10 @@
-// Request schemas of the conversational API (SPEC 4.1, 4.3-4.6): the one source of validation
+// Request schemas of the conversational API (docs/api.md, Trigger; docs/api.md, Sessions and messages): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import { fileIdString, queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
 
-/** SPEC 4.1: `attachments` holds file reference objects; extra fields of the body are kept. */
+/** `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
   message: z.string().min(1, "must be a non-empty string"),
   session_id: z.string().min(1).optional(),
@@ -58,7 +58,7 @@ export const OrgMessagesQuery = z.object({
   cursor: queryCursor,
 });
 
-// Response shapes (SPEC 2.3, 2.4; DESIGN "Conversational agents"): the records of records.ts and the
+// Response shapes (docs/api.md, Conversational agents): the records of records.ts and the
 // trigger's answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
 // answers against it.
 

@@ -1,4 +1,4 @@
-// Sessions and messages of a conversational agent (SPEC 4.3-4.6). Only production sessions are
+// Sessions and messages of a conversational agent. Only production sessions are
 // visible in the public API: draft sessions of the console's test console never leave it. The
 // console reads across the organization's agents, drafts included (the `Org` functions).
 import type { z } from "zod";

@@ -100,7 +100,7 @@ export const followLimitMs = () => {
 
 /**
  * Follows one message (`GET .../messages/{id}` with `Accept: text/event-stream`): its 404s are
- * thrown at once; then one `message` event with the SPEC message object as soon as it is no longer
+ * thrown at once; then one `message` event with the message object as soon as it is no longer
  * processing (at once when it already ended). The wait is the long poll's (./waiters.ts: this
  * process's producer wakes it at once, another process's completion is seen by the shared poller);
  * when `limitMs` runs out first, the message as it stands (`processing`) is the final event.

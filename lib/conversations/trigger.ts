@@ -1,4 +1,4 @@
-// The conversational trigger (SPEC 4.1, DESIGN "Conversational agents"): validate, resolve file
+// The conversational trigger (docs/api.md, Conversational agents): validate, resolve file
 // references, then store the user message, the pending assistant reply and its job in one
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
 // bounded, for the reply. The caller (route or console) picks one and shapes the HTTP answer.

@@ -1,4 +1,4 @@
-// File references (SPEC 4.1): `{"file_id": "fi_..."}` objects anywhere in a trigger body become the
+// File references (docs/api.md, Trigger): `{"file_id": "fi_..."}` objects anywhere in a trigger body become the
 // file's metadata and a 15-minute signed URL before the agent runs. Only that exact single-key
 // shape is a reference; bare id strings and objects with other keys are data and stay as they are.
 import type { Readable } from "node:stream";

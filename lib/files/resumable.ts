@@ -112,7 +112,7 @@ export async function finishUpload(upload: Upload): Promise<string | null> {
   return (await db.upload.findUniqueOrThrow({ where: { id: upload.id } })).fileId;
 }
 
-/** SPEC 4.2's file object of a finished upload; 409 upload_incomplete while bytes are missing. */
+/** The file object of a finished upload (docs/api.md, Upload); 409 upload_incomplete while bytes are missing. */
 export async function uploadedFile(upload: Upload) {
   const fileId = await finishUpload(upload);
   if (!fileId) {

@@ -1,4 +1,4 @@
-// Signed download URLs (SPEC 2.5, 8: 15 minutes) for local storage: the token carries what the
+// Signed download URLs (docs/api.md, Signed downloads: 15 minutes) for local storage: the token carries what the
 // download route needs (storage key, filename, media type, expiry) and an HMAC-SHA256 over it, so
 // the route needs no database read and an S3 implementation can swap in presigned URLs.
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -1,4 +1,4 @@
-// POST /api/agents/{agent_id}/upload (SPEC 4.2): the multipart body is parsed as it arrives and
+// POST /api/agents/{agent_id}/upload (docs/api.md, Upload): the multipart body is parsed as it arrives and
 // the one `file` part is piped into storage, so memory stays flat for multi-GiB files. The File row
 // is written only after the bytes are safely in place; every failure path removes what was stored.
 import { Readable } from "node:stream";

@@ -1,4 +1,4 @@
-// The hot public routes served by server.ts in front of Next's router (issue 10: polling and the
+// The hot public routes served by server.ts in front of Next's router (polling and the
 // async accept near the framework's floor). What is skipped is Next's routing and its per-request
 // machinery (route matching among ~60 routes, request meta, AsyncLocalStorage scopes); what runs is
 // the SAME route handler: the exported GET/POST of the compiled route module, loaded through Next's

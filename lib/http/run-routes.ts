@@ -1,4 +1,4 @@
-// The run control routes share one shape (SPEC 4.9): empty body, optional ?triggered_by. The
+// The run control routes share one shape (docs/workflows.md, States and transitions): empty body, optional ?triggered_by. The
 // console's control routes are the same call on a run found by id within the organization.
 import type { z } from "zod";
 import type { ConsoleRunParams, ControlQuery, RunParams } from "../runs/schemas";

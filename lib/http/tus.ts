@@ -3,7 +3,7 @@
 // API clients authenticate with an Access Key (agents:invoke); the dashboard's Uppy with the
 // signed-in session (same-origin). An upload belongs to the agent and organization that created it:
 // any other caller gets 404 before tus sees the request. A finished upload is an ordinary fi_ file:
-// the last PATCH and every later HEAD carry `Upload-File-Id`, and GET answers SPEC 4.2's file object.
+// the last PATCH and every later HEAD carry `Upload-File-Id`, and GET answers the upload's file object.
 import { Metadata, TUS_RESUMABLE } from "@tus/utils";
 import { MemoryLocker, Server } from "@tus/server";
 import type { Lock, Locker, RequestRelease } from "@tus/utils";

@@ -1,4 +1,4 @@
-// Every forbidden address class of the upstream guard, table-driven (issue 11), through real
+// Every forbidden address class of the upstream guard, table-driven, through real
 // guarded fetches: IP literals in every spelling a URL accepts (decimal, octal, hex, short forms,
 // IPv4-mapped IPv6), host names that resolve to a forbidden address, and redirects to one. A safety
 // net in the dialling layer records every address the guard lets through and dials only loopback,

@@ -91,9 +91,8 @@ export async function capRetryDelays(db: QueueDb, name: string): Promise<void> {
 /**
  * An index of pg-boss's job table that pg-boss 10 does not make: its jobs that are not finished,
  * by queue and state. `liveJobExists` and the queue gauges of /api/metrics read only those, while
- * the table also keeps a queue's finished jobs until pg-boss archives them (12 hours): measured on
- * PostgreSQL with 200,000 finished and 2,000 live jobs, the gauges' query took 43 ms without it and
- * 0.8 ms with it, the orphan check of 20 runs 63 ms and 5 ms. Created once, under a lock (several
+ * the table also keeps a queue's finished jobs until pg-boss archives them (12 hours), which those
+ * reads would otherwise wade through (docs/benchmarks.md, Figures behind code comments). Created once, under a lock (several
  * processes start together); pg-boss's later queue partitions get it when they are attached.
  */
 export async function ensureLiveJobIndex(db: QueueDb): Promise<void> {

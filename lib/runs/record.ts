@@ -1,4 +1,4 @@
-// The run record of SPEC 2.5, from a Run row (and, for a single run, its output files and audit trail).
+// The run record (docs/workflows.md, Run fields), from a Run row (and, for a single run, its output files and audit trail).
 import type { AuditEvent, OutputFile, Run } from "../generated/prisma/client";
 import { signDownload } from "../files/signing";
 

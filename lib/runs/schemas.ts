@@ -1,4 +1,4 @@
-// Request shapes of the run routes (SPEC 4.7-4.9) and the approvals API.
+// Request shapes of the run routes (docs/workflows.md) and the approvals API.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import { queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
@@ -9,7 +9,7 @@ export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 
-/** Other query parameters are ignored (SPEC 4.7); status is checked by the service (invalid_status). */
+/** Other query parameters are ignored (docs/workflows.md); status is checked by the service (invalid_status). */
 export const ListRunsQuery = z.object({
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   status: z.string().optional(),
@@ -54,7 +54,7 @@ export const RunItemsQuery = z.object({
 
 export const ConsoleRunParams = z.object({ run_id: z.string() });
 
-// Response shapes (SPEC 2.5; DESIGN "Workflow agents"): the records of record.ts, the trigger's and
+// Response shapes (docs/workflows.md, Run fields): the records of record.ts, the trigger's and
 // the approvals' answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
 // answers against it.
 

@@ -1,4 +1,4 @@
-// Runs of a workflow agent: list, fetch, and the four controls of SPEC 3.1 (pause, resume, cancel,
+// Runs of a workflow agent: list, fetch, and the four run controls (pause, resume, cancel,
 // retry). Each control is one locked conditional transition (lib/runs/state.ts); one that is not
 // allowed from the current state is 409 invalid_state_transition naming what is allowed.
 import type { Actor } from "../audit";

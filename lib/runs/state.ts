@@ -1,4 +1,4 @@
-// The run state machine (SPEC 3.1). Every transition, by a control or by the engine, happens in one
+// The run state machine (docs/workflows.md, States and transitions). Every transition, by a control or by the engine, happens in one
 // short transaction: the run row is locked, the move is checked against the allowed source states,
 // one conditional UPDATE applies it (version + 1), and the audit event is written with it. Two
 // racing transitions are therefore serialised and end in one legal state.
@@ -21,8 +21,8 @@ export const CONTROL_ACTIONS = ["pause", "resume", "cancel", "retry"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 /**
- * Every move a run can make: the four controls of SPEC 3.1 to the letter, then the engine's and
- * the queue's own moves (SPEC 3.1 rule 2 leaves them to us; docs/workflows.md lists them). The one
+ * Every move a run can make: the four controls exactly as documented, then the engine's and
+ * the queue's own moves (docs/workflows.md lists them). The one
  * source for controls, the engine, the run job and approvals: `transition` refuses anything else.
  *
  * `fail` is allowed from `pending` too: a run whose every queue attempt died before its engine
@@ -39,7 +39,7 @@ export const RUN_MOVES = {
 } as const satisfies Record<string, { from: readonly RunStatus[]; to: readonly RunStatus[] }>;
 export type RunMove = keyof typeof RUN_MOVES;
 
-/** SPEC 3.1: the states each control is allowed from. */
+/** The states each control is allowed from (docs/workflows.md, States and transitions). */
 export const ALLOWED_FROM: Record<ControlAction, readonly RunStatus[]> = {
   pause: RUN_MOVES.pause.from,
   resume: RUN_MOVES.resume.from,

@@ -1,4 +1,4 @@
-// Runtime settings of an agent (DESIGN.md "Agent runtimes"). Credentials are never written here:
+// Runtime settings of an agent (docs/api.md, Agents). Credentials are never written here:
 // an openai runtime names an organization secret (`api_key_secret`) or an environment variable the
 // operator allowed (`api_key_env`, MODEL_KEY_ENV_ALLOWLIST); header values name secrets inline
 // (`{{secrets.<name>}}`). lib/secrets/credentials.ts checks the names when an agent is saved.

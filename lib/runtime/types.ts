@@ -1,4 +1,4 @@
-// Shared types of the agent runtimes (DESIGN.md "Agent runtimes"). Kept apart from index.ts so
+// Shared types of the agent runtimes (docs/api.md, Agents). Kept apart from index.ts so
 // that the runtime modules can import them without a cycle.
 import { ApiError } from "../errors";
 import type { UpstreamRefusedError } from "../net/upstream-guard";

@@ -1,5 +1,5 @@
 // File storage behind one small interface, so that an S3-compatible implementation can replace the
-// local disk (STORAGE_URL=s3://..., DESIGN "Storage and scale") without touching callers.
+// local disk (STORAGE_URL=s3://...; docs/deploy.md) without touching callers.
 // The embedded default keeps bytes under `${DATA_DIR}/files`, in `<key>` paths; writes land in
 // `.tmp/` first and are renamed into place, so a reader never sees a partial file.
 import { randomUUID } from "node:crypto";
@@ -222,7 +222,7 @@ export function tusStore(): TusStore {
             useTags: false,
           })
         : new LocalTusStore({ directory: path.join(t.root, TUS_PREFIX), expirationPeriodInMilliseconds });
-    // The size must be known at creation (SPEC 4.2 answers with it), so deferred lengths are not offered.
+    // The size must be known at creation (the upload's answer carries it), so deferred lengths are not offered.
     store.extensions = store.extensions.filter((x) => x !== "creation-defer-length");
     currentTusStore.set((current = { id: t.id, store }));
   }

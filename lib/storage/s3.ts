@@ -46,7 +46,7 @@ export function s3ClientConfig(e: Env): S3ClientConfig {
   };
 }
 
-/** Presigned download links are valid this long (issue 12: 15 minutes). */
+/** Presigned download links are valid this long (15 minutes, as local signed links). */
 export const PRESIGN_SECONDS = 15 * 60;
 
 /** Parts of a streamed write: 5 MiB (S3's smallest), one in flight while the next fills. */

@@ -1,5 +1,5 @@
 // A trigger body checked against the workflow's declared inputs: required fields present, values
-// of the declared type, file inputs as file reference objects (SPEC 2.2). Fields the workflow does
+// of the declared type, file inputs as file reference objects (docs/api.md, Files). Fields the workflow does
 // not declare are kept as they are (callers often send more than an agent reads).
 import { z } from "zod";
 import { fileIdString } from "../validate";

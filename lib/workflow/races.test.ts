@@ -1,4 +1,4 @@
-// Controls racing live engines (SPEC 3.1 under concurrency). Two parts, neither of which depends on
+// Controls racing live engines (the run controls under concurrency). Two parts, neither of which depends on
 // what a random schedule happens to produce:
 // - forced schedules: an `http` step whose upstream holds the item in flight (a barrier) pins the
 //   engine mid-run while controls fire, so each interleaving that matters is produced on purpose and

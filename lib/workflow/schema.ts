@@ -1,4 +1,4 @@
-// Workflow definitions (DESIGN.md "Workflow agents"), validated when an agent is saved.
+// Workflow definitions (docs/workflows.md), validated when an agent is saved.
 // JSONata expressions (and the {{...}} parts of llm prompts) are compiled then, so that a syntax
 // error is reported at save time, with the zod path naming the step and field
 // (e.g. `workflow.steps.2.when`). docs/workflows.md documents the format.

@@ -87,7 +87,7 @@ function withField(item: unknown, step: Step & { into?: string }, value: unknown
 
 const prefix = (step: Step) => `Step "${step.id}" (${step.type})`;
 
-/** Caller-safe text for an error of a call: upstream wording stays in the logs (DESIGN "Errors"). */
+/** Caller-safe text for an error of a call: upstream wording stays in the logs (docs/api.md, Errors). */
 function describe(step: Step, e: unknown): string {
   if (isRuntimeError(e)) {
     // Our own wording (e.g. a refused upstream address and the setting that would allow it).

@@ -1,5 +1,5 @@
 // Starting a run: the inputs are checked against the workflow's declared inputs, file references
-// are checked (SPEC 4.1: unknown or foreign files are refused before anything is stored), then the
+// are checked (docs/api.md, Trigger: unknown or foreign files are refused before anything is stored), then the
 // run (with a snapshot of the definition) and its job are created in one transaction. Used by
 // POST /api/agents/webhook/{agent_id}, POST /api/workflows/{agent_id}/trigger and the console.
 import { assertNotArchived } from "../archived";

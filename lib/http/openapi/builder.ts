@@ -153,7 +153,7 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   message_not_found: "Message not found.",
   run_not_found: "Run not found.",
   invalid_json: "Request body is not valid JSON: Unexpected end of JSON input",
-  invalid_request: "Invalid body: message: must be a non-empty string",
+  invalid_request: "Invalid body: message must be a non-empty string",
   invalid_status: "status must be one of pending, running, completed, failed, needs_review, cancelled, paused.",
   invalid_state_transition: "Cannot pause a run that is completed.",
   rate_limited: "This Access Key made more than its 600 requests a minute; retry after 37 s.",

@@ -142,15 +142,15 @@ The console's own backend (\`/api/console/...\`) is private and not described he
 ${errorTable()}`;
 
 const TAGS = [
-  { name: "Triggers", description: "Send work to an agent (SPEC 4.1)." },
-  { name: "Files", description: "Uploads for file references, and signed downloads (SPEC 4.2)." },
+  { name: "Triggers", description: "Send work to an agent." },
+  { name: "Files", description: "Uploads for file references, and signed downloads." },
   {
     name: "Resumable uploads (tus)",
     description: "The same files over the tus 1.0 protocol: in chunks, resuming after a failure. Any tus client works.",
   },
-  { name: "Conversations", description: "Sessions and messages of conversational agents (SPEC 4.3-4.6)." },
-  { name: "Workflow runs", description: "Runs of workflow agents, their controls and approvals (SPEC 4.7-4.9)." },
-  { name: "Access Keys", description: "Management API: the credentials of the public API (SPEC 4.10)." },
+  { name: "Conversations", description: "Sessions and messages of conversational agents." },
+  { name: "Workflow runs", description: "Runs of workflow agents, their controls and approvals." },
+  { name: "Access Keys", description: "Management API: the credentials of the public API." },
   { name: "Agents", description: "Management API: agents, their runtimes and workflow definitions." },
   {
     name: "Organization secrets",
@@ -163,7 +163,6 @@ const TAGS = [
   },
 ];
 
-export const TAG_NAMES = TAGS.map((t) => t.name);
 
 function sharedComponents() {
   const tus = tusHeaders();

@@ -1,5 +1,5 @@
 "use client";
-// The four controls of SPEC 3.1. Each button is enabled only when the server lists its action in
+// The four run controls (docs/workflows.md, States and transitions). Each button is enabled only when the server lists its action in
 // the run's allowed_actions; the server refuses the others anyway (409 invalid_state_transition).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";

@@ -1,5 +1,5 @@
 // Streams the multipart body straight to storage: no proxy/middleware may ever match this path,
-// since Next buffers bodies there (STACK-NOTES).
+// since Next buffers bodies there (docs/decisions.md).
 import { assertNotArchived } from "@/lib/agents/service";
 import { uploadFile } from "@/lib/files/upload";
 import { withAccessKey } from "@/lib/http/handler";

@@ -1,4 +1,4 @@
-// SPEC 4.1: one JSON object (1 MiB); the agent's kind decides between a message and a run.
+// The trigger (docs/api.md, Trigger): one JSON object (1 MiB); the agent's kind decides between a message and a run.
 import { withAccessKey } from "@/lib/http/handler";
 import { conversationTrigger, runTrigger } from "@/lib/http/triggers";
 import * as contract from "./contract";

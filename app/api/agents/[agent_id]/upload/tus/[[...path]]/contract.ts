@@ -166,7 +166,7 @@ export const GET = route({
     summary: "Fetch a finished upload's file",
     tag: TAG,
     description:
-      "The file object the multipart upload answers (SPEC 4.2). No `Tus-Resumable` needed. While bytes are " +
+      "The file object the multipart upload answers. No `Tus-Resumable` needed. While bytes are " +
       "missing: `409 upload_incomplete` with `details: {offset, length}`.",
     parameters: [AGENT_ID, UPLOAD_ID],
     responses: {

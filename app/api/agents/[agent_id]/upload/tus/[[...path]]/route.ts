@@ -1,5 +1,5 @@
 // Resumable uploads (tus 1.0): no proxy or middleware may match this path, since Next buffers
-// bodies there (STACK-NOTES). lib/http/tus.ts says what happens.
+// bodies there (docs/decisions.md). lib/http/tus.ts says what happens.
 import { tusRoute } from "@/lib/http/tus";
 
 export {

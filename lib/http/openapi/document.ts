@@ -163,7 +163,6 @@ const TAGS = [
   },
 ];
 
-
 function sharedComponents() {
   const tus = tusHeaders();
   return {

@@ -76,9 +76,13 @@ test("signing out while a console request is in flight ends on /login, not on a 
   await overviewInFlight; // the page refreshes the overview every 10 s
   await page.getByRole("button", { name: ui().users.adminA.email }).click();
   const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/console/auth/sign-out"));
-  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
+  // Not awaited yet: a click that starts a navigation waits for it, and this one is held until the
+  // overview is released below (awaiting the click first would wait on itself whenever the sign-out
+  // answer came before the click returned).
+  const clicked = page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
   expect((await signedOut).status()).toBe(200);
   releaseOverview();
+  await clicked;
   await expect(page).toHaveURL(/\/login$/);
   await context.close();
 });

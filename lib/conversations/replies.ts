@@ -243,8 +243,7 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
       if (!retryable || streamed || attempt >= ATTEMPTS || Date.now() + pause >= budgetEnds) {
         // The runtime's own words stay in the log; the caller sees a safe summary.
         if (!isRuntimeError(e)) return { failed: GENERIC_RUNTIME_ERROR, reason: "upstream_error" };
-        const { code, message } = toApiError(e);
-        return { failed: message, reason: code === "upstream_timeout" ? "upstream_timeout" : "upstream_error" };
+        return { failed: toApiError(e).message, reason: e.kind === "timeout" ? "upstream_timeout" : "upstream_error" };
       }
       await sleep(pause);
     }

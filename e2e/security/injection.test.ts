@@ -82,6 +82,32 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
     expect(reply.body.response).toBe(`Echo: ${v}`);
   });
 
+  it("a list's cursor is checked, and a well-formed one carrying an injection is only a value", async () => {
+    const lists = ["/api/console/sessions", "/api/console/runs", "/api/console/audit"];
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const forged = [
+      "not a cursor",
+      b64({ at: "2026-01-01" }),
+      b64(["yesterday", "run_x"]),
+      b64([-1, "run_x"]),
+      b64(["2026-11-27T00:00:00.000Z", "x".repeat(150)]),
+      "A".repeat(201),
+    ];
+    for (const list of lists) {
+      for (const cursor of forged) {
+        const res = await admin.call("GET", `${list}?cursor=${encodeURIComponent(cursor)}`);
+        expect(res.status, `${list} ${cursor.slice(0, 20)}: ${res.text}`).toBe(400);
+        expect(res.body.error.code).toBe("invalid_request");
+        expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain("cursor");
+      }
+      for (const v of INJECTIONS) {
+        const res = await admin.call("GET", `${list}?cursor=${b64(["2999-01-01T00:00:00.000Z", v])}`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.text).not.toContain(ctx().orgB.organization_id);
+      }
+    }
+  });
+
   it("the tables the injections name are intact: every earlier run and session still answers", async () => {
     const runs = await call("GET", `/api/agents/${workflowId}/runs`, { auth: key });
     expect(runs.status).toBe(200);

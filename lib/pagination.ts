@@ -1,7 +1,8 @@
 // Keyset pagination: a list ordered by (a time, id) continues after the last row a page answered,
 // so page 1,000 reads what page 1 reads (an index range from the cursor), where an offset reads and
-// throws away every row before it. The query parameter is lib/validate.ts's `queryCursor`. The cursor is opaque to clients: base64url of the last row's
-// sort value and id. A cursor that does not decode answers 400 invalid_request naming `cursor`.
+// throws away every row before it. The query parameter is lib/validate.ts's `queryCursor`. The
+// cursor is opaque to clients: base64url of the last row's sort value and id. A cursor that does
+// not decode answers 400 invalid_request naming `cursor`.
 import { ApiError } from "./errors";
 
 export interface CursorKey {

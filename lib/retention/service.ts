@@ -182,16 +182,17 @@ export async function retentionOverview(organizationId: string) {
     );
     return row?.at ? new Date(row.at).toISOString() : null;
   };
+  const [sessions, runs, files, deliveries, auditEvents] = await Promise.all([
+    oldest("sessions", "last_message_at"),
+    oldest("runs", "created_at"),
+    oldest("files", "created_at"),
+    oldest("callback_deliveries", "created_at"),
+    oldest("audit_events", "created_at"),
+  ]);
   return {
     retention_days: org.retentionDays,
     effective_retention_days: effectiveRetentionDays(org.retentionDays),
     default_retention_days: env().RETENTION_DAYS,
-    oldest: {
-      sessions: await oldest("sessions", "last_message_at"),
-      runs: await oldest("runs", "created_at"),
-      files: await oldest("files", "created_at"),
-      deliveries: await oldest("callback_deliveries", "created_at"),
-      audit_events: await oldest("audit_events", "created_at"),
-    },
+    oldest: { sessions, runs, files, deliveries, audit_events: auditEvents },
   };
 }

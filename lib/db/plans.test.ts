@@ -32,6 +32,7 @@ import { overview } from "../orgs/overview";
 import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
 import { listApprovals } from "../runs/approvals";
 import { queue } from "../queue";
+import { sweepRetention } from "../retention/service";
 import { openTestDatabase } from "../../test-support/db";
 import { failOrphanedRuns } from "../workflow/job";
 import { setDatabase, type Database } from ".";
@@ -70,7 +71,7 @@ const ids = {
 };
 
 const seedSql = `
-INSERT INTO organizations (id, name) VALUES ('${ORG}', 'plans-a'), ('${OTHER}', 'plans-b');
+INSERT INTO organizations (id, name, retention_days) VALUES ('${ORG}', 'plans-a', 365), ('${OTHER}', 'plans-b', NULL);
 INSERT INTO projects (id, organization_id, name) VALUES ('proj_plans_a', '${ORG}', 'Default'), ('proj_plans_b', '${OTHER}', 'Default');
 INSERT INTO agents (id, organization_id, project_id, name, kind, runtime, workflow, updated_at) VALUES
   ('${ids.a1}', '${ORG}', 'proj_plans_a', 'a1', 'conversational', '{"type":"echo"}', NULL, now()),
@@ -320,6 +321,8 @@ describe("query plans at volume", () => {
     "upload expiry": () => deleteExpiredUploads(),
     "callback poller": () => deliverDue(),
     "metrics scrape": () => scrapeMetrics(),
+    // The seed is 60 days old and the organization keeps a year: each delete looks and finds nothing.
+    "retention sweep": () => sweepRetention(),
   });
   /**
    * Newest-first pages of an organization's or an agent's history: an index in the list's order

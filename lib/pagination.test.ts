@@ -2,7 +2,7 @@
 // sharing an instant: every row exactly once, in order, whatever the page size.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "./ids";
-import { afterCursor, decodeCursor, encodeCursor, pageOf } from "./pagination";
+import { afterCursor, afterText, decodeCursor, encodeCursor, pageOf } from "./pagination";
 import { openTestDatabase } from "../test-support/db";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -63,6 +63,21 @@ describe("keyset pagination", () => {
       Buffer.from("[1,2]").toString("base64url"),
     ]) {
       expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: "invalid_request" }));
+    }
+  });
+
+  it("continues a list ordered by a unique name after the cursor's name; a cursor without one is refused", () => {
+    expect(afterText("name", encodeCursor({ at: "openai-prod", id: "sec_1" }))).toEqual({
+      name: { gt: "openai-prod" },
+    });
+    expect(afterText("name", undefined)).toEqual({});
+    for (const bad of [encodeCursor({ at: 15, id: "sec_1" }), Buffer.from('["","sec_1"]').toString("base64url"), "x"]) {
+      expect(() => afterText("name", bad)).toThrow(
+        expect.objectContaining({
+          code: "invalid_request",
+          details: { fields: [expect.objectContaining({ field: "cursor" })] },
+        }),
+      );
     }
   });
 });

@@ -2,7 +2,9 @@
 // so page 1,000 reads what page 1 reads (an index range from the cursor), where an offset reads and
 // throws away every row before it. The query parameter is lib/validate.ts's `queryCursor`. The
 // cursor is opaque to clients: base64url of the last row's sort value and id. A cursor that does
-// not decode answers 400 invalid_request naming `cursor`.
+// not decode answers 400 invalid_request naming `cursor` (docs/api.md, Paging). A cursor only ever
+// names a position: the list's own conditions (organization, agent, filters) are applied beside it,
+// so a cursor of another list or organization reveals nothing of it.
 import { ApiError } from "./errors";
 
 export interface CursorKey {
@@ -11,8 +13,11 @@ export interface CursorKey {
   id: string;
 }
 
-export function encodeCursor(key: CursorKey): string {
-  const at = typeof key.at === "number" ? key.at : key.at.toISOString();
+/** The sort value of the last row as a page writes it: also a text key (a secret's name). */
+type SortValue = Date | number | string;
+
+export function encodeCursor(key: { at: SortValue; id: string }): string {
+  const at = key.at instanceof Date ? key.at.toISOString() : key.at;
   return Buffer.from(JSON.stringify([at, key.id])).toString("base64url");
 }
 
@@ -21,7 +26,8 @@ const invalidCursor = () =>
     fields: [{ field: "cursor", message: "is not a cursor of this list" }],
   });
 
-export function decodeCursor(cursor: string): CursorKey {
+/** The cursor's two parts, [sort value, id], the sort value not yet read. */
+function decodeParts(cursor: string): [unknown, string] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -31,6 +37,11 @@ export function decodeCursor(cursor: string): CursorKey {
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
   const [at, id] = parsed as unknown[];
   if (typeof id !== "string" || !id || id.length > 100) throw invalidCursor();
+  return [at, id];
+}
+
+export function decodeCursor(cursor: string): CursorKey {
+  const [at, id] = decodeParts(cursor);
   if (typeof at === "number") {
     if (!Number.isSafeInteger(at) || at < 0) throw invalidCursor();
     return { at, id };
@@ -68,13 +79,24 @@ export function afterPosition(field: string, cursor: string | undefined): Record
 }
 
 /**
+ * The rows after `cursor` in the ascending order of a text column unique within the list (a
+ * secret's name in its organization): its index range starts there, no tie to break.
+ */
+export function afterText(field: string, cursor: string | undefined): Record<string, unknown> {
+  if (!cursor) return {};
+  const [at] = decodeParts(cursor);
+  if (typeof at !== "string" || !at || at.length > 200) throw invalidCursor();
+  return { [field]: { gt: at } };
+}
+
+/**
  * A page from `limit + 1` rows fetched in list order: the first `limit`, and the cursor after the
  * last of them when there was one more.
  */
 export function pageOf<T extends { id: string }>(
   rows: T[],
   limit: number,
-  at: (row: T) => Date | number,
+  at: (row: T) => SortValue,
 ): { rows: T[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);

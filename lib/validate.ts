@@ -54,6 +54,19 @@ export const queryCursor = z
   .optional()
   .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
+/** The management API's lists (agents, Access Keys, secrets): a page of `limit` rows after `cursor`. */
+export const ManagementLimits = { default: 100, cap: 500 } as const;
+export const managementPageQuery = () => ({
+  limit: queryLimit(ManagementLimits.default, ManagementLimits.cap),
+  cursor: queryCursor,
+});
+
+/** A list's `next_cursor` in a response: null on its last page. */
+export const responseNextCursor = () =>
+  z.string().nullable().meta({
+    description: "Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque.",
+  });
+
 /** A file id in a body: the message says what a well-formed one looks like. */
 export const fileIdString = () => z.string().regex(FILE_ID_RE, `must be a file id: ${FILE_ID_FORMAT}`);
 

@@ -2,7 +2,15 @@
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
-import { fileIdString, queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
+import {
+  fileIdString,
+  queryCursor,
+  queryLimit,
+  queryOffset,
+  responseId,
+  responseNextCursor,
+  responseTimestamp,
+} from "../validate";
 
 /** `attachments` holds file reference objects; extra fields of the body are kept. */
 export const ConversationTriggerBody = z.looseObject({
@@ -29,13 +37,21 @@ export const ListSessionsQuery = z.object({
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
   status: z.string().min(1).max(64).optional(),
   since: isoTimestamp.optional(),
+  cursor: queryCursor,
 });
 
-export const ListMessagesQuery = z.object({
-  limit: queryLimit(MessageLimits.default, MessageLimits.cap),
-  offset: queryOffset,
-  role: z.enum(["user", "assistant"]).optional(),
-});
+/** A cursor continues after a row, an offset skips rows: one or the other (docs/api.md, Paging). */
+export const ListMessagesQuery = z
+  .object({
+    limit: queryLimit(MessageLimits.default, MessageLimits.cap),
+    offset: queryOffset,
+    role: z.enum(["user", "assistant"]).optional(),
+    cursor: queryCursor,
+  })
+  .refine((q) => !q.cursor || q.offset === 0, {
+    path: ["offset"],
+    message: "must be absent or 0 when cursor is given",
+  });
 
 // Ids in the path are opaque: a malformed one is simply not found (404), never a 400.
 export const SessionParams = z.object({ agent_id: z.string(), session_id: z.string() });
@@ -88,7 +104,11 @@ export const SessionRecord = SessionListItem.omit({ total_tokens: true }).extend
   metadata: z.record(z.string(), z.unknown()).meta({ description: "Custom metadata attached by the agent." }),
 });
 
-export const SessionList = z.strictObject({ sessions: z.array(SessionListItem), limit: z.number().int() });
+export const SessionList = z.strictObject({
+  sessions: z.array(SessionListItem),
+  limit: z.number().int(),
+  next_cursor: responseNextCursor(),
+});
 
 export const MessageStatus = z.enum(["processing", "completed", "error"]);
 
@@ -130,6 +150,7 @@ export const MessageList = z.strictObject({
   messages: z.array(MessageListItem),
   limit: z.number().int(),
   offset: z.number().int(),
+  next_cursor: responseNextCursor(),
 });
 
 const triggerIds = {

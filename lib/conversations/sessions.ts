@@ -34,17 +34,28 @@ export async function loadSession(agent: Agent, sessionId: string) {
 
 export async function listSessions(opts: { agent: Agent; query: z.output<typeof ListSessionsQuery> }) {
   assertConversational(opts.agent);
-  const { limit, status, since } = opts.query;
+  const { limit, status, since, cursor } = opts.query;
+  // On the index (agent, environment, [status,] last activity, id): the cursor starts its range.
   const where: Prisma.SessionWhereInput = {
-    agentId: opts.agent.id,
-    organizationId: opts.agent.organizationId,
-    environment: "production",
-    ...(status ? { status } : {}),
-    ...(since ? { lastMessageAt: { gt: since } } : {}),
+    AND: [
+      {
+        agentId: opts.agent.id,
+        organizationId: opts.agent.organizationId,
+        environment: "production",
+        ...(status ? { status } : {}),
+        ...(since ? { lastMessageAt: { gt: since } } : {}),
+      },
+      afterCursor("lastMessageAt", cursor),
+    ],
   };
   const db = await prisma();
-  const rows = await db.session.findMany({ where, orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }], take: limit });
-  return { sessions: rows.map(sessionListItem), limit };
+  const rows = await db.session.findMany({
+    where,
+    orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
+  const page = pageOf(rows, limit, (s) => s.lastMessageAt);
+  return { sessions: page.rows.map(sessionListItem), limit, next_cursor: page.next_cursor };
 }
 
 export async function getSession(opts: { agent: Agent; sessionId: string }) {
@@ -59,15 +70,17 @@ export async function listMessages(opts: {
 }) {
   assertConversational(opts.agent);
   const session = await loadSession(opts.agent, opts.sessionId);
-  const { limit, offset, role } = opts.query;
+  // `offset` is 0 when a cursor is given (ListMessagesQuery); `next_cursor` continues after either.
+  const { limit, offset, role, cursor } = opts.query;
   const db = await prisma();
   const rows = await db.message.findMany({
-    where: { sessionId: session.id, ...(role ? { role } : {}) },
+    where: { AND: [{ sessionId: session.id, ...(role ? { role } : {}) }, afterCursor("createdAt", cursor, "asc")] },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     skip: offset,
-    take: limit,
+    take: limit + 1,
   });
-  return { messages: rows.map(messageListItem), limit, offset };
+  const page = pageOf(rows, limit, (m) => m.createdAt);
+  return { messages: page.rows.map(messageListItem), limit, offset, next_cursor: page.next_cursor };
 }
 
 /**

@@ -13,7 +13,11 @@ export const LIST_LIMIT_MAX = 100;
 export const ListRunsQuery = z.object({
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   status: z.string().optional(),
+  cursor: queryCursor,
 });
+
+/** The list of runs is a bare array: its next page's cursor is this response header (docs/api.md, Paging). */
+export const NEXT_CURSOR_HEADER = "Next-Cursor";
 
 export const ControlQuery = z.object({ triggered_by: z.string().trim().min(1).max(200).optional() });
 

@@ -48,7 +48,8 @@ export async function loadRun(agent: Agent, runId: string) {
   return run;
 }
 
-export async function listRuns(opts: { agent: Agent; limit: number; status?: string }) {
+/** The agent's runs, newest first: a page and the cursor after it (docs/api.md, Paging). */
+export async function listRuns(opts: { agent: Agent; limit: number; status?: string; cursor?: string }) {
   requireWorkflowAgent(opts.agent);
   if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
@@ -57,11 +58,17 @@ export async function listRuns(opts: { agent: Agent; limit: number; status?: str
   }
   const db = await prisma();
   const rows = await db.run.findMany({
-    where: { agentId: opts.agent.id, ...(opts.status ? { status: opts.status } : {}) },
+    where: {
+      AND: [
+        { agentId: opts.agent.id, ...(opts.status ? { status: opts.status } : {}) },
+        afterCursor("createdAt", opts.cursor),
+      ],
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: opts.limit,
+    take: opts.limit + 1,
   });
-  return rows.map(runListItem);
+  const page = pageOf(rows, opts.limit, (r) => r.createdAt);
+  return { runs: page.rows.map(runListItem), next_cursor: page.next_cursor };
 }
 
 /** One run. With `waitMs`, answered as soon as its status changes, or when the wait runs out (long polling). */

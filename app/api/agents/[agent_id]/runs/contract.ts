@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { header, jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, RunList } from "@/lib/runs/schemas";
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
 import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";
 
@@ -15,18 +15,27 @@ export const GET = route({
     operationId: "listRuns",
     summary: "List runs",
     tag: "Workflow runs",
-    description: "A bare JSON array of the agent's runs, newest first, without `output_files` and `events`.",
+    description:
+      "A bare JSON array of the agent's runs, newest first, without `output_files` and `events`. When more " +
+      "runs follow, the `Next-Cursor` header carries the cursor of the next page (pass it as `cursor`).",
     parameters: [
       AGENT_ID,
       ...queryParameters(ListRunsQuery, {
         limit: `Maximum runs to return (default ${LIST_LIMIT_DEFAULT}, capped at ${LIST_LIMIT_MAX}).`,
         status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
+        cursor:
+          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
       }),
     ],
     responses: {
       "200": ok(
         "The runs.",
         jsonContent(c.ref("RunList", RunList), { runs: { summary: "One run", value: [ex.runListItem] } }),
+        {
+          [NEXT_CURSOR_HEADER]: header(
+            "The cursor of the next page (pass it as `cursor` with the same `status`); absent on the last page.",
+          ),
+        },
       ),
     },
   }),

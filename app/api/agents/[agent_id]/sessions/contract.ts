@@ -16,13 +16,15 @@ export const GET = route({
     tag: "Conversations",
     description:
       "Production sessions of a conversational agent, most recently active first. Other query parameters " +
-      "are ignored.",
+      "are ignored. `next_cursor` (null on the last page) passed as `cursor` answers the next page.",
     parameters: [
       AGENT_ID,
       ...queryParameters(ListSessionsQuery, {
         limit: `Maximum sessions to return (default ${SessionLimits.default}, capped at ${SessionLimits.cap}).`,
         status: "Only sessions with this status (for example `active`).",
         since: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
+        cursor:
+          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
       }),
     ],
     responses: {
@@ -31,7 +33,7 @@ export const GET = route({
         jsonContent(c.ref("SessionList", SessionList), {
           sessions: {
             summary: "One session",
-            value: { sessions: [ex.sessionListItem], limit: SessionLimits.default },
+            value: { sessions: [ex.sessionListItem], limit: SessionLimits.default, next_cursor: null },
           },
         }),
       ),

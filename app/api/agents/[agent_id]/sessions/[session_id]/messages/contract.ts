@@ -15,7 +15,9 @@ export const GET = route({
     operationId: "listMessages",
     summary: "List messages",
     tag: "Conversations",
-    description: "The session's user and assistant messages, oldest first.",
+    description:
+      "The session's user and assistant messages, oldest first. `next_cursor` (null on the last page) passed " +
+      "as `cursor` answers the next page; `offset` must then be absent or 0.",
     parameters: [
       AGENT_ID,
       SESSION_ID,
@@ -23,6 +25,8 @@ export const GET = route({
         limit: `Maximum messages to return (default ${MessageLimits.default}, capped at ${MessageLimits.cap}).`,
         offset: "Messages to skip (default 0).",
         role: "Only `user` or only `assistant` messages.",
+        cursor:
+          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
       }),
     ],
     responses: {
@@ -31,7 +35,12 @@ export const GET = route({
         jsonContent(c.ref("MessageList", MessageList), {
           messages: {
             summary: "A question and its reply",
-            value: { messages: [ex.userMessage, ex.replyMessage], limit: MessageLimits.default, offset: 0 },
+            value: {
+              messages: [ex.userMessage, ex.replyMessage],
+              limit: MessageLimits.default,
+              offset: 0,
+              next_cursor: null,
+            },
           },
         }),
       ),

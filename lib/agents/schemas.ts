@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import { RuntimeConfig } from "../runtime/schema";
-import { idString, queryOffset, responseId, responseTimestamp } from "../validate";
+import {
+  idString,
+  managementPageQuery,
+  queryOffset,
+  responseId,
+  responseNextCursor,
+  responseTimestamp,
+} from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
 
 export const AgentKind = z.enum(["conversational", "workflow"]);
@@ -55,6 +62,7 @@ export const ManagementAgentListQuery = z.object({
     .enum(["true", "false"], { error: 'must be "true" or "false"' })
     .optional()
     .transform((v) => v === "true"),
+  ...managementPageQuery(),
 });
 
 // Response shapes of the management API's agents (docs/api.md), for the OpenAPI document.
@@ -78,7 +86,7 @@ export const AgentRecord = z.strictObject({
     .meta({ description: 'The default callback_url of the agent\'s triggers (docs/api.md "Completion callbacks").' }),
 });
 
-export const AgentList = z.strictObject({ agents: z.array(AgentRecord) });
+export const AgentList = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });
 
 /** A page of the console's agents list, archived agents included. */
 export const AgentPage = z.strictObject({ agents: z.array(AgentRecord), has_more: z.boolean() });

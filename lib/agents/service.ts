@@ -12,6 +12,7 @@ import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { redactConfig, restoreRedacted } from "./redact";
 import { processOnce } from "../process-state";
 import { fieldSentence } from "../validation-messages";
+import { afterCursor, pageOf } from "../pagination";
 
 export type AgentRow = Agent;
 
@@ -138,14 +139,27 @@ export async function createAgent(opts: { organizationId: string; input: CreateA
   return agentRecord(agent);
 }
 
-/** The management API's list: archived agents only with `includeArchived`. */
-export async function listAgents(opts: { organizationId: string; includeArchived?: boolean }) {
+/** The management API's list, newest first, a page after `cursor` (docs/api.md, Paging): archived
+ *  agents only with `includeArchived`. */
+export async function listAgents(opts: {
+  organizationId: string;
+  includeArchived?: boolean;
+  limit: number;
+  cursor?: string;
+}) {
   const db = await prisma();
   const rows = await db.agent.findMany({
-    where: { organizationId: opts.organizationId, ...(opts.includeArchived ? {} : { archivedAt: null }) },
-    orderBy: { createdAt: "desc" },
+    where: {
+      AND: [
+        { organizationId: opts.organizationId, ...(opts.includeArchived ? {} : { archivedAt: null }) },
+        afterCursor("createdAt", opts.cursor),
+      ],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: opts.limit + 1,
   });
-  return rows.map(agentRecord);
+  const page = pageOf(rows, opts.limit, (a) => a.createdAt);
+  return { agents: page.rows.map(agentRecord), next_cursor: page.next_cursor };
 }
 
 /** One page of the organization's agents, archived ones included (the console badges them),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { responseId, responseTimestamp } from "../validate";
+import { managementPageQuery, responseId, responseNextCursor, responseTimestamp } from "../validate";
 
 export const PERMISSIONS = ["agents:invoke"] as const;
 
@@ -47,3 +47,7 @@ export const AccessKeyList = z.strictObject({
     .int()
     .meta({ description: "Requests a minute of keys without their own limit (0: no default limit)." }),
 });
+
+/** The management API's list: a page of keys, newest first (docs/api.md, Paging). */
+export const ManagementKeyListQuery = z.object(managementPageQuery());
+export const ManagementAccessKeyList = AccessKeyList.extend({ next_cursor: responseNextCursor() });

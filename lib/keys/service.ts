@@ -7,6 +7,7 @@ import type { AccessKey } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { audit, type Actor } from "../audit";
 import type { MintKeyBody } from "./schemas";
+import { afterCursor, pageOf } from "../pagination";
 
 export function keyRecord(k: AccessKey) {
   return {
@@ -52,13 +53,26 @@ export async function mintKey(opts: { organizationId: string; input: MintKeyBody
   return { ...keyRecord(row), key: secret.raw };
 }
 
+/** Every key of the organization, newest first (the console's list). */
 export async function listKeys(opts: { organizationId: string }) {
   const db = await prisma();
   const rows = await db.accessKey.findMany({
     where: { organizationId: opts.organizationId },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
   return rows.map(keyRecord);
+}
+
+/** The management API's list: a page of keys, newest first, after `cursor` (docs/api.md, Paging). */
+export async function listKeyPage(opts: { organizationId: string; limit: number; cursor?: string }) {
+  const db = await prisma();
+  const rows = await db.accessKey.findMany({
+    where: { AND: [{ organizationId: opts.organizationId }, afterCursor("createdAt", opts.cursor)] },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: opts.limit + 1,
+  });
+  const page = pageOf(rows, opts.limit, (k) => k.createdAt);
+  return { access_keys: page.rows.map(keyRecord), next_cursor: page.next_cursor };
 }
 
 export async function revokeKey(opts: { organizationId: string; keyId: string; actor: Actor }) {

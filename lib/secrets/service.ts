@@ -11,6 +11,7 @@ import type { OrgSecret } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { MAX_SECRETS, type SecretRecord } from "./schemas";
 import { processOnce } from "../process-state";
+import { afterText, pageOf } from "../pagination";
 
 const box = sealer("agent-webhook-service/organization-secret/v1");
 /** Bound to its organization and name: a sealed value moved to another row does not open. */
@@ -56,14 +57,23 @@ function secretRecord(row: OrgSecret, usedBy: Usage): SecretRecord {
 const notFound = (name: string) =>
   new ApiError("secret_not_found", `No organization secret named "${name}".`, { name });
 
+/** Every secret of the organization, by name (the console's list). */
 export async function listSecrets(opts: { organizationId: string }) {
+  return (await listSecretPage(opts)).secrets;
+}
+
+/** The management API's list: a page of secrets by name, after `cursor` (docs/api.md, Paging); every
+ *  secret when `limit` is absent. Names are unique in an organization: the name alone orders them. */
+export async function listSecretPage(opts: { organizationId: string; limit?: number; cursor?: string }) {
   const db = await prisma();
   const rows = await db.orgSecret.findMany({
-    where: { organizationId: opts.organizationId },
+    where: { AND: [{ organizationId: opts.organizationId }, afterText("name", opts.cursor)] },
     orderBy: { name: "asc" },
+    ...(opts.limit ? { take: opts.limit + 1 } : {}),
   });
+  const page = opts.limit ? pageOf(rows, opts.limit, (r) => r.name) : { rows, next_cursor: null };
   const usage = await usageByName(opts.organizationId);
-  return rows.map((r) => secretRecord(r, usage.get(r.name) ?? []));
+  return { secrets: page.rows.map((r) => secretRecord(r, usage.get(r.name) ?? [])), next_cursor: page.next_cursor };
 }
 
 /** The organization's secrets, name to id (agents are checked against them when saved). */

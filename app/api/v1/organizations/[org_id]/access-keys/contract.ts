@@ -1,8 +1,9 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { AccessKeyList, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
+import { ManagementAccessKeyList, ManagementKeyListQuery, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
+import { ManagementLimits } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -42,20 +43,30 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys",
   auth: "userToken",
-  errors: [...USER_ERRORS],
+  query: ManagementKeyListQuery,
+  errors: [...USER_ERRORS, "invalid_request"],
   openapi: (c) => ({
     operationId: "listAccessKeys",
     summary: "List Access Keys",
     tag: "Access Keys",
-    description: "Newest first, never the secrets.",
-    parameters: [ORG_ID],
+    description:
+      "Newest first, never the secrets; a page at a time: `next_cursor` (null on the last page) passed as " +
+      "`cursor` answers the next page.",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(ManagementKeyListQuery, {
+        limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
+        cursor:
+          "The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+      }),
+    ],
     responses: {
       "200": answer(
         "The keys.",
-        jsonContent(c.ref("AccessKeyList", AccessKeyList), {
+        jsonContent(c.ref("AccessKeyList", ManagementAccessKeyList), {
           keys: {
             summary: "One key",
-            value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600 },
+            value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600, next_cursor: null },
           },
         }),
       ),

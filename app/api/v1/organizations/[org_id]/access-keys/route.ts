@@ -1,6 +1,6 @@
 import { Reply, withUserToken } from "@/lib/http/handler";
 import { defaultRateLimitPerMinute } from "@/lib/keys/rate-limit";
-import { listKeys, mintKey } from "@/lib/keys/service";
+import { listKeyPage, mintKey } from "@/lib/keys/service";
 import * as contract from "./contract";
 
 export const POST = withUserToken(
@@ -8,7 +8,7 @@ export const POST = withUserToken(
   async ({ organizationId, actor, body }) => new Reply(await mintKey({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken(contract.GET, async ({ organizationId }) => ({
-  access_keys: await listKeys({ organizationId }),
-  default_rate_limit_per_minute: defaultRateLimitPerMinute(),
-}));
+export const GET = withUserToken(contract.GET, async ({ organizationId, query }) => {
+  const page = await listKeyPage({ organizationId, ...query });
+  return { ...page, default_rate_limit_per_minute: defaultRateLimitPerMinute() };
+});

@@ -1,6 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { ManagementLimits } from "@/lib/validate";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -47,17 +48,23 @@ export const GET = route({
     operationId: "listAgents",
     summary: "List agents",
     tag: "Agents",
+    description:
+      "Newest first, a page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the " +
+      "same `include_archived`, answers the next page.",
     parameters: [
       ORG_ID,
       ...queryParameters(ManagementAgentListQuery, {
         include_archived: "`true` lists archived agents too (`true` or `false`).",
+        limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
+        cursor:
+          "The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
       }),
     ],
     responses: {
       "200": answer(
         "The agents.",
         jsonContent(c.ref("AgentList", AgentList), {
-          agents: { summary: "One agent", value: { agents: [ex.agentRecord] } },
+          agents: { summary: "One agent", value: { agents: [ex.agentRecord], next_cursor: null } },
         }),
       ),
     },

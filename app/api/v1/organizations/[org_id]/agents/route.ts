@@ -7,6 +7,6 @@ export const POST = withUserToken(
   async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken(contract.GET, async ({ organizationId, query }) => ({
-  agents: await listAgents({ organizationId, includeArchived: query.include_archived }),
-}));
+export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+  listAgents({ organizationId, includeArchived: query.include_archived, limit: query.limit, cursor: query.cursor }),
+);

@@ -1,7 +1,8 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
-import { SecretList } from "@/lib/secrets/schemas";
+import { ManagementSecretList, ManagementSecretListQuery } from "@/lib/secrets/schemas";
+import { ManagementLimits } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -9,20 +10,29 @@ export const GET = route({
   path: "/api/v1/organizations/[org_id]/secrets",
   auth: "userToken",
   admin: true,
-  errors: [...ADMIN_ERRORS],
+  query: ManagementSecretListQuery,
+  errors: [...ADMIN_ERRORS, "invalid_request"],
   openapi: (c) => ({
     operationId: "listSecrets",
     summary: "List organization secrets",
     tag: "Organization secrets",
     description:
       "Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents " +
-      "whose configuration names each secret.",
-    parameters: [ORG_ID],
+      "whose configuration names each secret. A page at a time: `next_cursor` (null on the last page) passed " +
+      "as `cursor` answers the next page.",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(ManagementSecretListQuery, {
+        limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
+        cursor:
+          "The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+      }),
+    ],
     responses: {
       "200": answer(
         "The secrets.",
-        jsonContent(c.ref("SecretList", SecretList), {
-          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord] } },
+        jsonContent(c.ref("SecretList", ManagementSecretList), {
+          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord], next_cursor: null } },
         }),
       ),
     },

@@ -1,5 +1,7 @@
 import { withUserToken } from "@/lib/http/handler";
-import { listSecretsRoute } from "@/lib/http/secret-routes";
+import { listSecretPage } from "@/lib/secrets/service";
 import * as contract from "./contract";
 
-export const GET = listSecretsRoute(withUserToken, contract.GET);
+export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+  listSecretPage({ organizationId, ...query }),
+);

@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * List runs
-     * @description A bare JSON array of the agent's runs, newest first, without `output_files` and `events`.
+     * @description A bare JSON array of the agent's runs, newest first, without `output_files` and `events`. When more runs follow, the `Next-Cursor` header carries the cursor of the next page (pass it as `cursor`).
      */
     get: operations["listRuns"];
     put?: never;
@@ -171,7 +171,7 @@ export interface paths {
     };
     /**
      * List sessions
-     * @description Production sessions of a conversational agent, most recently active first. Other query parameters are ignored.
+     * @description Production sessions of a conversational agent, most recently active first. Other query parameters are ignored. `next_cursor` (null on the last page) passed as `cursor` answers the next page.
      */
     get: operations["listSessions"];
     put?: never;
@@ -208,7 +208,7 @@ export interface paths {
     };
     /**
      * List messages
-     * @description The session's user and assistant messages, oldest first.
+     * @description The session's user and assistant messages, oldest first. `next_cursor` (null on the last page) passed as `cursor` answers the next page; `offset` must then be absent or 0.
      */
     get: operations["listMessages"];
     put?: never;
@@ -451,7 +451,7 @@ export interface paths {
     };
     /**
      * List Access Keys
-     * @description Newest first, never the secrets.
+     * @description Newest first, never the secrets; a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
      */
     get: operations["listAccessKeys"];
     put?: never;
@@ -493,7 +493,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List agents */
+    /**
+     * List agents
+     * @description Newest first, a page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same `include_archived`, answers the next page.
+     */
     get: operations["listAgents"];
     put?: never;
     /**
@@ -544,7 +547,7 @@ export interface paths {
     };
     /**
      * List organization secrets
-     * @description Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents whose configuration names each secret.
+     * @description Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents whose configuration names each secret. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
      */
     get: operations["listSecrets"];
     put?: never;
@@ -748,6 +751,8 @@ export interface components {
       access_keys: components["schemas"]["AccessKeyRecord"][];
       /** @description Requests a minute of keys without their own limit (0: no default limit). */
       default_rate_limit_per_minute: number;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
     };
     AccessKeyRecord: {
       key_id: string;
@@ -765,6 +770,8 @@ export interface components {
     };
     AgentList: {
       agents: components["schemas"]["AgentRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
     };
     AgentRecord: {
       agent_id: string;
@@ -959,6 +966,8 @@ export interface components {
       messages: components["schemas"]["MessageListItem"][];
       limit: number;
       offset: number;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
     };
     MessageListItem: {
       message_id: string;
@@ -1173,6 +1182,8 @@ export interface components {
       | components["schemas"]["HttpRuntime"];
     SecretList: {
       secrets: components["schemas"]["SecretRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
     };
     SecretRecord: {
       secret_id: string;
@@ -1200,6 +1211,8 @@ export interface components {
     SessionList: {
       sessions: components["schemas"]["SessionListItem"][];
       limit: number;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
     };
     SessionListItem: {
       session_id: string;
@@ -2117,6 +2130,8 @@ export interface operations {
         limit?: number;
         /** @description Only runs in this state: one of `pending`, `running`, `completed`, `failed`, `needs_review`, `cancelled`, `paused` (else `400 invalid_status`). */
         status?: string;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
       };
       header?: never;
       path: {
@@ -2137,6 +2152,8 @@ export interface operations {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
           "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description The cursor of the next page (pass it as `cursor` with the same `status`); absent on the last page. */
+          "Next-Cursor"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2470,6 +2487,8 @@ export interface operations {
         status?: string;
         /** @description Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC). */
         since?: string;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
       };
       header?: never;
       path: {
@@ -2552,6 +2571,8 @@ export interface operations {
         offset?: number;
         /** @description Only `user` or only `assistant` messages. */
         role?: "user" | "assistant";
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
       };
       header?: never;
       path: {
@@ -3400,7 +3421,12 @@ export interface operations {
   };
   listAccessKeys: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
       header?: never;
       path: {
         /**
@@ -3423,6 +3449,7 @@ export interface operations {
           "application/json": components["schemas"]["AccessKeyList"];
         };
       };
+      400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       404: components["responses"]["Error404_organization_not_found"];
     };
@@ -3504,6 +3531,10 @@ export interface operations {
       query?: {
         /** @description `true` lists archived agents too (`true` or `false`). */
         include_archived?: "true" | "false";
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
       };
       header?: never;
       path: {
@@ -3682,7 +3713,12 @@ export interface operations {
   };
   listSecrets: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
       header?: never;
       path: {
         /**
@@ -3705,6 +3741,7 @@ export interface operations {
           "application/json": components["schemas"]["SecretList"];
         };
       };
+      400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];

@@ -35,8 +35,9 @@ describe("list sessions", () => {
   it("returns 20 list items by default, most recently active first, with every list field", async () => {
     const res = await get(`/api/agents/${agent}/sessions`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["limit", "sessions"]);
+    expect(Object.keys(res.body).sort()).toEqual(["limit", "next_cursor", "sessions"]);
     expect(res.body.limit).toBe(20);
+    expect(res.body.next_cursor).toEqual(expect.any(String)); // 23 sessions: more than a page
     expect(res.body.sessions.map((s: any) => s.session_id)).toEqual(ids.slice(3).reverse());
     const item = res.body.sessions[0];
     expect(item).toEqual({
@@ -183,7 +184,7 @@ describe("messages", () => {
   it("lists 50 by default, oldest first, each user message right before its reply", async () => {
     const res = await get(`/api/agents/${agent}/sessions/${sessionId}/messages`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["limit", "messages", "offset"]);
+    expect(Object.keys(res.body).sort()).toEqual(["limit", "messages", "next_cursor", "offset"]);
     expect(res.body.limit).toBe(50);
     expect(res.body.offset).toBe(0);
     const msgs = res.body.messages;

@@ -26,7 +26,9 @@ import {
 } from "../conversations/sessions";
 import { deleteExpiredUploads, listAgentFiles } from "../files/resumable";
 import { PrismaClient, type Agent } from "../generated/prisma/client";
-import { listKeys } from "../keys/service";
+import { listKeyPage, listKeys } from "../keys/service";
+import { listAgents } from "../agents/service";
+import { listSecretPage } from "../secrets/service";
 import { scrapeMetrics } from "../observability/scrape";
 import { overview } from "../orgs/overview";
 import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
@@ -51,6 +53,8 @@ const SEED = {
   audit: 20_000,
   deliveries: 20_000,
   files: 5_000,
+  longSession: 3_000, // messages of one session
+  config: 3_000, // agents and Access Keys of ORG_C, secrets of OTHER
 };
 
 const ORG = "org_plans_a";
@@ -60,6 +64,8 @@ const cursorOf = (row: { id: string; at: Date | string }) =>
   encodeCursor({ at: new Date(`${new Date(row.at).toISOString().slice(0, 23)}Z`), id: row.id });
 const auditId = (nth: number) => `aud_${String(SEED.audit + 1 - nth).padStart(12, "0")}`;
 const OTHER = "org_plans_b";
+/** An organization with thousands of agents and keys (the management lists). */
+const ORG_C = "org_plans_c";
 const ids = {
   a1: "agt_plans_a1",
   a2: "agt_plans_a2",
@@ -68,7 +74,21 @@ const ids = {
   session: "sess_000000017000", // on A1
   message: "msg_000000034000", // its reply (messages 2n-1 and 2n belong to session n)
   run: "run_000000000007", // on W1, the run with many items
+  longSession: "sess_plans_long", // on A1, SEED.longSession messages
 };
+
+/** The long lists whose page after their 2,000th row is planned. */
+type DeepList =
+  | "sessions"
+  | "runs"
+  | "audit"
+  | "agentSessions"
+  | "closedSessions"
+  | "messages"
+  | "agentRuns"
+  | "agents"
+  | "keys"
+  | "secrets";
 
 const seedSql = `
 INSERT INTO organizations (id, name, retention_days) VALUES ('${ORG}', 'plans-a', 365), ('${OTHER}', 'plans-b', NULL);
@@ -145,6 +165,32 @@ FROM generate_series(1, ${SEED.files}) i;
 -- Finished uploads (their files), so the expiry sweep has history to skip.
 INSERT INTO uploads (id, organization_id, agent_id, filename, content_type, size_bytes, file_id, created_at, finished_at)
 SELECT 'up_' || substr(id, 4), organization_id, agent_id, filename, content_type, size_bytes, id, created_at, created_at FROM files;
+
+-- One long conversation on A1 (its messages, every second for 50 minutes, 30 days ago).
+INSERT INTO sessions (id, organization_id, project_id, agent_id, status, environment, created_at, last_message_at, message_count)
+VALUES ('${ids.longSession}', '${ORG}', 'proj_plans_a', '${ids.a1}', 'active', 'production', now() - interval '30 days',
+  now() - interval '30 days' + ${SEED.longSession} * interval '1 second', ${SEED.longSession});
+INSERT INTO messages (id, session_id, agent_id, organization_id, project_id, role, status, content, created_at, completed_at)
+SELECT 'msg_long_' || lpad(i::text, 8, '0'), '${ids.longSession}', '${ids.a1}', '${ORG}', 'proj_plans_a',
+  CASE WHEN i % 2 = 1 THEN 'user' ELSE 'assistant' END, 'completed', 'long ' || i,
+  now() - interval '30 days' + i * interval '1 second', now() - interval '30 days' + i * interval '1 second'
+FROM generate_series(1, ${SEED.longSession}) i;
+
+-- The management lists' volume: thousands of agents (a tenth archived) and keys in ORG_C, secrets in
+-- OTHER. (A secrets page reads its organization's agents for used_by, as many as it has: OTHER has one.)
+INSERT INTO organizations (id, name) VALUES ('${ORG_C}', 'plans-c');
+INSERT INTO projects (id, organization_id, name) VALUES ('proj_plans_c', '${ORG_C}', 'Default');
+INSERT INTO agents (id, organization_id, project_id, name, kind, runtime, created_at, updated_at, archived_at)
+SELECT 'agt_c' || lpad(i::text, 8, '0'), '${ORG_C}', 'proj_plans_c', 'c' || i, 'conversational', '{"type":"echo"}',
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.config}), now(), CASE WHEN i % 10 = 0 THEN now() END
+FROM generate_series(1, ${SEED.config}) i;
+INSERT INTO access_keys (id, organization_id, name, key_hash, start, permissions, created_at)
+SELECT 'key_c' || lpad(i::text, 8, '0'), '${ORG_C}', 'k' || i, 'hash-c-' || i, 'ak_c', ARRAY['agents:invoke'],
+  now() - interval '60 days' + (i * interval '60 days' / ${SEED.config})
+FROM generate_series(1, ${SEED.config}) i;
+INSERT INTO organization_secrets (id, organization_id, name, ciphertext, hint)
+SELECT 'sec_b' || lpad(i::text, 8, '0'), '${OTHER}', 'secret-' || lpad(i::text, 5, '0'), 'sealed', ''
+FROM generate_series(1, ${SEED.config}) i;
 `;
 
 interface Recorded {
@@ -224,6 +270,9 @@ describe("query plans at volume", () => {
       "callback_deliveries",
       "files",
       "uploads",
+      "agents",
+      "access_keys",
+      "organization_secrets",
     ]) {
       const [{ n }] = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)) as [{ n: number }];
       tableRows.set(table, n);
@@ -288,8 +337,11 @@ describe("query plans at volume", () => {
   };
 
   it("seeds the volume it claims", () => {
-    expect(tableRows.get("sessions")).toBe(SEED.sessions);
-    expect(tableRows.get("messages")).toBe(2 * SEED.sessions);
+    expect(tableRows.get("sessions")).toBe(SEED.sessions + 1);
+    expect(tableRows.get("messages")).toBe(2 * SEED.sessions + SEED.longSession);
+    expect(tableRows.get("agents")).toBe(SEED.config + 4);
+    expect(tableRows.get("access_keys")).toBe(SEED.config);
+    expect(tableRows.get("organization_secrets")).toBe(SEED.config);
     expect(tableRows.get("run_items")).toBe(SEED.bigRunItems + 2 * (SEED.runs - 1));
   });
 
@@ -328,7 +380,7 @@ describe("query plans at volume", () => {
    * Newest-first pages of an organization's or an agent's history: an index in the list's order
    * serves them once the planner knows the table's size, which autovacuum's ANALYZE tells it.
    */
-  const listCalls = (a1: Agent, w1: Agent, deep: { sessions: string; runs: string; audit: string }): Calls => ({
+  const listCalls = (a1: Agent, w1: Agent, deep: Record<DeepList, string>): Calls => ({
     "list sessions": () => listSessions({ agent: a1, query: { limit: 20 } as never }),
     "list sessions by status": () => listSessions({ agent: a1, query: { limit: 20, status: "closed" } as never }),
     "list runs": () => listRuns({ agent: w1, limit: 20 }),
@@ -353,6 +405,37 @@ describe("query plans at volume", () => {
     "console runs, deep page by cursor": () => listOrgRuns({ organizationId: ORG, ...PAGE, cursor: deep.runs }),
     "console run items, deep page by cursor": () =>
       listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE, cursor: encodeCursor({ at: 15_000, id: "x" }) }),
+    // The public lists' deep pages by cursor (after the 2,000th row of each; docs/api.md, Paging).
+    "list sessions, deep page by cursor": () =>
+      listSessions({ agent: a1, query: { limit: 20, cursor: deep.agentSessions } as never }),
+    "list sessions by status, deep page by cursor": () =>
+      listSessions({ agent: a1, query: { limit: 20, status: "closed", cursor: deep.closedSessions } as never }),
+    "list messages, deep page by cursor": () =>
+      listMessages({
+        agent: a1,
+        sessionId: ids.longSession,
+        query: { limit: 20, offset: 0, cursor: deep.messages } as never,
+      }),
+    "list messages by role, deep page by cursor": () =>
+      listMessages({
+        agent: a1,
+        sessionId: ids.longSession,
+        query: { limit: 20, offset: 0, role: "user", cursor: deep.messages } as never,
+      }),
+    "list runs, deep page by cursor": () => listRuns({ agent: w1, limit: 20, cursor: deep.agentRuns }),
+    "list runs by status, deep page by cursor": () =>
+      listRuns({ agent: w1, limit: 20, status: "completed", cursor: deep.agentRuns }),
+    // The management lists: a first page and a deep one.
+    "management agents": () => listAgents({ organizationId: ORG_C, limit: 100 }),
+    "management agents, deep page by cursor": () =>
+      listAgents({ organizationId: ORG_C, limit: 100, cursor: deep.agents }),
+    "management agents with archived, deep page by cursor": () =>
+      listAgents({ organizationId: ORG_C, includeArchived: true, limit: 100, cursor: deep.agents }),
+    "management keys": () => listKeyPage({ organizationId: ORG_C, limit: 100 }),
+    "management keys, deep page by cursor": () => listKeyPage({ organizationId: ORG_C, limit: 100, cursor: deep.keys }),
+    "management secrets": () => listSecretPage({ organizationId: OTHER, limit: 100 }),
+    "management secrets, deep page by cursor": () =>
+      listSecretPage({ organizationId: OTHER, limit: 100, cursor: deep.secrets }),
   });
 
   for (const statistics of ["no statistics", "after ANALYZE"] as const) {
@@ -362,7 +445,8 @@ describe("query plans at volume", () => {
       const agents = await db.prisma.agent.findMany({ where: { organizationId: ORG } });
       const [a1, w1] = [ids.a1, ids.w1].map((id) => agents.find((a) => a.id === id)!) as [Agent, Agent];
       // The cursors after the 2,000th row of the long lists, found before anything is recorded.
-      const rowAt = async (sql: string) => cursorOf((await db.sql.query<{ id: string; at: Date }>(sql, [ORG]))[0]!);
+      const rowAt = async (sql: string, params: unknown[] = [ORG]) =>
+        cursorOf((await db.sql.query<{ id: string; at: Date }>(sql, params))[0]!);
       const auditRow = await db.prisma.auditEvent.findUniqueOrThrow({ where: { id: auditId(5_000) } });
       const deep = {
         audit: encodeCursor({ at: auditRow.createdAt, id: auditRow.id }),
@@ -372,6 +456,31 @@ describe("query plans at volume", () => {
         runs: await rowAt(
           "SELECT id, created_at AS at FROM runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1",
         ),
+        agentSessions: await rowAt(
+          "SELECT id, last_message_at AS at FROM sessions WHERE agent_id = $1 AND environment = 'production' ORDER BY last_message_at DESC, id DESC OFFSET 2000 LIMIT 1",
+          [ids.a1],
+        ),
+        closedSessions: await rowAt(
+          "SELECT id, last_message_at AS at FROM sessions WHERE agent_id = $1 AND environment = 'production' AND status = 'closed' ORDER BY last_message_at DESC, id DESC OFFSET 2000 LIMIT 1",
+          [ids.a1],
+        ),
+        messages: await rowAt(
+          "SELECT id, created_at AS at FROM messages WHERE session_id = $1 ORDER BY created_at, id OFFSET 2000 LIMIT 1",
+          [ids.longSession],
+        ),
+        agentRuns: await rowAt(
+          "SELECT id, created_at AS at FROM runs WHERE agent_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1",
+          [ids.w1],
+        ),
+        agents: await rowAt(
+          "SELECT id, created_at AS at FROM agents WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1",
+          [ORG_C],
+        ),
+        keys: await rowAt(
+          "SELECT id, created_at AS at FROM access_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2000 LIMIT 1",
+          [ORG_C],
+        ),
+        secrets: encodeCursor({ at: "secret-02000", id: "sec_b00002000" }),
       };
       const calls = { ...pointCalls(a1, w1), ...(statistics === "after ANALYZE" ? listCalls(a1, w1, deep) : {}) };
       const statements = await record(calls);
@@ -379,8 +488,10 @@ describe("query plans at volume", () => {
       expect(labels).toEqual(new Set(Object.keys(calls))); // each call sent at least one query
 
       const offenders: string[] = [];
+      const shapes = new Map<string, string[]>();
       for (const s of statements) {
         const cost = planCost(await explain(s.sql, s.params));
+        shapes.set(s.label, [...(shapes.get(s.label) ?? []), cost.shape]);
         const large = cost.seqScans.filter((t) => (tableRows.get(t) ?? 0) > LARGE_TABLE);
         if (large.length || cost.examined > ROW_BOUND) {
           offenders.push(
@@ -390,6 +501,14 @@ describe("query plans at volume", () => {
         }
       }
       expect(offenders).toEqual([]);
+      if (statistics === "after ANALYZE") {
+        // The public sessions list filtered by status reads its rows on the index of that filter and order.
+        for (const label of ["list sessions by status", "list sessions by status, deep page by cursor"]) {
+          expect(shapes.get(label)!.join(" | "), label).toContain(
+            "sessions_agent_id_environment_status_last_message_at_id_idx",
+          );
+        }
+      }
     }, 600_000);
   }
 });

@@ -45,6 +45,26 @@ export function expectError(res: ApiResponse, status: number, code: string) {
 
 type Org = { organization_id: string; user_token: string };
 
+/**
+ * Every row of a management list (`key`: `agents`, `access_keys`, `secrets`), following each page's
+ * `next_cursor` (docs/api.md, Paging): the suites share one organization, which holds more than a page.
+ * `text` is every page's body, for assertions on what an answer must never contain.
+ */
+export async function listAll<T = any>(path: string, key: string, auth: string): Promise<{ rows: T[]; text: string }> {
+  const rows: T[] = [];
+  let text = "";
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes("?") ? "&" : "?";
+    const res: ApiResponse = await call("GET", cursor ? `${path}${sep}cursor=${cursor}` : path, { auth });
+    expect(res.status, res.text).toBe(200);
+    rows.push(...(res.body[key] as T[]));
+    text += res.text;
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return { rows, text };
+}
+
 export async function mintKey(org: Org, permissions: string[] = ["agents:invoke"], name = "test key") {
   const res = await call("POST", `/api/v1/organizations/${org.organization_id}/access-keys`, {
     auth: org.user_token,

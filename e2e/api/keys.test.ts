@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, createAgent, ctx, expectError, mintKey, revokeKey } from "./helpers";
+import { call, createAgent, ctx, expectError, listAll, mintKey, revokeKey } from "./helpers";
 import { startServer, type RunningServer } from "./server";
 
 const sessionsOf = (agent: string) => `/api/agents/${agent}/sessions`;
@@ -33,11 +33,13 @@ describe("access key lifecycle", () => {
 
     let listed: any;
     for (let i = 0; i < 20 && !listed?.last_used_at; i++) {
-      const list = await call("GET", `/api/v1/organizations/${orgA.organization_id}/access-keys`, {
-        auth: orgA.user_token,
-      });
+      const list = await listAll(
+        `/api/v1/organizations/${orgA.organization_id}/access-keys`,
+        "access_keys",
+        orgA.user_token,
+      );
       expect(list.text).not.toContain(key.key);
-      listed = list.body.access_keys.find((k: any) => k.key_id === key.key_id);
+      listed = list.rows.find((k: any) => k.key_id === key.key_id);
       if (!listed.last_used_at) await new Promise((r) => setTimeout(r, 100));
     }
     expect(Date.parse(listed.last_used_at)).not.toBeNaN();

@@ -1,6 +1,6 @@
 // Management API (docs/api.md, Management API): user-token auth, access keys, agents, roles, tenancy.
 import { describe, expect, it } from "vitest";
-import { ECHO_AGENT, SIMPLE_WORKFLOW, call, createAgent, ctx, expectError, mintKey } from "./helpers";
+import { ECHO_AGENT, SIMPLE_WORKFLOW, call, createAgent, ctx, expectError, listAll, mintKey } from "./helpers";
 
 const keysPath = (org: string) => `/api/v1/organizations/${org}/access-keys`;
 const agentsPath = (org: string) => `/api/v1/organizations/${org}/agents`;
@@ -51,8 +51,8 @@ describe("management API authentication", () => {
       404,
       "access_key_not_found",
     );
-    const listB = await call("GET", keysPath(orgB.organization_id), { auth: orgB.user_token });
-    expect(listB.body.access_keys.find((k: any) => k.key_id === keyB.key_id).revoked_at).toBeNull();
+    const listB = await listAll(keysPath(orgB.organization_id), "access_keys", orgB.user_token);
+    expect(listB.rows.find((k: any) => k.key_id === keyB.key_id).revoked_at).toBeNull();
   });
 });
 
@@ -97,9 +97,8 @@ describe("access keys", () => {
     expect(res.body.key.startsWith(res.body.start)).toBe(true);
     expect(Date.parse(res.body.created_at)).not.toBeNaN();
 
-    const list = await call("GET", keysPath(orgA.organization_id), { auth: orgA.user_token });
-    expect(list.status).toBe(200);
-    const listed = list.body.access_keys.find((k: any) => k.key_id === res.body.key_id);
+    const list = await listAll(keysPath(orgA.organization_id), "access_keys", orgA.user_token);
+    const listed = list.rows.find((k: any) => k.key_id === res.body.key_id);
     expect(listed).toMatchObject({ name: "billing-integration", start: res.body.start });
     expect(listed).not.toHaveProperty("key");
     expect(list.text).not.toContain(res.body.key);
@@ -154,8 +153,8 @@ describe("agents", () => {
       name: "crud",
       runtime: { type: "echo", delay_ms: 0 },
     });
-    const list = await call("GET", agentsPath(orgA.organization_id), a);
-    expect(list.body.agents.map((x: any) => x.agent_id)).toContain(created.agent_id);
+    const list = await listAll(agentsPath(orgA.organization_id), "agents", orgA.user_token);
+    expect(list.rows.map((x: any) => x.agent_id)).toContain(created.agent_id);
     const patched = await call("PATCH", `${agentsPath(orgA.organization_id)}/${created.agent_id}`, {
       ...a,
       body: { name: "renamed", runtime: { type: "echo", delay_ms: 5 } },

@@ -61,6 +61,17 @@ export const managementPageQuery = () => ({
   cursor: queryCursor,
 });
 
+/** The OpenAPI description of a list's `cursor` query parameter (docs/api.md, Paging). */
+export const CURSOR_DOC =
+  "The `next_cursor` of the previous page, with the same filters: the page continues after its last row " +
+  "(docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.";
+
+/** The OpenAPI descriptions of a management list's `limit` and `cursor`. */
+export const MANAGEMENT_PAGE_DOCS = {
+  limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
+  cursor: CURSOR_DOC,
+};
+
 /** A list's `next_cursor` in a response: null on its last page. */
 export const responseNextCursor = () =>
   z.string().nullable().meta({

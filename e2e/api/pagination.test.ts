@@ -78,32 +78,41 @@ const q = (params: Record<string, string | null | undefined>) => {
   return `?${s}`;
 };
 
-const sessionsPage =
-  (agent: string, auth: string, params: Record<string, string>) =>
+/**
+ * A list answering `{ [rowsKey]: [...], next_cursor }` (with exactly `keys` when given): each row's
+ * `id` and `sort` value.
+ */
+const bodyPage =
+  (
+    path: string,
+    auth: string,
+    rows: { key: string; id: string; sort: string },
+    params: Record<string, string>,
+    keys?: string[],
+  ) =>
   async (cursor: string | null): Promise<Page> => {
-    const res = await get(`/api/agents/${agent}/sessions${q({ ...params, cursor })}`, auth);
+    const res = await get(`${path}${q({ ...params, cursor })}`, auth);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return {
-      ids: res.body.sessions.map((s: { session_id: string }) => s.session_id),
-      at: res.body.sessions.map((s: { last_message_at: string }) => s.last_message_at),
-      next: res.body.next_cursor,
-    };
+    if (keys) expect(Object.keys(res.body).sort()).toEqual(keys);
+    const list = res.body[rows.key] as Record<string, string>[];
+    return { ids: list.map((r) => r[rows.id]!), at: list.map((r) => r[rows.sort]!), next: res.body.next_cursor };
   };
 
-const messagesPage =
-  (params: Record<string, string>) =>
-  async (cursor: string | null): Promise<Page> => {
-    const res = await get(
-      `/api/agents/${agents.conv}/sessions/${bigSession}/messages${q({ ...params, cursor })}`,
-      keyA,
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return {
-      ids: res.body.messages.map((m: { message_id: string }) => m.message_id),
-      at: res.body.messages.map((m: { created_at: string }) => m.created_at),
-      next: res.body.next_cursor,
-    };
-  };
+const sessionsPage = (agent: string, auth: string, params: Record<string, string>) =>
+  bodyPage(
+    `/api/agents/${agent}/sessions`,
+    auth,
+    { key: "sessions", id: "session_id", sort: "last_message_at" },
+    params,
+  );
+
+const messagesPage = (params: Record<string, string>) =>
+  bodyPage(
+    `/api/agents/${agents.conv}/sessions/${bigSession}/messages`,
+    keyA,
+    { key: "messages", id: "message_id", sort: "created_at" },
+    params,
+  );
 
 const runsPage =
   (params: Record<string, string>) =>
@@ -117,52 +126,19 @@ const runsPage =
   };
 
 type Org = { organization_id: string; user_token: string };
+/** A management list: its path, its rows (key, id, sort value), and every key of its body. */
+const managementList =
+  (path: string, rows: { key: string; id: string; sort: string }, keys: string[]) =>
+  (org: Org, params: Record<string, string> = {}) =>
+    bodyPage(`/api/v1/organizations/${org.organization_id}/${path}`, org.user_token, rows, params, keys);
 const management = {
-  agents:
-    (org: Org, params: Record<string, string> = {}) =>
-    async (cursor: string | null): Promise<Page> => {
-      const res = await get(
-        `/api/v1/organizations/${org.organization_id}/agents${q({ ...params, cursor })}`,
-        org.user_token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(["agents", "next_cursor"]);
-      return {
-        ids: res.body.agents.map((a: { agent_id: string }) => a.agent_id),
-        at: res.body.agents.map((a: { created_at: string }) => a.created_at),
-        next: res.body.next_cursor,
-      };
-    },
-  keys:
-    (org: Org, params: Record<string, string> = {}) =>
-    async (cursor: string | null): Promise<Page> => {
-      const res = await get(
-        `/api/v1/organizations/${org.organization_id}/access-keys${q({ ...params, cursor })}`,
-        org.user_token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(["access_keys", "default_rate_limit_per_minute", "next_cursor"]);
-      return {
-        ids: res.body.access_keys.map((k: { key_id: string }) => k.key_id),
-        at: res.body.access_keys.map((k: { created_at: string }) => k.created_at),
-        next: res.body.next_cursor,
-      };
-    },
-  secrets:
-    (org: Org, params: Record<string, string> = {}) =>
-    async (cursor: string | null): Promise<Page> => {
-      const res = await get(
-        `/api/v1/organizations/${org.organization_id}/secrets${q({ ...params, cursor })}`,
-        org.user_token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(["next_cursor", "secrets"]);
-      return {
-        ids: res.body.secrets.map((s: { name: string }) => s.name),
-        at: res.body.secrets.map((s: { name: string }) => s.name),
-        next: res.body.next_cursor,
-      };
-    },
+  agents: managementList("agents", { key: "agents", id: "agent_id", sort: "created_at" }, ["agents", "next_cursor"]),
+  keys: managementList("access-keys", { key: "access_keys", id: "key_id", sort: "created_at" }, [
+    "access_keys",
+    "default_rate_limit_per_minute",
+    "next_cursor",
+  ]),
+  secrets: managementList("secrets", { key: "secrets", id: "name", sort: "name" }, ["next_cursor", "secrets"]),
 };
 
 /** The list in one page (no cursor): what a walk must see, in this order. */

@@ -3424,7 +3424,7 @@ export interface operations {
       query?: {
         /** @description Maximum rows to return (default 100, capped at 500). */
         limit?: number;
-        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
       };
       header?: never;
@@ -3533,7 +3533,7 @@ export interface operations {
         include_archived?: "true" | "false";
         /** @description Maximum rows to return (default 100, capped at 500). */
         limit?: number;
-        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
       };
       header?: never;
@@ -3716,7 +3716,7 @@ export interface operations {
       query?: {
         /** @description Maximum rows to return (default 100, capped at 500). */
         limit?: number;
-        /** @description The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
       };
       header?: never;

@@ -4,6 +4,7 @@ import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
 import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";
+import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -23,8 +24,7 @@ export const GET = route({
       ...queryParameters(ListRunsQuery, {
         limit: `Maximum runs to return (default ${LIST_LIMIT_DEFAULT}, capped at ${LIST_LIMIT_MAX}).`,
         status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
-        cursor:
-          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+        cursor: CURSOR_DOC,
       }),
     ],
     responses: {

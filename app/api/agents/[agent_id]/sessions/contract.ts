@@ -3,6 +3,7 @@ import { ListSessionsQuery, SessionLimits, SessionList } from "@/lib/conversatio
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -23,8 +24,7 @@ export const GET = route({
         limit: `Maximum sessions to return (default ${SessionLimits.default}, capped at ${SessionLimits.cap}).`,
         status: "Only sessions with this status (for example `active`).",
         since: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
-        cursor:
-          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+        cursor: CURSOR_DOC,
       }),
     ],
     responses: {

@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { ManagementLimits } from "@/lib/validate";
+import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -55,9 +55,7 @@ export const GET = route({
       ORG_ID,
       ...queryParameters(ManagementAgentListQuery, {
         include_archived: "`true` lists archived agents too (`true` or `false`).",
-        limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
-        cursor:
-          "The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+        ...MANAGEMENT_PAGE_DOCS,
       }),
     ],
     responses: {

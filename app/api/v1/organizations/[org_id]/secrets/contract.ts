@@ -2,7 +2,7 @@ import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
 import { ManagementSecretList, ManagementSecretListQuery } from "@/lib/secrets/schemas";
-import { ManagementLimits } from "@/lib/validate";
+import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -23,9 +23,7 @@ export const GET = route({
     parameters: [
       ORG_ID,
       ...queryParameters(ManagementSecretListQuery, {
-        limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
-        cursor:
-          "The `next_cursor` of the previous page: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+        ...MANAGEMENT_PAGE_DOCS,
       }),
     ],
     responses: {

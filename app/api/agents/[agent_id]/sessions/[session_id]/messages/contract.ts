@@ -3,6 +3,7 @@ import { ListMessagesQuery, MessageLimits, MessageList, SessionParams } from "@/
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS, SESSION_ID, ok } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -25,8 +26,7 @@ export const GET = route({
         limit: `Maximum messages to return (default ${MessageLimits.default}, capped at ${MessageLimits.cap}).`,
         offset: "Messages to skip (default 0).",
         role: "Only `user` or only `assistant` messages.",
-        cursor:
-          "The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+        cursor: CURSOR_DOC,
       }),
     ],
     responses: {

@@ -108,6 +108,50 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
     }
   });
 
+  it("the public and management lists check their cursor too; one carrying an injection is only a value", async () => {
+    const { orgA, orgB } = ctx();
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const sessionId = (await call("GET", `/api/agents/${agentId}/sessions`, { auth: key })).body.sessions[0].session_id;
+    const management = `/api/v1/organizations/${orgA.organization_id}`;
+    // [list, credential, the cursor's sort value]: secrets are ordered by name, the others by an instant.
+    const lists: [string, string, string][] = [
+      [`/api/agents/${agentId}/sessions`, key, "2999-01-01T00:00:00.000Z"],
+      [`/api/agents/${agentId}/sessions/${sessionId}/messages`, key, "1999-01-01T00:00:00.000Z"],
+      [`/api/agents/${workflowId}/runs`, key, "2999-01-01T00:00:00.000Z"],
+      [`${management}/agents`, orgA.user_token, "2999-01-01T00:00:00.000Z"],
+      [`${management}/access-keys`, orgA.user_token, "2999-01-01T00:00:00.000Z"],
+    ];
+    const forged = [
+      "not a cursor",
+      b64({ at: "2026-01-01" }),
+      b64([-1, "x"]),
+      b64(["2026-11-27T00:00:00.000Z", "x".repeat(150)]),
+    ];
+    for (const [list, auth, at] of lists) {
+      for (const cursor of [...forged, b64(["yesterday", "x"])]) {
+        const res = await call("GET", `${list}?cursor=${encodeURIComponent(cursor)}`, { auth });
+        expect(res.status, `${list} ${cursor.slice(0, 20)}: ${res.text}`).toBe(400);
+        expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain("cursor");
+      }
+      for (const v of INJECTIONS) {
+        const res = await call("GET", `${list}?cursor=${b64([at, v])}`, { auth });
+        expect(res.status, res.text).toBe(200);
+        expect(res.text).not.toContain(orgB.organization_id);
+      }
+    }
+    const secrets = `${management}/secrets`;
+    for (const cursor of forged) {
+      const res = await call("GET", `${secrets}?cursor=${encodeURIComponent(cursor)}`, { auth: orgA.user_token });
+      expect(res.status, `${cursor.slice(0, 20)}: ${res.text}`).toBe(400);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain("cursor");
+    }
+    for (const v of INJECTIONS) {
+      const res = await call("GET", `${secrets}?cursor=${b64([v, "sec_x"])}`, { auth: orgA.user_token });
+      expect(res.status, res.text).toBe(200);
+      expect(res.text).not.toContain(orgB.organization_id);
+    }
+  });
+
   it("the tables the injections name are intact: every earlier run and session still answers", async () => {
     const runs = await call("GET", `/api/agents/${workflowId}/runs`, { auth: key });
     expect(runs.status).toBe(200);

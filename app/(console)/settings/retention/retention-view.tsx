@@ -163,7 +163,10 @@ function ChangeDialog({
           hint="1 to 3650."
           error={error}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(undefined);
+          }}
           autoFocus
         />
       )}

@@ -41,7 +41,7 @@ export function effectiveRetentionDays(own: number | null): number {
   return own ?? env().RETENTION_DAYS;
 }
 
-/** The instant before which records are expired, as the UTC text the timestamp(3) columns compare with. */
+/** The instant before which a retention of `days` has records expire. */
 const cutoffOf = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
 async function query<T>(sql: string, params: unknown[]): Promise<T[]> {

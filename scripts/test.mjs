@@ -62,10 +62,15 @@ function countVitest(code, jsonFile) {
 }
 countVitest(vitestCode, vitestJson);
 
-// The upload, tus and download suites once more on S3-compatible storage (STORAGE_URL=s3://...,
+// The upload, tus, download and retention suites once more on S3-compatible storage (STORAGE_URL=s3://...,
 // s3rver started in-process by e2e/api/global-setup.ts), on the PostgreSQL run only: the storage
 // code does not depend on the database, and CI time matters. S3_TESTS=1 runs them on PGlite too.
-const S3_SUITES = ["e2e/api/uploads.test.ts", "e2e/api/tus.test.ts", "e2e/api/files.test.ts"];
+const S3_SUITES = [
+  "e2e/api/uploads.test.ts",
+  "e2e/api/tus.test.ts",
+  "e2e/api/files.test.ts",
+  "e2e/api/retention.test.ts",
+];
 const withS3 =
   args.length === 0 && process.env.S3_TESTS !== "0" && (process.env.TEST_DATABASE_URL || process.env.S3_TESTS === "1");
 if (withS3) {

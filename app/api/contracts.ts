@@ -40,34 +40,36 @@ import * as c35 from "./console/members/[user_id]/contract";
 import * as c36 from "./console/members/contract";
 import * as c37 from "./console/org/contract";
 import * as c38 from "./console/overview/contract";
-import * as c39 from "./console/runs/[run_id]/approvals/contract";
-import * as c40 from "./console/runs/[run_id]/approvals/resolve/contract";
-import * as c41 from "./console/runs/[run_id]/cancel/contract";
-import * as c42 from "./console/runs/[run_id]/contract";
-import * as c43 from "./console/runs/[run_id]/items/contract";
-import * as c44 from "./console/runs/[run_id]/pause/contract";
-import * as c45 from "./console/runs/[run_id]/resume/contract";
-import * as c46 from "./console/runs/[run_id]/retry/contract";
-import * as c47 from "./console/runs/contract";
-import * as c48 from "./console/secrets/[name]/contract";
-import * as c49 from "./console/secrets/contract";
-import * as c50 from "./console/sessions/[session_id]/contract";
-import * as c51 from "./console/sessions/[session_id]/messages/contract";
-import * as c52 from "./console/sessions/contract";
-import * as c53 from "./console/webhooks/secret/contract";
-import * as c54 from "./contract";
-import * as c55 from "./files/download/contract";
-import * as c56 from "./health/contract";
-import * as c57 from "./metrics/contract";
-import * as c58 from "./openapi.json/contract";
-import * as c59 from "./ready/contract";
-import * as c60 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c61 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c62 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c63 from "./v1/organizations/[org_id]/agents/contract";
-import * as c64 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c65 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c66 from "./workflows/[agent_id]/trigger/contract";
+import * as c39 from "./console/retention/contract";
+import * as c40 from "./console/runs/[run_id]/approvals/contract";
+import * as c41 from "./console/runs/[run_id]/approvals/resolve/contract";
+import * as c42 from "./console/runs/[run_id]/cancel/contract";
+import * as c43 from "./console/runs/[run_id]/contract";
+import * as c44 from "./console/runs/[run_id]/items/contract";
+import * as c45 from "./console/runs/[run_id]/pause/contract";
+import * as c46 from "./console/runs/[run_id]/resume/contract";
+import * as c47 from "./console/runs/[run_id]/retry/contract";
+import * as c48 from "./console/runs/contract";
+import * as c49 from "./console/secrets/[name]/contract";
+import * as c50 from "./console/secrets/contract";
+import * as c51 from "./console/sessions/[session_id]/contract";
+import * as c52 from "./console/sessions/[session_id]/messages/contract";
+import * as c53 from "./console/sessions/contract";
+import * as c54 from "./console/webhooks/secret/contract";
+import * as c55 from "./contract";
+import * as c56 from "./files/download/contract";
+import * as c57 from "./health/contract";
+import * as c58 from "./metrics/contract";
+import * as c59 from "./openapi.json/contract";
+import * as c60 from "./ready/contract";
+import * as c61 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c62 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c63 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c64 from "./v1/organizations/[org_id]/agents/contract";
+import * as c65 from "./v1/organizations/[org_id]/retention/contract";
+import * as c66 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c67 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c68 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -137,4 +139,6 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c64),
   ...Object.values(c65),
   ...Object.values(c66),
+  ...Object.values(c67),
+  ...Object.values(c68),
 ];

@@ -50,6 +50,7 @@ import type {
   RunAccepted,
   RunItemPage,
 } from "@/lib/runs/schemas";
+import type { RetentionSetting } from "@/lib/retention/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -304,3 +305,23 @@ export const requests = {
   acceptInvitation: (body: AcceptInvitationBody) =>
     post<z.infer<typeof AcceptedInvitation>>("/invitations/accept", body),
 };
+
+// Retention (app/(console)/settings/retention): the setting, the preview of what a new one deletes.
+
+export type Retention = z.infer<typeof RetentionSetting>;
+export type RetentionPreview = NonNullable<Retention["preview"]>;
+
+export const retentionKey = () => ["retention"] as const;
+
+export const useRetention = () => useQuery({ queryKey: retentionKey(), queryFn: () => api<Retention>("/retention") });
+
+/** What a retention of `days` would have the next sweep delete; not asked for forever (0) or no choice (null). */
+export const useRetentionPreview = (days: number | null) =>
+  useQuery({
+    queryKey: [...retentionKey(), "preview", days],
+    queryFn: async () => (await api<Retention>(`/retention?${search({ preview_days: days ?? undefined })}`)).preview!,
+    enabled: days !== null && days > 0,
+  });
+
+export const setRetention = (retentionDays: number | null) =>
+  patch<Retention>("/retention", { retention_days: retentionDays });

@@ -21,6 +21,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/keys", label: "Access Keys" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/settings/secrets", label: "Secrets", admin: true },
+  { href: "/settings/retention", label: "Retention" },
   { href: "/members", label: "Members", admin: true },
   { href: "/audit", label: "Audit log", admin: true },
   { href: "/docs/api", label: "API reference" },

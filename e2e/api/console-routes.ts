@@ -252,6 +252,14 @@ export const REQUESTS: ConsoleRequest[] = [
     path: async (f) => `/api/console/secrets/${await f.freshSecret()}`,
     otherOrg: "secret_not_found",
   },
+  { method: "GET", pattern: "/api/console/retention", path: () => "/api/console/retention?preview_days=30" },
+  {
+    method: "PATCH",
+    pattern: "/api/console/retention",
+    path: () => "/api/console/retention",
+    // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
+    body: () => ({ retention_days: null }),
+  },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

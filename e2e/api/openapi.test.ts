@@ -596,6 +596,22 @@ describe("management API and service routes: real answers match the document", (
     expect(conform("DELETE", one, await call("DELETE", `${base}/${name}`, { auth: orgA.user_token })).status).toBe(404);
   });
 
+  it("retention: read with and without a preview, set, and their errors", async () => {
+    // Org B: e2e/api/retention.test.ts, running beside this file, reads org A's setting.
+    const { orgB, supportA, orgA } = ctx();
+    const base = `/api/v1/organizations/${orgB.organization_id}/retention`;
+    const doc = "/api/v1/organizations/{org_id}/retention";
+    const a = { auth: orgB.user_token };
+    expect(conform("GET", doc, await call("GET", base, a)).status).toBe(200);
+    expect(conform("GET", doc, await call("GET", `${base}?preview_days=30`, a)).status).toBe(200);
+    expect(conform("GET", doc, await call("GET", `${base}?preview_days=x`, a)).status).toBe(400);
+    const ofA = `/api/v1/organizations/${orgA.organization_id}/retention`;
+    expect(conform("GET", doc, await call("GET", ofA, { auth: supportA.user_token })).status).toBe(403);
+    expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: 3650 } })).status).toBe(200);
+    expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: -1 } })).status).toBe(400);
+    expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: null } })).status).toBe(200);
+  });
+
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {
     const service = Object.entries(doc.paths).filter(([, item]) => {
       const op = item.get as any;

@@ -538,6 +538,30 @@ export interface paths {
     patch: operations["updateAgent"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/retention": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the organization's retention
+     * @description Admin only. How long the organization's history (sessions, runs, uploads, callback deliveries, audit rows) is kept, where the setting comes from, and the oldest record kept of each kind. With `preview_days`, also how many records the worker's next sweep would delete with that retention.
+     */
+    get: operations["getRetention"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set the organization's retention
+     * @description Admin only. `retention_days`: 1 to 3650 days, `0` keeps forever, `null` follows the server default (`RETENTION_DAYS`). The worker's next sweep (every 10 minutes) deletes what is older, in small batches, with its stored files; a change is written to the audit log (`retention.updated`, before and after).
+     */
+    patch: operations["setRetention"];
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/secrets": {
     parameters: {
       query?: never;
@@ -1098,6 +1122,36 @@ export interface components {
       /** @description The run went back to running because this was its last open approval. */
       resumed: boolean;
     };
+    RetentionSetting: {
+      /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
+      retention_days: number | null;
+      /** @description The server's `RETENTION_DAYS` (0: forever). */
+      default_retention_days: number;
+      /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
+      effective_days: number;
+      /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
+      oldest: {
+        sessions: string | null;
+        runs: string | null;
+        uploads: string | null;
+        deliveries: string | null;
+        audit: string | null;
+      };
+      /** @description Only with `preview_days`. */
+      preview?: {
+        retention_days: number;
+        /** @description Records older than this go at the next sweep; null when the retention is forever. */
+        cutoff: string | null;
+        /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
+        counts: {
+          sessions: number;
+          runs: number;
+          uploads: number;
+          deliveries: number;
+          audit: number;
+        };
+      };
+    };
     RunAccepted: {
       run_id: string;
       /** @constant */
@@ -1252,6 +1306,13 @@ export interface components {
       metadata: {
         [key: string]: unknown;
       };
+    };
+    SetRetentionBody: {
+      /**
+       * @description Days history is kept: `null` follows the server default (`RETENTION_DAYS`), `0` keeps forever.
+       * @example 90
+       */
+      retention_days: number | null;
     };
     SetSecretBody: {
       /** @description The credential. Write-only: no answer ever contains it. */
@@ -3707,6 +3768,74 @@ export interface operations {
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The retention. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RetentionSetting"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  setRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetRetentionBody"];
+      };
+    };
+    responses: {
+      /** @description The retention as set. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RetentionSetting"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
     };

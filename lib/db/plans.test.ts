@@ -34,7 +34,7 @@ import { overview } from "../orgs/overview";
 import { getOrgRun, getRun, listOrgRuns, listRunItems, listRuns } from "../runs/service";
 import { listApprovals } from "../runs/approvals";
 import { queue } from "../queue";
-import { sweepRetention } from "../retention/service";
+import { retentionSetting, sweepRetention } from "../retention/service";
 import { openTestDatabase } from "../../test-support/db";
 import { failOrphanedRuns } from "../workflow/job";
 import { setDatabase, type Database } from ".";
@@ -375,6 +375,8 @@ describe("query plans at volume", () => {
     "metrics scrape": () => scrapeMetrics(),
     // The seed is 60 days old and the organization keeps a year: each delete looks and finds nothing.
     "retention sweep": () => sweepRetention(),
+    // The console's retention page: the oldest record of each kind, and a preview that finds nothing.
+    "retention setting": () => retentionSetting({ organizationId: ORG, previewDays: 365 }),
   });
   /**
    * Newest-first pages of an organization's or an agent's history: an index in the list's order

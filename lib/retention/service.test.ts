@@ -10,7 +10,9 @@ import { resetEnvCache } from "../env";
 import { newFileId, newId } from "../ids";
 import { storage } from "../storage";
 import { openTestDatabase } from "../../test-support/db";
-import { retentionOverview, sweepRetention } from "./service";
+import { tryAdvisoryLock } from "../db/advisory-lock";
+import { userActor } from "../audit";
+import { retentionSetting, setRetention, sweepRetention, sweepRetentionExclusively } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 const SAVED = { ...process.env };
@@ -175,9 +177,9 @@ describe("retention", () => {
 
     // A sweep with no time left does one batch of each kind; the next one continues.
     const first = await sweepRetention({ now: NOW, budgetMs: 0 });
-    expect(first.get(a.org)).toEqual({ sessions: 500, runs: 1, files: 1, deliveries: 1, audit_events: 1 });
+    expect(first.get(a.org)).toEqual({ sessions: 500, runs: 1, uploads: 1, deliveries: 1, audit: 1 });
     const second = await sweepRetention({ now: NOW });
-    expect(second.get(a.org)).toEqual({ sessions: 700, runs: 0, files: 0, deliveries: 0, audit_events: 0 });
+    expect(second.get(a.org)).toEqual({ sessions: 700, runs: 0, uploads: 0, deliveries: 0, audit: 0 });
     expect([...second.keys()]).toEqual([a.org]);
 
     // Gone: old sessions with their messages, the finished run with its 12,000 items and output file,
@@ -218,10 +220,91 @@ describe("retention", () => {
     expect(await p.auditEvent.count({ where: { organizationId: a.org, action: "retention.swept" } })).toBe(2);
 
     // What the console shows: the setting and the oldest record kept of each kind.
-    const kept = await retentionOverview(a.org);
-    expect(kept).toMatchObject({ retention_days: 30, effective_retention_days: 30, default_retention_days: 0 });
+    const kept = await retentionSetting({ organizationId: a.org });
+    expect(kept).toMatchObject({ retention_days: 30, effective_days: 30, default_retention_days: 0 });
     expect(kept.oldest.sessions).toBe(daysAgo(10).toISOString());
     expect(kept.oldest.runs).toBe(daysAgo(40).toISOString()); // the live run stays
-    expect(kept.oldest.files).toBeNull();
+    expect(kept.oldest.uploads).toBeNull();
+    expect(kept.oldest.deliveries).toBe(daysAgo(40).toISOString()); // the pending one stays
+    expect(kept).not.toHaveProperty("preview");
+  });
+
+  it("deletes a session with more messages than a statement may cascade to, in chunks", async () => {
+    const o = await organizationWithHistory(30);
+    const [big] = await db.sql.query<{ id: string }>(
+      `SELECT id FROM sessions WHERE organization_id = $1 AND last_message_at < $2`,
+      [o.org, daysAgo(30).toISOString()],
+    );
+    await db.sql.query(
+      `INSERT INTO messages (id, session_id, agent_id, organization_id, project_id, role, status, created_at)
+       SELECT 'msg_big_' || i, s.id, s.agent_id, s.organization_id, s.project_id, 'user', 'completed', s.created_at
+       FROM sessions s, generate_series(1, 12000) i WHERE s.id = $1`,
+      [big!.id],
+    );
+    await db.sql.query(`UPDATE sessions SET message_count = 12002 WHERE id = $1`, [big!.id]);
+    const swept = await sweepRetention({ now: NOW });
+    expect(swept.get(o.org)?.sessions).toBe(1);
+    expect(await db.prisma.message.count({ where: { sessionId: big!.id } })).toBe(0);
+    expect(await db.prisma.session.findUnique({ where: { id: o.newSession.id } })).not.toBeNull();
+  });
+
+  it("sets the organization's retention: audited before and after, a repeat is no change", async () => {
+    const o = await organizationWithHistory(null);
+    const actor = userActor({ userId: "usr_retention", email: "admin@example.com" });
+    const set = await setRetention({ organizationId: o.org, input: { retention_days: 30 }, actor });
+    expect(set).toMatchObject({ retention_days: 30, effective_days: 30, default_retention_days: 0 });
+    await setRetention({ organizationId: o.org, input: { retention_days: 30 }, actor });
+    const forever = await setRetention({ organizationId: o.org, input: { retention_days: null }, actor });
+    expect(forever).toMatchObject({ retention_days: null, effective_days: 0 });
+    const changes = await db.prisma.auditEvent.findMany({
+      where: { organizationId: o.org, action: "retention.updated" },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(changes.map((e) => e.data)).toEqual([
+      { before: null, after: 30 },
+      { before: 30, after: null },
+    ]);
+    expect(changes[0]!.actorId).toBe("usr_retention");
+  });
+
+  it("previews what a retention would delete, counting each kind up to 10,001", async () => {
+    const o = await organizationWithHistory(null, 10_050);
+    const preview = async (days: number) =>
+      (await retentionSetting({ organizationId: o.org, previewDays: days, now: NOW })).preview;
+    expect(await preview(30)).toEqual({
+      retention_days: 30,
+      cutoff: daysAgo(30).toISOString(),
+      counts: { sessions: 10_001, runs: 1, uploads: 1, deliveries: 1, audit: 1 },
+    });
+    // 5 days: the young records too, never the live run or the pending delivery; forever: nothing.
+    expect((await preview(5))?.counts).toEqual({ sessions: 10_001, runs: 2, uploads: 1, deliveries: 1, audit: 2 });
+    expect(await preview(0)).toEqual({
+      retention_days: 0,
+      cutoff: null,
+      counts: { sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0 },
+    });
+  });
+});
+
+describe("one sweeping process", () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "on PostgreSQL a process skips its turn while another holds the sweep's lock",
+    async () => {
+      const o = await organizationWithHistory(30);
+      const held = await tryAdvisoryLock(db.connectionString!, "agent-webhook-service:retention-sweep");
+      expect(held).not.toBeNull();
+      // A second session cannot take it while it is held.
+      expect(await tryAdvisoryLock(db.connectionString!, "agent-webhook-service:retention-sweep")).toBeNull();
+      expect(await sweepRetentionExclusively({ now: NOW })).toBeNull();
+      expect(await db.prisma.session.count({ where: { organizationId: o.org } })).toBe(2);
+      await held!.release();
+      expect((await sweepRetentionExclusively({ now: NOW }))?.get(o.org)?.sessions).toBe(1);
+      expect(await db.prisma.session.count({ where: { organizationId: o.org } })).toBe(1);
+    },
+  );
+
+  it.runIf(!process.env.TEST_DATABASE_URL)("on the embedded database the one process just sweeps", async () => {
+    const o = await organizationWithHistory(30);
+    expect((await sweepRetentionExclusively({ now: NOW }))?.get(o.org)?.sessions).toBe(1);
   });
 });

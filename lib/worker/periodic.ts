@@ -9,7 +9,7 @@ import { env } from "../env";
 import { deleteExpiredUploads } from "../files/resumable";
 import { deleteExpiredIdempotencyRecords } from "../idempotency";
 import { log } from "../log";
-import { sweepRetention } from "../retention/service";
+import { sweepRetentionExclusively } from "../retention/service";
 
 /** A task run now and every `everyMs` in each worker process; a failure is logged and the next turn comes. */
 interface Sweep {
@@ -41,10 +41,11 @@ export const SWEEPS: Sweep[] = [
   },
   {
     // History past each organization's retention (RETENTION_DAYS, or the organization's own), in
-    // small batches for at most a minute a turn; what is left waits for the next turn.
+    // small batches for at most a minute a turn; what is left waits for the next turn. One process
+    // sweeps at a time (an advisory lock on PostgreSQL; the others skip their turn).
     what: "retention sweep",
     everyMs: () => 10 * 60_000,
-    run: () => sweepRetention({ budgetMs: 60_000 }),
+    run: () => sweepRetentionExclusively({ budgetMs: 60_000 }),
   },
   {
     // Idempotency records past their 24 hours: ignored when met, deleted here.

@@ -156,6 +156,7 @@ const TAGS = [
     name: "Organization secrets",
     description: "Management API: model and upstream credentials that agents name; write-only.",
   },
+  { name: "Retention", description: "Management API: how long the organization's history is kept." },
   { name: "Service", description: "Health and this document; no authentication." },
   {
     name: "Completion callbacks",

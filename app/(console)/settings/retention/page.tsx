@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { RetentionView } from "./retention-view";
+
+export const metadata: Metadata = { title: "Retention" };
+
+export default async function RetentionPage() {
+  await requireConsolePage("/settings/retention");
+  return <RetentionView />;
+}

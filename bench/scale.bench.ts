@@ -132,7 +132,8 @@ async function printSizes(client: pg.Client) {
     FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace
     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 8`);
   console.log("\n| table | rows | data | indexes |\n|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.name} | ${Number(r.rows).toLocaleString("en")} | ${r.data} | ${r.indexes} |`);
+  for (const r of rows)
+    console.log(`| ${r.name} | ${Number(r.rows).toLocaleString("en")} | ${r.data} | ${r.indexes} |`);
   const total = await client.query("SELECT pg_size_pretty(pg_database_size(current_database())) AS size");
   console.log(`database: ${total.rows[0].size}\n`);
 }

@@ -31,10 +31,13 @@ export function ErrorState({
   error,
   title = "Something went wrong",
   className,
+  action,
 }: {
   error: unknown;
   title?: string;
   className?: string;
+  /** The way out (for example "First page" under a list whose page link no longer works). */
+  action?: ReactNode;
 }) {
   const e = error as { message?: string; requestId?: string; code?: string } | null;
   return (
@@ -49,6 +52,7 @@ export function ErrorState({
           request id: <span className="select-all">{e.requestId}</span>
         </p>
       )}
+      {action && <div className="mt-3">{action}</div>}
     </div>
   );
 }

@@ -1,8 +1,13 @@
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { cn } from "./cn";
 
 export function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden className={cn("animate-pulse rounded-md bg-zinc-200", className)} />;
+}
+
+/** A view that reads the URL (useSearchParams) renders in the browser: placeholder rows until then. */
+export function UrlView({ label, children }: { label: string; children: ReactNode }) {
+  return <Suspense fallback={<SkeletonRows label={label} />}>{children}</Suspense>;
 }
 
 /** Placeholder rows while a list loads. */

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
+import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { RunsView } from "./runs-view";
 
@@ -9,8 +8,8 @@ export const metadata: Metadata = { title: "Runs" };
 export default async function RunsPage() {
   await requireConsolePage("/runs");
   return (
-    <Suspense fallback={<SkeletonRows label="Loading runs" />}>
+    <UrlView label="Loading runs">
       <RunsView />
-    </Suspense>
+    </UrlView>
   );
 }

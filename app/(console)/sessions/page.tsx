@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
+import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { SessionsView } from "./sessions-view";
 
@@ -9,8 +8,8 @@ export const metadata: Metadata = { title: "Sessions" };
 export default async function SessionsPage() {
   await requireConsolePage("/sessions");
   return (
-    <Suspense fallback={<SkeletonRows label="Loading sessions" />}>
+    <UrlView label="Loading sessions">
       <SessionsView />
-    </Suspense>
+    </UrlView>
   );
 }

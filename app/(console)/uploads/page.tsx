@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
+import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { UploadsView } from "./uploads-view";
 
@@ -9,8 +8,8 @@ export const metadata: Metadata = { title: "Uploads" };
 export default async function UploadsPage() {
   await requireConsolePage("/uploads");
   return (
-    <Suspense fallback={<SkeletonRows label="Loading uploads" />}>
+    <UrlView label="Loading uploads">
       <UploadsView />
-    </Suspense>
+    </UrlView>
   );
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
+import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { WebhooksView } from "./webhooks-view";
 
@@ -9,8 +8,8 @@ export const metadata: Metadata = { title: "Webhooks" };
 export default async function WebhooksPage() {
   await requireConsolePage("/webhooks");
   return (
-    <Suspense fallback={<SkeletonRows label="Loading webhooks" />}>
+    <UrlView label="Loading webhooks">
       <WebhooksView />
-    </Suspense>
+    </UrlView>
   );
 }

@@ -5,8 +5,8 @@ import type { Locator, Page } from "@playwright/test";
 import { call, ECHO_AGENT, expect, expectAccessible, expectFitsPhone, management, screenshots, test } from "./fixtures";
 
 const webhook = (agentId: string) => `/api/agents/webhook/${agentId}`;
-/** Seven rows on pages of three: 3, 3 and 1. */
-const SEEDED = 7;
+/** Eight rows on pages of three: 3, 3 and 2. */
+const SEEDED = 8;
 const LIMIT = 3;
 
 /** Walks a list of SEEDED rows on pages of LIMIT and checks each page; `ids` reads a page's row ids. */
@@ -33,8 +33,8 @@ async function walk(page: Page, ids: () => Promise<string[]>, seeded: string[], 
   const second = await shown(LIMIT);
 
   await older.click();
-  await expect(pages.getByText("7", { exact: true })).toBeVisible();
-  const third = await shown(1);
+  await expect(pages).toContainText(`7–8`);
+  const third = await shown(2);
   await expect(older).toBeDisabled();
   // Every seeded row once, newest first across the pages.
   expect([...first, ...second, ...third]).toEqual(seeded);
@@ -87,6 +87,25 @@ test("the runs list pages by cursor: Older, Older, Newer, reload, First page", a
   const links = page.getByRole("table", { name: "Runs" }).locator("tbody tr td a");
   const ids = () => links.evaluateAll((as) => as.map((a) => (a.getAttribute("href") ?? "").replace("/runs/", "")));
   await walk(page, ids, [...runIds].reverse(), "runs-paged");
+
+  // A page a row: "Newer" remembers five pages back; from further, "First page" still works.
+  await page.goto(`/runs?agent_id=${agent.agent_id}&limit=1`);
+  const pages = page.getByRole("navigation", { name: "Pages" });
+  for (let n = 2; n <= SEEDED; n++) {
+    await pages.getByRole("button", { name: "Older" }).click();
+    await expect(pages.getByText(String(n), { exact: true })).toBeVisible();
+  }
+  expect(new URL(page.url()).searchParams.get("back")!.split(".")).toHaveLength(5);
+  for (let n = SEEDED - 1; n >= SEEDED - 5; n--) {
+    await pages.getByRole("button", { name: "Newer" }).click();
+    await expect(pages.getByText(String(n), { exact: true })).toBeVisible();
+  }
+  await expect(pages.getByRole("button", { name: "Newer" })).toBeDisabled();
+  await pages.getByRole("button", { name: "First page" }).click();
+  await expect(pages.getByText("1", { exact: true })).toBeVisible();
+  await expect(page).not.toHaveURL(/cursor=/);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  expect(await ids()).toEqual([runIds.at(-1)]);
 });
 
 test("the sessions list pages by cursor: Older, Older, Newer, reload, First page", async ({ as }) => {

@@ -129,8 +129,11 @@ test("session filters and pages live in the URL; drafts of the test console are 
   const draftId: string = (await draft.json()).session_id;
 
   const rows = page.getByRole("table", { name: "Sessions" }).locator("tbody tr");
-  const shownIds = async () =>
-    (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session-id")))).sort();
+  // The ids of the page asked for: the previous page's rows stay, marked busy, until it arrives.
+  const shownIds = async () => {
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    return (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session-id")))).sort();
+  };
 
   // Two pages of two: production and draft sessions together.
   await page.goto(`/sessions?agent_id=${agent.agent_id}&limit=2`);

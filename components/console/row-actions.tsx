@@ -1,9 +1,9 @@
 "use client";
-// A table row's actions (Archive, Revoke, Replace, Delete, ...): the header cell that names the
-// column for screen readers, and the row's last cell with a small button per action, each named
+// A table row's actions (Archive, Revoke, Replace, Delete, ...): the heading that names the column
+// for screen readers, and the row's last cell with a small button per action, each named
 // for its row ("Revoke billing-backend").
 import { RowAction } from "../ui/button";
-import { Td, Th } from "../ui/table";
+import { Td, type Column } from "../ui/table";
 
 export interface RowActionItem {
   label: string;
@@ -12,13 +12,8 @@ export interface RowActionItem {
   name?: string;
 }
 
-export function ActionsHead() {
-  return (
-    <Th>
-      <span className="sr-only">Actions</span>
-    </Th>
-  );
-}
+/** The heading of the actions column (a Table column). */
+export const ACTIONS: Column = { label: <span className="sr-only">Actions</span> };
 
 /** The actions of the row named `of`; an action that does not apply is left out (false, null). */
 export function RowActions({ of, actions }: { of: string; actions: (RowActionItem | false | null | undefined)[] }) {

@@ -7,11 +7,11 @@ import { queryKeys, requests, useAgents, type Agent } from "@/components/console
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { ActionsHead, RowActions } from "@/components/console/row-actions";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { buttonClass } from "@/components/ui/button";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 export function KindBadge({ kind }: { kind: Agent["kind"] }) {
   return <Badge tone={kind === "workflow" ? "amber" : "indigo"}>{kind}</Badge>;
@@ -88,17 +88,10 @@ export function AgentsView() {
         }
       >
         {(rows) => (
-          <Table label="Agents">
-            <THead>
-              <Tr>
-                <Th>Name</Th>
-                <Th>Kind</Th>
-                <Th className="hidden sm:table-cell">Runtime</Th>
-                <Th className="hidden md:table-cell">Agent id</Th>
-                <Th className="hidden sm:table-cell">Updated</Th>
-                {admin && <ActionsHead />}
-              </Tr>
-            </THead>
+          <Table
+            label="Agents"
+            columns={["Name", "Kind", ["Runtime", "sm"], ["Agent id", "md"], ["Updated", "sm"], admin && ACTIONS]}
+          >
             <TBody>
               {rows.map((a) => (
                 <Tr key={a.agent_id}>

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Field, Select } from "@/components/ui/field";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
 
@@ -142,16 +142,7 @@ export function AuditView() {
       }
     >
       {(rows) => (
-        <Table label="Audit log">
-          <THead>
-            <Tr>
-              <Th>When</Th>
-              <Th>Who</Th>
-              <Th>What</Th>
-              <Th className="hidden md:table-cell">Target</Th>
-              <Th>Details</Th>
-            </Tr>
-          </THead>
+        <Table label="Audit log" columns={["When", "Who", "What", ["Target", "md"], "Details"]}>
           <TBody>
             {rows.map((e) => {
               const details = compactJson(e.data);

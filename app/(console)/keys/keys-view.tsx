@@ -5,14 +5,14 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
-import { ActionsHead, RowActions } from "@/components/console/row-actions";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
@@ -174,19 +174,19 @@ export function KeysView() {
           Mint a key for each integration, then send triggers with <Mono>Authorization: Bearer ak_…</Mono>.
         </EmptyState>
       ) : (
-        <Table label="Access Keys">
-          <THead>
-            <Tr>
-              <Th>Name</Th>
-              <Th>Key</Th>
-              <Th className="hidden md:table-cell">Permissions</Th>
-              <Th className="hidden lg:table-cell">Rate limit</Th>
-              <Th className="hidden sm:table-cell">Created</Th>
-              <Th className="hidden sm:table-cell">Last used</Th>
-              <Th>Status</Th>
-              {admin && <ActionsHead />}
-            </Tr>
-          </THead>
+        <Table
+          label="Access Keys"
+          columns={[
+            "Name",
+            "Key",
+            ["Permissions", "md"],
+            ["Rate limit", "lg"],
+            ["Created", "sm"],
+            ["Last used", "sm"],
+            "Status",
+            admin && ACTIONS,
+          ]}
+        >
           <TBody>
             {keys.data.access_keys.map((k) => (
               <Tr key={k.key_id}>

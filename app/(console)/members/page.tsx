@@ -7,8 +7,5 @@ export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const user = await requireConsolePage("/members");
-  if (user.role !== "admin") {
-    return <AdminsOnly title="Members" what="Membership" />;
-  }
-  return <MembersView />;
+  return user.role === "admin" ? <MembersView /> : <AdminsOnly title="Members" what="Membership" />;
 }

@@ -4,10 +4,10 @@ import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
-import { ActionsHead, RowActions } from "@/components/console/row-actions";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { Badge } from "@/components/ui/badge";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { EmailText } from "./email-text";
 
 export function PendingInvitations() {
@@ -26,16 +26,10 @@ export function PendingInvitations() {
           No invitation is waiting to be accepted.
         </p>
       ) : (
-        <Table label="Pending invitations">
-          <THead>
-            <Tr>
-              <Th>Email</Th>
-              <Th className="hidden sm:table-cell">Role</Th>
-              <Th className="hidden md:table-cell">Invited by</Th>
-              <Th>Expires</Th>
-              <ActionsHead />
-            </Tr>
-          </THead>
+        <Table
+          label="Pending invitations"
+          columns={["Email", ["Role", "sm"], ["Invited by", "md"], "Expires", ACTIONS]}
+        >
           <TBody>
             {rows.map((i) => (
               <Tr key={i.invitation_id}>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { RunsView } from "./runs-view";
 
@@ -7,9 +6,5 @@ export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   await requireConsolePage("/runs");
-  return (
-    <UrlView label="Loading runs">
-      <RunsView />
-    </UrlView>
-  );
+  return <RunsView />;
 }

@@ -8,7 +8,7 @@ import { formatDate, formatNumber, relative } from "@/components/console/format"
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
@@ -56,18 +56,18 @@ export function RunsView() {
       }
     >
       {(rows) => (
-        <Table label="Runs">
-          <THead>
-            <Tr>
-              <Th className="hidden sm:table-cell">Status</Th>
-              <Th>Agent</Th>
-              <Th>Progress</Th>
-              <Th className="hidden md:table-cell">Items</Th>
-              <Th className="hidden lg:table-cell">Trigger</Th>
-              <Th className="hidden sm:table-cell">Started</Th>
-              <Th className="hidden sm:table-cell">Duration</Th>
-            </Tr>
-          </THead>
+        <Table
+          label="Runs"
+          columns={[
+            ["Status", "sm"],
+            "Agent",
+            "Progress",
+            ["Items", "md"],
+            ["Trigger", "lg"],
+            ["Started", "sm"],
+            ["Duration", "sm"],
+          ]}
+        >
           <TBody>
             {rows.map((r) => (
               <Tr key={r.run_id}>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { SessionsView } from "./sessions-view";
 
@@ -7,9 +6,5 @@ export const metadata: Metadata = { title: "Sessions" };
 
 export default async function SessionsPage() {
   await requireConsolePage("/sessions");
-  return (
-    <UrlView label="Loading sessions">
-      <SessionsView />
-    </UrlView>
-  );
+  return <SessionsView />;
 }

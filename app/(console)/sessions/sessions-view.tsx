@@ -8,7 +8,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Field, Select, TextField } from "@/components/ui/field";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 20;
 const ENVIRONMENTS = ["all", "production", "draft"] as const;
@@ -115,19 +115,19 @@ export function SessionsView() {
       }
     >
       {(rows) => (
-        <Table label="Sessions">
-          <THead>
-            <Tr>
-              <Th>Session</Th>
-              <Th>Agent</Th>
-              <Th>Status</Th>
-              <Th className="hidden lg:table-cell">Channel</Th>
-              <Th className="hidden md:table-cell">User</Th>
-              <Th className="text-right">Messages</Th>
-              <Th className="hidden text-right sm:table-cell">Tokens</Th>
-              <Th>Last activity</Th>
-            </Tr>
-          </THead>
+        <Table
+          label="Sessions"
+          columns={[
+            "Session",
+            "Agent",
+            "Status",
+            ["Channel", "lg"],
+            ["User", "md"],
+            { label: "Messages", className: "text-right" },
+            { label: "Tokens", className: "hidden text-right sm:table-cell" },
+            "Last activity",
+          ]}
+        >
           <TBody>
             {rows.map((s) => (
               <Tr key={s.session_id} data-session-id={s.session_id}>

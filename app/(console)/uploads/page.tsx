@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { UploadsView } from "./uploads-view";
 
@@ -7,9 +6,5 @@ export const metadata: Metadata = { title: "Uploads" };
 
 export default async function UploadsPage() {
   await requireConsolePage("/uploads");
-  return (
-    <UrlView label="Loading uploads">
-      <UploadsView />
-    </UrlView>
-  );
+  return <UploadsView />;
 }

@@ -10,7 +10,7 @@ import { useUrlParams, type CursorPaging } from "@/components/console/url-params
 import { Field, Select } from "@/components/ui/field";
 import { Card, CopyButton, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatBytes } from "./format";
 import type { UploadedFile } from "./uploader";
 
@@ -75,16 +75,7 @@ function AgentFiles({ agentId, paging }: { agentId: string; paging: CursorPaging
       }
     >
       {(rows) => (
-        <Table label="Files">
-          <THead>
-            <Tr>
-              <Th>Name</Th>
-              <Th>Size</Th>
-              <Th className="hidden md:table-cell">Type</Th>
-              <Th className="hidden sm:table-cell">Created</Th>
-              <Th>File id</Th>
-            </Tr>
-          </THead>
+        <Table label="Files" columns={["Name", "Size", ["Type", "md"], ["Created", "sm"], "File id"]}>
           <TBody>
             {rows.map((f) => (
               <Tr key={f.file_id}>

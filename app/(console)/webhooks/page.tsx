@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { UrlView } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { WebhooksView } from "./webhooks-view";
 
@@ -7,9 +6,5 @@ export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
   await requireConsolePage("/webhooks");
-  return (
-    <UrlView label="Loading webhooks">
-      <WebhooksView />
-    </UrlView>
-  );
+  return <WebhooksView />;
 }

@@ -10,7 +10,7 @@ import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { SecretPanel } from "./secret-panel";
 import { Code, DELIVERY_STATUSES, HttpStatus } from "./shared";
 
@@ -80,19 +80,19 @@ function Deliveries() {
         }
       >
         {(rows) => (
-          <Table label="Deliveries">
-            <THead>
-              <Tr>
-                <Th className="hidden sm:table-cell">Status</Th>
-                <Th>Event</Th>
-                <Th className="hidden md:table-cell">Agent</Th>
-                <Th className="hidden lg:table-cell">Subject</Th>
-                <Th className="text-right">Attempts</Th>
-                <Th className="hidden sm:table-cell">Last HTTP</Th>
-                <Th className="hidden sm:table-cell">Created</Th>
-                <Th className="hidden lg:table-cell">Next attempt</Th>
-              </Tr>
-            </THead>
+          <Table
+            label="Deliveries"
+            columns={[
+              ["Status", "sm"],
+              "Event",
+              ["Agent", "md"],
+              ["Subject", "lg"],
+              { label: "Attempts", className: "text-right" },
+              ["Last HTTP", "sm"],
+              ["Created", "sm"],
+              ["Next attempt", "lg"],
+            ]}
+          >
             <TBody>
               {rows.map((d) => (
                 <Tr key={d.id}>

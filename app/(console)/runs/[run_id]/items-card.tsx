@@ -9,7 +9,7 @@ import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
 
 const LIMIT = 25;
@@ -92,16 +92,16 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
           }
         >
           {(rows) => (
-            <Table label="Items">
-              <THead>
-                <Tr>
-                  <Th className="w-12 text-right">#</Th>
-                  <Th>Status</Th>
-                  <Th className="hidden sm:table-cell">Step</Th>
-                  <Th className="hidden md:table-cell">Error</Th>
-                  <Th>Data / result</Th>
-                </Tr>
-              </THead>
+            <Table
+              label="Items"
+              columns={[
+                { label: "#", className: "w-12 text-right" },
+                "Status",
+                ["Step", "sm"],
+                ["Error", "md"],
+                "Data / result",
+              ]}
+            >
               <TBody>
                 {rows.map((i) => (
                   <Tr key={i.item_id}>

@@ -7,8 +7,5 @@ export const metadata: Metadata = { title: "Secrets" };
 
 export default async function SecretsPage() {
   const user = await requireConsolePage("/settings/secrets");
-  if (user.role !== "admin") {
-    return <AdminsOnly title="Secrets" what="The organization's credentials" />;
-  }
-  return <SecretsView />;
+  return user.role === "admin" ? <SecretsView /> : <AdminsOnly title="Secrets" what="The organization's credentials" />;
 }

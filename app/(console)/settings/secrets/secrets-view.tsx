@@ -9,12 +9,12 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
-import { ActionsHead, RowActions } from "@/components/console/row-actions";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
@@ -155,16 +155,7 @@ export function SecretsView() {
           Add your model provider&apos;s API key, then choose it in an agent&apos;s runtime settings.
         </EmptyState>
       ) : (
-        <Table label="Secrets">
-          <THead>
-            <Tr>
-              <Th>Name</Th>
-              <Th className="hidden sm:table-cell">Value</Th>
-              <Th className="hidden md:table-cell">Used by</Th>
-              <Th className="hidden sm:table-cell">Updated</Th>
-              <ActionsHead />
-            </Tr>
-          </THead>
+        <Table label="Secrets" columns={["Name", ["Value", "sm"], ["Used by", "md"], ["Updated", "sm"], ACTIONS]}>
           <TBody>
             {secrets.data.secrets.map((s) => (
               <Tr key={s.secret_id}>

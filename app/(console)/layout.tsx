@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Providers } from "@/components/console/providers";
 import { Shell } from "@/components/console/shell";
+import { UrlView } from "@/components/ui/states";
 import { currentConsoleUser } from "@/lib/http/console";
 import { consoleMe } from "@/lib/http/console-pages";
 
@@ -10,7 +11,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!user) return children;
   return (
     <Providers>
-      <Shell me={consoleMe(user)}>{children}</Shell>
+      <Shell me={consoleMe(user)}>
+        {/* The list pages read their filters and page from the URL (useSearchParams). */}
+        <UrlView label="Loading the page">{children}</UrlView>
+      </Shell>
     </Providers>
   );
 }

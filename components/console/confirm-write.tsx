@@ -2,10 +2,11 @@
 // "Are you sure?" bound to one write on one target (archive, revoke, delete, remove): Cancel, a
 // danger button that runs the write, and the write's error under the dialog's content. Closing
 // forgets a failed attempt, so the next target starts clean.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ConfirmDialog } from "../ui/dialog";
 import { ErrorState } from "../ui/states";
+import { useToast } from "../ui/toast";
 
 export function ConfirmWrite<T, R>({
   target,
@@ -17,6 +18,8 @@ export function ConfirmWrite<T, R>({
   errorTitle,
   write,
   onDone,
+  done,
+  invalidates,
   disabled,
   children,
 }: {
@@ -29,15 +32,23 @@ export function ConfirmWrite<T, R>({
   pendingLabel: string;
   errorTitle: string;
   write: (target: T) => Promise<R>;
-  /** After a successful write (toasts, invalidations); the dialog closes after it. */
-  onDone: (result: R, target: T) => void;
+  /** After a successful write, before the dialog closes (what `done` and `invalidates` do not say). */
+  onDone?: (result: R, target: T) => void;
+  /** The success toast of a write. */
+  done?: (result: R, target: T) => { message: string; detail?: string };
+  /** The lists and records the write changes. */
+  invalidates?: (target: T) => QueryKey[];
   disabled?: boolean;
   children?: ReactNode;
 }) {
+  const qc = useQueryClient();
+  const toast = useToast();
   const mutation = useMutation({
     mutationFn: write,
     onSuccess: (result, t) => {
-      onDone(result, t);
+      onDone?.(result, t);
+      if (done) toast({ tone: "success", ...done(result, t) });
+      for (const queryKey of invalidates?.(t) ?? []) void qc.invalidateQueries({ queryKey });
       close();
     },
   });

@@ -2,20 +2,18 @@
 // A dialog around one form (mint a key, invite a member, set a secret): Cancel, and a submit button
 // that sends the form while its write is pending. The form's fields and errors are the children.
 import type { ReactNode } from "react";
-import { Dialog, DialogActions } from "../ui/dialog";
+import { ActionDialog } from "../ui/dialog";
 
 export function FormDialog({
-  open,
-  onClose,
-  title,
-  description,
   formId,
   submitLabel,
   pendingLabel,
   pending,
   onSubmit,
   autoComplete,
+  danger,
   children,
+  ...dialog
 }: {
   open: boolean;
   onClose: () => void;
@@ -28,24 +26,21 @@ export function FormDialog({
   pending: boolean;
   onSubmit: () => void;
   autoComplete?: "off";
+  /** The submit button warns (a write that breaks something, such as rotating a secret). */
+  danger?: boolean;
   children: ReactNode;
 }) {
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title={title}
-      description={description}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          label={submitLabel}
-          pendingLabel={pendingLabel}
-          pending={pending}
-          type="submit"
-          form={formId}
-        />
-      }
+    <ActionDialog
+      {...dialog}
+      action={{
+        label: submitLabel,
+        pendingLabel,
+        pending,
+        type: "submit",
+        form: formId,
+        variant: danger ? "danger" : "primary",
+      }}
     >
       <form
         id={formId}
@@ -58,6 +53,6 @@ export function FormDialog({
       >
         {children}
       </form>
-    </Dialog>
+    </ActionDialog>
   );
 }

@@ -1,18 +1,61 @@
 "use client";
 // The body of a list page: a skeleton while the page loads, the error, the empty state (the caller
-// says whether filters emptied it), or the rows with the pager under them.
+// says whether filters emptied it), or the rows with the cursor pager under them. On a later page
+// (a cursor in the URL) the error and an empty page offer "First page": a stale or forged link
+// never leaves a blank page (docs/console.md, "How the lists page").
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { Button } from "../ui/button";
 import { Pager } from "../ui/misc";
-import { ErrorState, SkeletonRows } from "../ui/states";
+import { EmptyState, ErrorState, SkeletonRows } from "../ui/states";
+import type { CursorPaging } from "./url-params";
 
-export function ListResult<D extends { has_more?: boolean }, R>({
+/** What a cursor-paged answer carries besides its rows. */
+export interface CursorPage {
+  has_more?: boolean;
+  next_cursor?: string | null;
+}
+
+/** "21–40" when the page's number is known (the walk started at the first page), else nothing. */
+export function rowRange(paging: CursorPaging, count: number): string | undefined {
+  const { page } = paging.state;
+  if (page === null || count === 0) return undefined;
+  const from = (page - 1) * paging.limit + 1;
+  return count === 1 ? String(from) : `${from}–${from + count - 1}`;
+}
+
+/** The pager under a page of rows, from the page's answer. */
+export function CursorPager({
+  paging,
+  data,
+  count,
+  order = "newest",
+}: {
+  paging: CursorPaging;
+  data: CursorPage;
+  count: number;
+  order?: "newest" | "position";
+}) {
+  const next = data.has_more ? data.next_cursor : null;
+  return (
+    <Pager
+      order={order}
+      range={rowRange(paging, count)}
+      onFirst={paging.state.cursor ? paging.first : undefined}
+      onPrevious={paging.previous}
+      onNext={next ? () => paging.next(next) : undefined}
+    />
+  );
+}
+
+export function ListResult<D extends CursorPage, R>({
   query,
   rows: rowsOf,
   loading,
   errorTitle,
   empty,
-  pager,
+  paging,
+  order,
   children,
 }: {
   query: UseQueryResult<D>;
@@ -22,26 +65,35 @@ export function ListResult<D extends { has_more?: boolean }, R>({
   loading: string;
   errorTitle: string;
   empty: ReactNode;
-  /** Offset paging (the offset usually kept in the URL); absent: one page holds everything. */
-  pager?: { offset: number; limit: number; onChange: (offset: number) => void };
+  /** Cursor paging (kept in the URL, or by the component); absent: one page holds everything. */
+  paging?: CursorPaging;
+  /** Newest first (Newer / Older) or by position (Previous / Next). */
+  order?: "newest" | "position";
   children: (rows: R[]) => ReactNode;
 }) {
   if (query.isPending) return <SkeletonRows label={loading} />;
-  if (query.error) return <ErrorState error={query.error} title={errorTitle} />;
+  const laterPage = Boolean(paging?.state.cursor);
+  const firstPage = paging && laterPage && (
+    <Button variant="secondary" size="sm" onClick={paging.first}>
+      First page
+    </Button>
+  );
+  if (query.error) return <ErrorState error={query.error} title={errorTitle} action={firstPage} />;
   const rows = rowsOf(query.data);
-  if (rows.length === 0) return <>{empty}</>;
+  if (rows.length === 0) {
+    if (!laterPage) return <>{empty}</>;
+    return (
+      <EmptyState title="Nothing on this page" action={firstPage}>
+        The rows this page started after are gone. Start again from the first page.
+      </EmptyState>
+    );
+  }
+  // The previous page's rows stay, dimmed and marked busy, until the next page arrives.
+  const stale = query.isPlaceholderData;
   return (
-    <>
+    <div aria-busy={stale} className={stale ? "opacity-60 transition-opacity" : undefined}>
       {children(rows)}
-      {pager && (
-        <Pager
-          offset={pager.offset}
-          limit={pager.limit}
-          hasMore={Boolean(query.data.has_more)}
-          count={rows.length}
-          onChange={pager.onChange}
-        />
-      )}
-    </>
+      {paging && <CursorPager paging={paging} data={stale ? {} : query.data} count={rows.length} order={order} />}
+    </div>
   );
 }

@@ -123,35 +123,31 @@ export const queryKeys = {
 export const useAgents = (extra: Extra<AgentList> = {}) =>
   useQuery({ queryKey: queryKeys.agents(), queryFn: () => api<AgentList>("/agents"), ...extra });
 
-/** One page of the agents list. */
-export const useAgentPage = (p: { limit: number; offset: number }) =>
-  useQuery({
-    queryKey: [...queryKeys.agents(), { offset: p.offset }],
-    queryFn: () => api<AgentList>(`/agents?${search(p)}`),
-  });
-
 export const useAgent = (agentId: string) =>
   useQuery({ queryKey: queryKeys.agent(agentId), queryFn: () => api<Agent>(`/agents/${agentId}`) });
 
-export const useAgentFiles = (p: { agentId: string; limit: number; offset: number }) =>
+// The lists page by the server's cursor (`cursor`: a page's `next_cursor`; "" for the first page),
+// never by offset (docs/console.md, "How the lists page").
+
+export const useAgentFiles = (p: { agentId: string; limit: number; cursor: string }) =>
   useQuery({
-    queryKey: [...queryKeys.agentFiles(p.agentId), p.offset],
+    queryKey: [...queryKeys.agentFiles(p.agentId), p.cursor, p.limit],
     queryFn: () =>
       api<z.infer<typeof AgentFilePage>>(
-        `/agents/${id(p.agentId)}/files?${search({ limit: p.limit, offset: p.offset })}`,
+        `/agents/${id(p.agentId)}/files?${search({ limit: p.limit, cursor: p.cursor })}`,
       ),
     placeholderData: keepPreviousData,
   });
 
 export const useRuns = (
-  p: { status: string; agentId: string; limit: number; offset: number },
+  p: { status: string; agentId: string; limit: number; cursor: string },
   extra: Extra<z.infer<typeof OrgRunPage>> = {},
 ) =>
   useQuery({
-    queryKey: [...queryKeys.runs(), { status: p.status, agentId: p.agentId, offset: p.offset }],
+    queryKey: [...queryKeys.runs(), { status: p.status, agentId: p.agentId, cursor: p.cursor, limit: p.limit }],
     queryFn: () =>
       api<z.infer<typeof OrgRunPage>>(
-        `/runs?${search({ limit: p.limit, offset: p.offset, status: p.status, agent_id: p.agentId })}`,
+        `/runs?${search({ limit: p.limit, cursor: p.cursor, status: p.status, agent_id: p.agentId })}`,
       ),
     placeholderData: keepPreviousData,
     ...extra,
@@ -161,12 +157,12 @@ export const useRun = (runId: string, extra: Extra<RunDetail> = {}) =>
   useQuery({ queryKey: queryKeys.run(runId), queryFn: () => api<RunDetail>(`/runs/${runId}`), ...extra });
 
 /** A run's items; `version` changes with the run's status and counts, and only then are they fetched again. */
-export const useRunItems = (p: { runId: string; status: string; limit: number; offset: number; version: string }) =>
+export const useRunItems = (p: { runId: string; status: string; limit: number; cursor: string; version: string }) =>
   useQuery({
-    queryKey: [...queryKeys.run(p.runId), "items", { status: p.status, offset: p.offset }, p.version],
+    queryKey: [...queryKeys.run(p.runId), "items", { status: p.status, cursor: p.cursor }, p.version],
     queryFn: () =>
       api<z.infer<typeof RunItemPage>>(
-        `/runs/${p.runId}/items?${search({ limit: p.limit, offset: p.offset, status: p.status })}`,
+        `/runs/${p.runId}/items?${search({ limit: p.limit, cursor: p.cursor, status: p.status })}`,
       ),
     placeholderData: keepPreviousData,
   });
@@ -185,12 +181,12 @@ export const useSessions = (p: {
   status: string;
   since: string;
   limit: number;
-  offset: number;
+  cursor: string;
 }) => {
   const query = search({
     environment: p.environment,
     limit: p.limit,
-    offset: p.offset,
+    cursor: p.cursor,
     agent_id: p.agent_id,
     status: p.status,
     since: p.since,
@@ -214,9 +210,9 @@ export const useSessionMessages = (p: { sessionId: string; pageSize: number; liv
   useInfiniteQuery({
     queryKey: queryKeys.sessionMessages(p.sessionId),
     queryFn: ({ pageParam }) =>
-      api<MessagePage>(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, offset: pageParam })}`),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => (last.has_more ? pages.reduce((n, pg) => n + pg.messages.length, 0) : undefined),
+      api<MessagePage>(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, cursor: pageParam })}`),
+    initialPageParam: "",
+    getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
     // A settled thread is not polled.
     refetchInterval: (q) =>
       q.state.data?.pages.some((pg) => pg.messages.some((m) => m.status === "processing")) ? p.liveMs : false,
@@ -234,8 +230,8 @@ export const useInvitations = () =>
     queryFn: () => api<z.infer<typeof InvitationPage>>("/invitations?limit=100"),
   });
 
-export const useAudit = (p: { action: string; limit: number; offset: number }) => {
-  const query = search({ limit: p.limit, offset: p.offset, action: p.action });
+export const useAudit = (p: { action: string; limit: number; cursor: string }) => {
+  const query = search({ limit: p.limit, cursor: p.cursor, action: p.action });
   return useQuery({
     queryKey: [...queryKeys.audit(), query],
     queryFn: () => api<z.infer<typeof AuditPage>>(`/audit?${query}`),

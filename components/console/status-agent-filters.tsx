@@ -3,8 +3,8 @@
 // by the page; an agent id from the URL that is not in the list still shows (loading or short id).
 import { shortId } from "@/components/console/format";
 import { statusLabel } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
+import { FilterBar } from "./list-page";
 
 export interface StatusAgentFiltersProps {
   /** The form's accessible name, e.g. "Filter runs". */
@@ -27,11 +27,10 @@ export function StatusAgentFilters({
   onChange,
 }: StatusAgentFiltersProps) {
   return (
-    <form
-      role="search"
-      aria-label={label}
-      className="mb-4 flex flex-wrap items-end gap-3"
-      onSubmit={(e) => e.preventDefault()}
+    <FilterBar
+      label={label}
+      filtered={Boolean(status || agentId)}
+      onClear={() => onChange({ status: "", agent_id: "" })}
     >
       <Field label="Status" className="w-full sm:w-48">
         {({ id }) => (
@@ -60,11 +59,6 @@ export function StatusAgentFilters({
           </Select>
         )}
       </Field>
-      {(status || agentId) && (
-        <Button variant="ghost" onClick={() => onChange({ status: "", agent_id: "" })}>
-          Clear filters
-        </Button>
-      )}
-    </form>
+    </FilterBar>
   );
 }

@@ -96,18 +96,43 @@ export function DialogActions({
   );
 }
 
-/** "Are you sure?": Cancel, and a danger button that runs `onConfirm`; `children` shows its error. */
-export function ConfirmDialog({
+/** A dialog whose footer is Cancel and one acting button (`action`: its label, pending state, handler). */
+export function ActionDialog({
   open,
   onClose,
   title,
   description,
+  action,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  action: Omit<ComponentProps<typeof DialogActions>, "onCancel">;
+  children?: ReactNode;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      description={description}
+      footer={<DialogActions onCancel={onClose} {...action} />}
+    >
+      {children}
+    </Dialog>
+  );
+}
+
+/** "Are you sure?": Cancel, and a danger button that runs `onConfirm`; `children` shows its error. */
+export function ConfirmDialog({
   confirmLabel,
   pendingLabel,
   pending,
   onConfirm,
   disabled,
-  children,
+  ...dialog
 }: {
   open: boolean;
   onClose: () => void;
@@ -122,24 +147,9 @@ export function ConfirmDialog({
   children?: ReactNode;
 }) {
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title={title}
-      description={description}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          label={confirmLabel}
-          pendingLabel={pendingLabel}
-          pending={pending}
-          disabled={disabled}
-          variant="danger"
-          onClick={onConfirm}
-        />
-      }
-    >
-      {children}
-    </Dialog>
+    <ActionDialog
+      {...dialog}
+      action={{ label: confirmLabel, pendingLabel, pending, disabled, variant: "danger", onClick: onConfirm }}
+    />
   );
 }

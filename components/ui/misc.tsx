@@ -99,35 +99,40 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
   );
 }
 
-/** Previous / next over an offset-paged list that reports `has_more`. */
+/**
+ * The pager of a cursor-paged list: "First page", then back and forward (newest-first lists say
+ * Newer and Older). A move that is not possible is absent (`undefined`); the range of rows shows only
+ * where it is known without counting.
+ */
 export function Pager({
-  offset,
-  limit,
-  hasMore,
-  onChange,
-  count,
+  range,
+  order = "newest",
+  onFirst,
+  onPrevious,
+  onNext,
 }: {
-  offset: number;
-  limit: number;
-  hasMore: boolean;
-  onChange: (offset: number) => void;
-  count: number;
+  range?: string;
+  order?: "newest" | "position";
+  onFirst?: () => void;
+  onPrevious?: () => void;
+  onNext?: () => void;
 }) {
-  if (offset === 0 && !hasMore) return null;
+  if (!onFirst && !onNext) return null;
+  const [back, forward] = order === "newest" ? ["Newer", "Older"] : ["Previous", "Next"];
   return (
-    <nav aria-label="Pages" className="mt-3 flex items-center justify-between gap-2 text-sm text-zinc-700">
-      <span>{count ? `${offset + 1}–${offset + count}` : "none"}</span>
-      <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={offset === 0}
-          onClick={() => onChange(Math.max(0, offset - limit))}
-        >
-          Previous
+    <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-700">
+      <span>{range}</span>
+      <div className="flex flex-wrap gap-2">
+        {onFirst && (
+          <Button variant="ghost" size="sm" onClick={onFirst}>
+            First page
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" disabled={!onPrevious} onClick={onPrevious}>
+          {back}
         </Button>
-        <Button variant="secondary" size="sm" disabled={!hasMore} onClick={() => onChange(offset + limit)}>
-          Next
+        <Button variant="secondary" size="sm" disabled={!onNext} onClick={onNext}>
+          {forward}
         </Button>
       </div>
     </nav>

@@ -1,8 +1,13 @@
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { cn } from "./cn";
 
 export function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden className={cn("animate-pulse rounded-md bg-zinc-200", className)} />;
+}
+
+/** A view that reads the URL (useSearchParams) renders in the browser: placeholder rows until then. */
+export function UrlView({ label, children }: { label: string; children: ReactNode }) {
+  return <Suspense fallback={<SkeletonRows label={label} />}>{children}</Suspense>;
 }
 
 /** Placeholder rows while a list loads. */
@@ -31,10 +36,13 @@ export function ErrorState({
   error,
   title = "Something went wrong",
   className,
+  action,
 }: {
   error: unknown;
   title?: string;
   className?: string;
+  /** The way out (for example "First page" under a list whose page link no longer works). */
+  action?: ReactNode;
 }) {
   const e = error as { message?: string; requestId?: string; code?: string } | null;
   return (
@@ -49,6 +57,7 @@ export function ErrorState({
           request id: <span className="select-all">{e.requestId}</span>
         </p>
       )}
+      {action && <div className="mt-3">{action}</div>}
     </div>
   );
 }

@@ -129,21 +129,24 @@ test("session filters and pages live in the URL; drafts of the test console are 
   const draftId: string = (await draft.json()).session_id;
 
   const rows = page.getByRole("table", { name: "Sessions" }).locator("tbody tr");
-  const shownIds = async () =>
-    (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session-id")))).sort();
+  // The ids of the page asked for: the previous page's rows stay, marked busy, until it arrives.
+  const shownIds = async () => {
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    return (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session-id")))).sort();
+  };
 
   // Two pages of two: production and draft sessions together.
   await page.goto(`/sessions?agent_id=${agent.agent_id}&limit=2`);
   await expect(rows).toHaveCount(2);
   const firstPage = await shownIds();
-  await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
-  await page.getByRole("button", { name: "Next" }).click();
-  await expect(page).toHaveURL(/offset=2/);
+  await expect(page.getByRole("button", { name: "Newer" })).toBeDisabled();
+  await page.getByRole("button", { name: "Older" }).click();
+  await expect(page).toHaveURL(/[?&]cursor=[\w-]+/);
   await expect(page.getByRole("navigation", { name: "Pages" })).toContainText("3–4");
   await expect(rows).toHaveCount(2);
   const secondPage = await shownIds();
   expect([...firstPage, ...secondPage].sort()).toEqual([...production, draftId].sort());
-  await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Older" })).toBeDisabled();
   await page.reload();
   await expect(rows).toHaveCount(2);
   expect(await shownIds()).toEqual(secondPage);
@@ -151,16 +154,16 @@ test("session filters and pages live in the URL; drafts of the test console are 
   // Drafts only: none of the production sessions, the draft marked.
   await page.getByLabel("Environment").selectOption("draft");
   await expect(page).toHaveURL(/environment=draft/);
-  await expect(page).not.toHaveURL(/offset=/);
+  await expect(page).not.toHaveURL(/cursor=/);
   await expect(rows).toHaveCount(1);
   expect(await shownIds()).toEqual([draftId]);
   await expect(rows.first().getByText("draft", { exact: true })).toBeVisible();
 
   await page.getByLabel("Environment").selectOption("production");
   await expect(page.getByRole("navigation", { name: "Pages" })).toContainText("1–2");
-  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Older" }).click();
   await expect(rows).toHaveCount(1);
-  await page.getByRole("button", { name: "Previous" }).click();
+  await page.getByRole("button", { name: "Newer" }).click();
   await expect(rows).toHaveCount(2);
   for (const id of await shownIds()) expect(production).toContain(id);
 

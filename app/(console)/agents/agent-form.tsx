@@ -2,7 +2,8 @@
 // Create or edit an agent: name, kind, runtime (the fields of its type) and, for workflow agents,
 // the definition in a JSON editor. The server's zod schemas decide what is valid; their field
 // errors (`runtime.base_url`, `workflow.steps.2.when`) are shown at the input or the JSON line.
-// The state and the body it builds are in agent-form-state.ts, the inputs in agent-form-fields.tsx.
+// The state and the body it builds are in agent-form-state.ts, the inputs in agent-form-fields.tsx
+// (name, kind) and runtime-fields.tsx (the runtime).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -13,7 +14,8 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { BasicsCard, RuntimeCard, textField } from "./agent-form-fields";
+import { BasicsCard, textField } from "./agent-form-fields";
+import { RuntimeCard } from "./runtime-fields";
 import {
   build,
   initialState,

@@ -1,19 +1,17 @@
 "use client";
-import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { queryKeys, requests, useAgentPage, type Agent } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
+import { queryKeys, requests, useAgents, type Agent } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { buttonClass, RowAction } from "@/components/ui/button";
-import { Mono, PageHeader, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toast";
-
-const LIMIT = 25;
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { buttonClass } from "@/components/ui/button";
+import { Mono, PageHeader } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 export function KindBadge({ kind }: { kind: Agent["kind"] }) {
   return <Badge tone={kind === "workflow" ? "amber" : "indigo"}>{kind}</Badge>;
@@ -29,8 +27,6 @@ export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) 
 }
 
 function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () => void }) {
-  const qc = useQueryClient();
-  const toast = useToast();
   return (
     <ConfirmWrite
       target={target}
@@ -41,11 +37,8 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
       pendingLabel="Archiving…"
       errorTitle="The agent was not archived"
       write={(a) => requests.archiveAgent(a.agent_id)}
-      onDone={(a) => {
-        toast({ tone: "success", message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." });
-        void qc.invalidateQueries({ queryKey: queryKeys.agents() });
-        void qc.invalidateQueries({ queryKey: queryKeys.agent(a.agent_id) });
-      }}
+      done={(a) => ({ message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." })}
+      invalidates={(a) => [queryKeys.agents(), queryKeys.agent(a.agent_id)]}
     >
       {target && (
         <p className="text-sm">
@@ -56,11 +49,14 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
   );
 }
 
+/**
+ * Every agent of the organization on one page: the console API lists agents by offset only, and
+ * an organization has a few of them (docs/console.md, "How the lists page").
+ */
 export function AgentsView() {
   const admin = useIsAdmin();
-  const [offset, setOffset] = useState(0);
   const [archiving, setArchiving] = useState<Agent | null>(null);
-  const agents = useAgentPage({ limit: LIMIT, offset });
+  const agents = useAgents();
   const newAgent = (label: string) => (
     <Link href="/agents/new" className={buttonClass()}>
       {label}
@@ -78,35 +74,26 @@ export function AgentsView() {
           You have read access and can use the test console. Admins create and edit agents.
         </p>
       )}
-      {agents.isPending ? (
-        <SkeletonRows label="Loading agents" />
-      ) : agents.error ? (
-        <ErrorState error={agents.error} title="Agents could not be loaded" />
-      ) : agents.data.agents.length === 0 && offset === 0 ? (
-        <EmptyState title="No agents yet" action={admin && newAgent("Create your first agent")}>
-          {admin
-            ? "Create an agent, try it in the test console, then trigger it from your backend with an Access Key."
-            : "An admin of this organization creates agents; they show up here."}
-        </EmptyState>
-      ) : (
-        <>
-          <Table label="Agents">
-            <THead>
-              <Tr>
-                <Th>Name</Th>
-                <Th>Kind</Th>
-                <Th className="hidden sm:table-cell">Runtime</Th>
-                <Th className="hidden md:table-cell">Agent id</Th>
-                <Th className="hidden sm:table-cell">Updated</Th>
-                {admin && (
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                )}
-              </Tr>
-            </THead>
+      <ListResult
+        query={agents}
+        rows={(d) => d.agents}
+        loading="Loading agents"
+        errorTitle="Agents could not be loaded"
+        empty={
+          <EmptyState title="No agents yet" action={admin && newAgent("Create your first agent")}>
+            {admin
+              ? "Create an agent, try it in the test console, then trigger it from your backend with an Access Key."
+              : "An admin of this organization creates agents; they show up here."}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <Table
+            label="Agents"
+            columns={["Name", "Kind", ["Runtime", "sm"], ["Agent id", "md"], ["Updated", "sm"], admin && ACTIONS]}
+          >
             <TBody>
-              {agents.data.agents.map((a) => (
+              {rows.map((a) => (
                 <Tr key={a.agent_id}>
                   <Td className="font-medium [overflow-wrap:anywhere]">
                     <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 hover:underline">
@@ -131,27 +118,17 @@ export function AgentsView() {
                     </time>
                   </Td>
                   {admin && (
-                    <Td className="text-right">
-                      {!a.archived_at && (
-                        <RowAction onClick={() => setArchiving(a)} aria-label={`Archive ${a.name}`}>
-                          Archive
-                        </RowAction>
-                      )}
-                    </Td>
+                    <RowActions
+                      of={a.name}
+                      actions={[!a.archived_at && { label: "Archive", onClick: () => setArchiving(a) }]}
+                    />
                   )}
                 </Tr>
               ))}
             </TBody>
           </Table>
-          <Pager
-            offset={offset}
-            limit={LIMIT}
-            hasMore={agents.data.has_more}
-            count={agents.data.agents.length}
-            onChange={setOffset}
-          />
-        </>
-      )}
+        )}
+      </ListResult>
       {admin && <ArchiveDialog target={archiving} onClose={() => setArchiving(null)} />}
     </>
   );

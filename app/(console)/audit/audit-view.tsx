@@ -1,14 +1,13 @@
 "use client";
 import { useAudit } from "@/components/console/queries";
-import { ListResult } from "@/components/console/list-result";
+import { FilterBar, ListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import { Mono, PageHeader } from "@/components/ui/misc";
+import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
 
@@ -100,116 +99,92 @@ function compactJson(data: unknown): string {
 export function AuditView() {
   const url = useUrlParams({ action: "" }, { limit: DEFAULT_LIMIT });
   const { update } = url;
-  const params = { action: url.filters.action, offset: url.offset, limit: url.limit };
-  const events = useAudit(params);
-  const known = ACTION_LABELS.has(params.action);
+  const action = url.filters.action;
+  const events = useAudit({ action, cursor: url.cursor, limit: url.limit });
+  const known = ACTION_LABELS.has(action);
 
   return (
-    <>
-      <PageHeader
-        title="Audit log"
-        description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
-      />
-      <form
-        role="search"
-        aria-label="Filter the audit log"
-        className="mb-4 flex flex-wrap items-end gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <Field label="Action" className="w-full sm:w-72">
-          {({ id }) => (
-            <Select id={id} value={params.action} onChange={(e) => update({ action: e.target.value })}>
-              <option value="">All actions</option>
-              {ACTION_GROUPS.map((g) => (
-                <optgroup key={g.label} label={g.label}>
-                  {g.actions.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label} ({value})
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-              {params.action && !known && <option value={params.action}>{params.action}</option>}
-            </Select>
-          )}
-        </Field>
-        {params.action && (
-          <Button variant="ghost" size="sm" className="mb-1" onClick={() => update({ action: "" })}>
-            Clear filter
-          </Button>
-        )}
-      </form>
-
-      <ListResult
-        query={events}
-        rows={(d) => d.events}
-        loading="Loading the audit log"
-        errorTitle="The audit log could not be loaded"
-        empty={
-          params.action || params.offset ? (
-            <EmptyState title="No events match this filter">Choose another action or clear the filter.</EmptyState>
-          ) : (
-            <EmptyState title="No events yet">
-              Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
-            </EmptyState>
-          )
-        }
-        pager={{ offset: params.offset, limit: params.limit, onChange: (offset) => update({ offset }) }}
-      >
-        {(rows) => (
-          <Table label="Audit log">
-            <THead>
-              <Tr>
-                <Th>When</Th>
-                <Th>Who</Th>
-                <Th>What</Th>
-                <Th className="hidden md:table-cell">Target</Th>
-                <Th>Details</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {rows.map((e) => {
-                const details = compactJson(e.data);
-                return (
-                  <Tr key={e.event_id}>
-                    <Td className="whitespace-nowrap">
-                      <time dateTime={e.at} title={formatDate(e.at)}>
-                        <span className="hidden sm:inline">{formatDate(e.at)}</span>
-                        <span className="block text-xs text-zinc-600 max-sm:text-sm max-sm:text-zinc-900">
-                          {relative(e.at)}
-                        </span>
-                      </time>
-                    </Td>
-                    <Td className="max-w-[14rem] min-w-[8rem]">
-                      <div className="[overflow-wrap:anywhere]">
-                        <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
-                      </div>
-                      <div className="mt-0.5">
-                        <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
-                      </div>
-                    </Td>
-                    <Td className="min-w-[9rem]">
-                      <div className="font-medium">{actionLabel(e.action)}</div>
-                      <Mono className="text-zinc-600">{e.action}</Mono>
-                    </Td>
-                    <Td className="hidden max-w-[14rem] md:table-cell">
-                      <div>{e.target.type.replace(/_/g, " ")}</div>
-                      <Mono className="text-zinc-600">{e.target.id}</Mono>
-                    </Td>
-                    <Td className="max-w-[22rem] min-w-[10rem]">
-                      {details ? (
-                        <Mono className="text-zinc-800">{details}</Mono>
-                      ) : (
-                        <span className="text-zinc-500">—</span>
-                      )}
-                    </Td>
-                  </Tr>
-                );
-              })}
-            </TBody>
-          </Table>
-        )}
-      </ListResult>
-    </>
+    <ListPage
+      title="Audit log"
+      description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
+      filters={
+        <FilterBar label="Filter the audit log" filtered={Boolean(action)} onClear={() => update({ action: "" })}>
+          <Field label="Action" className="w-full sm:w-72">
+            {({ id }) => (
+              <Select id={id} value={action} onChange={(e) => update({ action: e.target.value })}>
+                <option value="">All actions</option>
+                {ACTION_GROUPS.map((g) => (
+                  <optgroup key={g.label} label={g.label}>
+                    {g.actions.map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label} ({value})
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+                {action && !known && <option value={action}>{action}</option>}
+              </Select>
+            )}
+          </Field>
+        </FilterBar>
+      }
+      query={events}
+      rows={(d) => d.events}
+      noun="events"
+      paging={url.paging}
+      filtered={Boolean(action)}
+      onClear={() => update({ action: "" })}
+      noMatch="Choose another action or clear the filter."
+      none={
+        <EmptyState title="No events yet">
+          Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
+        </EmptyState>
+      }
+    >
+      {(rows) => (
+        <Table label="Audit log" columns={["When", "Who", "What", ["Target", "md"], "Details"]}>
+          <TBody>
+            {rows.map((e) => {
+              const details = compactJson(e.data);
+              return (
+                <Tr key={e.event_id}>
+                  <Td className="whitespace-nowrap">
+                    <time dateTime={e.at} title={formatDate(e.at)}>
+                      <span className="hidden sm:inline">{formatDate(e.at)}</span>
+                      <span className="block text-xs text-zinc-600 max-sm:text-sm max-sm:text-zinc-900">
+                        {relative(e.at)}
+                      </span>
+                    </time>
+                  </Td>
+                  <Td className="max-w-[14rem] min-w-[8rem]">
+                    <div className="[overflow-wrap:anywhere]">
+                      <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
+                    </div>
+                    <div className="mt-0.5">
+                      <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
+                    </div>
+                  </Td>
+                  <Td className="min-w-[9rem]">
+                    <div className="font-medium">{actionLabel(e.action)}</div>
+                    <Mono className="text-zinc-600">{e.action}</Mono>
+                  </Td>
+                  <Td className="hidden max-w-[14rem] md:table-cell">
+                    <div>{e.target.type.replace(/_/g, " ")}</div>
+                    <Mono className="text-zinc-600">{e.target.id}</Mono>
+                  </Td>
+                  <Td className="max-w-[22rem] min-w-[10rem]">
+                    {details ? (
+                      <Mono className="text-zinc-800">{details}</Mono>
+                    ) : (
+                      <span className="text-zinc-500">—</span>
+                    )}
+                  </Td>
+                </Tr>
+              );
+            })}
+          </TBody>
+        </Table>
+      )}
+    </ListPage>
   );
 }

@@ -1,8 +1,5 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { Forbidden } from "@/components/console/forbidden";
-import { PageHeader } from "@/components/ui/misc";
-import { SkeletonRows } from "@/components/ui/states";
+import { AdminsOnly } from "@/components/console/forbidden";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { AuditView } from "./audit-view";
 
@@ -10,17 +7,5 @@ export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage() {
   const user = await requireConsolePage("/audit");
-  if (user.role !== "admin") {
-    return (
-      <>
-        <PageHeader title="Audit log" />
-        <Forbidden what="The audit log" />
-      </>
-    );
-  }
-  return (
-    <Suspense fallback={<SkeletonRows label="Loading the audit log" />}>
-      <AuditView />
-    </Suspense>
-  );
+  return user.role === "admin" ? <AuditView /> : <AdminsOnly title="Audit log" what="The audit log" />;
 }

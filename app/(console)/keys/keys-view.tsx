@@ -1,20 +1,18 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { FormDialog } from "@/components/console/form-dialog";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { Button, RowAction } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { Mono, PageHeader, ShownOnce } from "@/components/ui/misc";
+import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toast";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
@@ -31,112 +29,101 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
   const [name, setName] = useState("");
   const [permissions, setPermissions] = useState<Permission[]>(["agents:invoke"]);
   const [rateLimit, setRateLimit] = useState("");
-  const [minted, setMinted] = useState<(AccessKey & { key: string }) | null>(null);
-  const mint = useMutation({
-    mutationFn: () =>
-      requests.mintKey({
-        name,
-        permissions,
-        // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
-        ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
-      }),
-    onSuccess: (k) => {
-      setMinted(k);
-      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
-    },
-  });
-  const close = () => {
-    setMinted(null);
-    setName("");
-    setRateLimit("");
-    mint.reset();
-    onClose();
-  };
-  const fieldError = mint.error instanceof ConsoleApiError ? mint.error.fields : {};
-  if (minted) {
-    return (
-      <Dialog
-        open={open}
-        onClose={close}
-        title="Copy your new Access Key"
-        description="This is the only time the key is shown. Store it in your secret manager now."
-        footer={<Button onClick={close}>I have stored it</Button>}
-      >
-        <div className="space-y-3">
+  return (
+    <ShownOnceDialog
+      open={open}
+      onClose={onClose}
+      form={{
+        title: "Mint an Access Key",
+        description: "One key per integration, named after it: the name shows in the audit log.",
+        formId: "mint-key",
+        submitLabel: "Mint key",
+        pendingLabel: "Minting…",
+        errorTitle: "The key was not minted",
+      }}
+      write={() =>
+        requests.mintKey({
+          name,
+          permissions,
+          // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
+          ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
+        })
+      }
+      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.keys() })}
+      reset={() => {
+        setName("");
+        setRateLimit("");
+      }}
+      shown={(minted) => ({
+        title: "Copy your new Access Key",
+        description: "This is the only time the key is shown. Store it in your secret manager now.",
+        value: minted.key,
+        testId: "raw-key",
+        copyLabel: "Copy key",
+        before: (
           <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300" role="note">
             We keep only a hash of the key. If you lose it, revoke it and mint a new one.
           </div>
-          <ShownOnce value={minted.key} testId="raw-key" copyLabel="Copy key" />
+        ),
+        after: (
           <p className="text-xs text-zinc-600">
             Use it as <Mono>Authorization: Bearer {minted.start}…</Mono>; never log this header.
           </p>
-        </div>
-      </Dialog>
-    );
-  }
-  return (
-    <FormDialog
-      open={open}
-      onClose={close}
-      title="Mint an Access Key"
-      description="One key per integration, named after it: the name shows in the audit log."
-      formId="mint-key"
-      submitLabel="Mint key"
-      pendingLabel="Minting…"
-      pending={mint.isPending}
-      onSubmit={() => mint.mutate()}
+        ),
+      })}
     >
-      <TextField
-        label="Name"
-        error={fieldError.name}
-        hint="For example billing-backend or zapier-prod."
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        autoFocus
-      />
-      <TextField
-        label="Rate limit (requests a minute, optional)"
-        error={fieldError.rate_limit_per_minute}
-        hint={
-          defaultLimit === undefined
-            ? "Empty: the service default."
-            : defaultLimit > 0
-              ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
-              : "Empty: the service default, no limit."
-        }
-        type="number"
-        inputMode="numeric"
-        min={1}
-        step={1}
-        value={rateLimit}
-        onChange={(e) => setRateLimit(e.target.value)}
-      />
-      <fieldset>
-        <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
-        {PERMISSIONS.map((p) => (
-          <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 accent-indigo-600"
-              checked={permissions.includes(p.value)}
-              onChange={(e) =>
-                setPermissions(e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value))
-              }
-            />
-            <span>{p.label}</span>
-          </label>
-        ))}
-      </fieldset>
-      {mint.error && !Object.keys(fieldError).length && (
-        <ErrorState error={mint.error} title="The key was not minted" />
+      {(fieldError) => (
+        <>
+          <TextField
+            label="Name"
+            error={fieldError.name}
+            hint="For example billing-backend or zapier-prod."
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+          />
+          <TextField
+            label="Rate limit (requests a minute, optional)"
+            error={fieldError.rate_limit_per_minute}
+            hint={
+              defaultLimit === undefined
+                ? "Empty: the service default."
+                : defaultLimit > 0
+                  ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
+                  : "Empty: the service default, no limit."
+            }
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={rateLimit}
+            onChange={(e) => setRateLimit(e.target.value)}
+          />
+          <fieldset>
+            <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
+            {PERMISSIONS.map((p) => (
+              <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 accent-indigo-600"
+                  checked={permissions.includes(p.value)}
+                  onChange={(e) =>
+                    setPermissions(
+                      e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value),
+                    )
+                  }
+                />
+                <span>{p.label}</span>
+              </label>
+            ))}
+          </fieldset>
+        </>
       )}
-    </FormDialog>
+    </ShownOnceDialog>
   );
 }
 
 function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: () => void }) {
-  const qc = useQueryClient();
-  const toast = useToast();
   return (
     <ConfirmWrite
       target={target}
@@ -147,14 +134,8 @@ function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: 
       pendingLabel="Revoking…"
       errorTitle="The key was not revoked"
       write={(k) => requests.revokeKey(k.key_id)}
-      onDone={(k) => {
-        toast({
-          tone: "success",
-          message: `Revoked ${k.name}`,
-          detail: "Requests with it are refused within seconds.",
-        });
-        void qc.invalidateQueries({ queryKey: queryKeys.keys() });
-      }}
+      done={(k) => ({ message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." })}
+      invalidates={() => [queryKeys.keys()]}
     >
       {target && (
         <p className="text-sm">
@@ -164,7 +145,6 @@ function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: 
     </ConfirmWrite>
   );
 }
-
 export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
@@ -194,23 +174,19 @@ export function KeysView() {
           Mint a key for each integration, then send triggers with <Mono>Authorization: Bearer ak_…</Mono>.
         </EmptyState>
       ) : (
-        <Table label="Access Keys">
-          <THead>
-            <Tr>
-              <Th>Name</Th>
-              <Th>Key</Th>
-              <Th className="hidden md:table-cell">Permissions</Th>
-              <Th className="hidden lg:table-cell">Rate limit</Th>
-              <Th className="hidden sm:table-cell">Created</Th>
-              <Th className="hidden sm:table-cell">Last used</Th>
-              <Th>Status</Th>
-              {admin && (
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              )}
-            </Tr>
-          </THead>
+        <Table
+          label="Access Keys"
+          columns={[
+            "Name",
+            "Key",
+            ["Permissions", "md"],
+            ["Rate limit", "lg"],
+            ["Created", "sm"],
+            ["Last used", "sm"],
+            "Status",
+            admin && ACTIONS,
+          ]}
+        >
           <TBody>
             {keys.data.access_keys.map((k) => (
               <Tr key={k.key_id}>
@@ -232,13 +208,10 @@ export function KeysView() {
                 </Td>
                 <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
                 {admin && (
-                  <Td className="text-right">
-                    {!k.revoked_at && (
-                      <RowAction onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </RowAction>
-                    )}
-                  </Td>
+                  <RowActions
+                    of={k.name}
+                    actions={[!k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) }]}
+                  />
                 )}
               </Tr>
             ))}

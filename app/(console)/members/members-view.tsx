@@ -11,7 +11,7 @@ import { Button, RowAction } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { EmailText } from "./email-text";
 import { InviteDialog } from "./invite-dialog";
@@ -71,15 +71,7 @@ export function MembersView() {
           Invite the people who run your agents: admins manage keys, agents and members; support reads and operates.
         </EmptyState>
       ) : (
-        <Table label="Members">
-          <THead>
-            <Tr>
-              <Th>Email</Th>
-              <Th className="hidden md:table-cell">Name</Th>
-              <Th className="hidden sm:table-cell">Joined</Th>
-              <Th>Role</Th>
-            </Tr>
-          </THead>
+        <Table label="Members" columns={["Email", ["Name", "md"], ["Joined", "sm"], "Role"]}>
           <TBody>
             {members.data.members.map((m) => {
               const self = m.email === me.email;

@@ -1,20 +1,16 @@
 "use client";
 // The invitations not yet accepted, each revocable.
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { Badge } from "@/components/ui/badge";
-import { RowAction } from "@/components/ui/button";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toast";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { EmailText } from "./email-text";
 
 export function PendingInvitations() {
-  const qc = useQueryClient();
-  const toast = useToast();
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const list = useInvitations();
   if (list.isPending) return <SkeletonRows rows={2} label="Loading invitations" />;
@@ -30,18 +26,10 @@ export function PendingInvitations() {
           No invitation is waiting to be accepted.
         </p>
       ) : (
-        <Table label="Pending invitations">
-          <THead>
-            <Tr>
-              <Th>Email</Th>
-              <Th className="hidden sm:table-cell">Role</Th>
-              <Th className="hidden md:table-cell">Invited by</Th>
-              <Th>Expires</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </Tr>
-          </THead>
+        <Table
+          label="Pending invitations"
+          columns={["Email", ["Role", "sm"], ["Invited by", "md"], "Expires", ACTIONS]}
+        >
           <TBody>
             {rows.map((i) => (
               <Tr key={i.invitation_id}>
@@ -65,11 +53,12 @@ export function PendingInvitations() {
                     </time>
                   </div>
                 </Td>
-                <Td className="w-px">
-                  <RowAction onClick={() => setRevoking(i)} aria-label={`Revoke the invitation of ${i.email}`}>
-                    Revoke
-                  </RowAction>
-                </Td>
+                <RowActions
+                  of={i.email}
+                  actions={[
+                    { label: "Revoke", onClick: () => setRevoking(i), name: `Revoke the invitation of ${i.email}` },
+                  ]}
+                />
               </Tr>
             ))}
           </TBody>
@@ -84,14 +73,8 @@ export function PendingInvitations() {
         pendingLabel="Revoking…"
         errorTitle="The invitation was not revoked"
         write={(i) => requests.revokeInvitation(i.invitation_id)}
-        onDone={(_r, i) => {
-          toast({
-            tone: "success",
-            message: `Revoked the invitation of ${i.email}`,
-            detail: "Its link no longer works.",
-          });
-          void qc.invalidateQueries({ queryKey: queryKeys.invitations() });
-        }}
+        done={(_r, i) => ({ message: `Revoked the invitation of ${i.email}`, detail: "Its link no longer works." })}
+        invalidates={() => [queryKeys.invitations()]}
       />
     </section>
   );

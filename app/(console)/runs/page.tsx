@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { RunsView } from "./runs-view";
 
@@ -8,9 +6,5 @@ export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   await requireConsolePage("/runs");
-  return (
-    <Suspense fallback={<SkeletonRows label="Loading runs" />}>
-      <RunsView />
-    </Suspense>
-  );
+  return <RunsView />;
 }

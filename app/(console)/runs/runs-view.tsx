@@ -1,138 +1,121 @@
 "use client";
 import Link from "next/link";
 import { useAgents, useRuns } from "@/components/console/queries";
-import { ListResult } from "@/components/console/list-result";
+import { ListPage } from "@/components/console/list-page";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Mono, PageHeader } from "@/components/ui/misc";
+import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
 
 export function RunsView() {
-  const { filters, offset, update: set } = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
-  const status = (RUN_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
-  const agentId = filters.agent_id;
+  const url = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
+  const status = (RUN_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
+  const agentId = url.filters.agent_id;
   const agents = useAgents({ staleTime: 60_000 });
   const runs = useRuns(
-    { status, agentId, limit: LIMIT, offset },
+    { status, agentId, limit: url.limit, cursor: url.cursor },
     // Live while something listed is in progress; still otherwise.
     { refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false) },
   );
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
-  const filtered = Boolean(status || agentId);
+  const clear = () => url.update({ status: "", agent_id: "" });
 
   return (
-    <>
-      <PageHeader
-        title="Runs"
-        description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
-      />
-      <StatusAgentFilters
-        label="Filter runs"
-        statuses={RUN_STATUSES}
-        status={status}
-        agentId={agentId}
-        agents={workflowAgents}
-        agentsPending={agents.isPending}
-        onChange={set}
-      />
-
-      <ListResult
-        query={runs}
-        rows={(d) => d.runs}
-        loading="Loading runs"
-        errorTitle="Runs could not be loaded"
-        empty={
-          filtered ? (
-            <EmptyState
-              title="No runs match these filters"
-              action={
-                <Button variant="secondary" onClick={() => set({ status: "", agent_id: "" })}>
-                  Show all runs
-                </Button>
-              }
-            >
-              {status ? `No ${statusLabel(status)} runs` : "No runs"}
-              {agentId ? " for this agent" : ""}
-              {offset ? " on this page" : ""}.
-            </EmptyState>
-          ) : (
-            <EmptyState title="No runs yet">
-              A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono>{" "}
-              with an Access Key, or from the agent&apos;s test console.
-            </EmptyState>
-          )
-        }
-        pager={{ offset: offset, limit: LIMIT, onChange: (o) => set({ offset: o }) }}
-      >
-        {(rows) => (
-          <Table label="Runs">
-            <THead>
-              <Tr>
-                <Th className="hidden sm:table-cell">Status</Th>
-                <Th>Agent</Th>
-                <Th>Progress</Th>
-                <Th className="hidden md:table-cell">Items</Th>
-                <Th className="hidden lg:table-cell">Trigger</Th>
-                <Th className="hidden sm:table-cell">Started</Th>
-                <Th className="hidden sm:table-cell">Duration</Th>
+    <ListPage
+      title="Runs"
+      description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
+      filters={
+        <StatusAgentFilters
+          label="Filter runs"
+          statuses={RUN_STATUSES}
+          status={status}
+          agentId={agentId}
+          agents={workflowAgents}
+          agentsPending={agents.isPending}
+          onChange={url.update}
+        />
+      }
+      query={runs}
+      rows={(d) => d.runs}
+      noun="runs"
+      paging={url.paging}
+      filtered={Boolean(status || agentId)}
+      onClear={clear}
+      noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""}.`}
+      none={
+        <EmptyState title="No runs yet">
+          A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
+          an Access Key, or from the agent&apos;s test console.
+        </EmptyState>
+      }
+    >
+      {(rows) => (
+        <Table
+          label="Runs"
+          columns={[
+            ["Status", "sm"],
+            "Agent",
+            "Progress",
+            ["Items", "md"],
+            ["Trigger", "lg"],
+            ["Started", "sm"],
+            ["Duration", "sm"],
+          ]}
+        >
+          <TBody>
+            {rows.map((r) => (
+              <Tr key={r.run_id}>
+                <Td className="hidden sm:table-cell">
+                  <StatusBadge status={r.status} />
+                </Td>
+                <Td className="min-w-[8rem]">
+                  <Link
+                    href={`/runs/${r.run_id}`}
+                    className="font-medium break-words text-indigo-700 hover:underline"
+                    aria-label={`${r.agent_name}, run ${r.run_id}`}
+                  >
+                    {r.agent_name}
+                  </Link>
+                  <div className="text-xs text-zinc-600">
+                    <Mono>{runTag(r.run_id)}</Mono>
+                  </div>
+                  <StatusBadge status={r.status} className="mt-1 sm:hidden" />
+                </Td>
+                <Td>
+                  <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
+                  <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
+                    {formatNumber(r.item_counts.completed + r.item_counts.failed)} of{" "}
+                    {formatNumber(r.item_counts.total)} items
+                    {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
+                  </p>
+                </Td>
+                <Td className="hidden md:table-cell">
+                  <ItemCounts counts={r.item_counts} />
+                </Td>
+                <Td className="hidden lg:table-cell">{r.trigger_type}</Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">
+                  {r.started_at ? (
+                    <time dateTime={r.started_at} title={formatDate(r.started_at)}>
+                      {relative(r.started_at)}
+                    </time>
+                  ) : (
+                    <span className="text-zinc-600">not started</span>
+                  )}
+                </Td>
+                <Td className="hidden whitespace-nowrap tabular-nums sm:table-cell">
+                  {r.started_at ? formatDuration(r.duration_seconds) : "—"}
+                </Td>
               </Tr>
-            </THead>
-            <TBody>
-              {rows.map((r) => (
-                <Tr key={r.run_id}>
-                  <Td className="hidden sm:table-cell">
-                    <StatusBadge status={r.status} />
-                  </Td>
-                  <Td className="min-w-[8rem]">
-                    <Link
-                      href={`/runs/${r.run_id}`}
-                      className="font-medium break-words text-indigo-700 hover:underline"
-                      aria-label={`${r.agent_name}, run ${r.run_id}`}
-                    >
-                      {r.agent_name}
-                    </Link>
-                    <div className="text-xs text-zinc-600">
-                      <Mono>{runTag(r.run_id)}</Mono>
-                    </div>
-                    <StatusBadge status={r.status} className="mt-1 sm:hidden" />
-                  </Td>
-                  <Td>
-                    <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
-                    <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
-                      {formatNumber(r.item_counts.completed + r.item_counts.failed)} of{" "}
-                      {formatNumber(r.item_counts.total)} items
-                      {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
-                    </p>
-                  </Td>
-                  <Td className="hidden md:table-cell">
-                    <ItemCounts counts={r.item_counts} />
-                  </Td>
-                  <Td className="hidden lg:table-cell">{r.trigger_type}</Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">
-                    {r.started_at ? (
-                      <time dateTime={r.started_at} title={formatDate(r.started_at)}>
-                        {relative(r.started_at)}
-                      </time>
-                    ) : (
-                      <span className="text-zinc-600">not started</span>
-                    )}
-                  </Td>
-                  <Td className="hidden whitespace-nowrap tabular-nums sm:table-cell">
-                    {r.started_at ? formatDuration(r.duration_seconds) : "—"}
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
-      </ListResult>
-    </>
+            ))}
+          </TBody>
+        </Table>
+      )}
+    </ListPage>
   );
 }

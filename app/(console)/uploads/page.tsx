@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { UploadsView } from "./uploads-view";
 
@@ -8,9 +6,5 @@ export const metadata: Metadata = { title: "Uploads" };
 
 export default async function UploadsPage() {
   await requireConsolePage("/uploads");
-  return (
-    <Suspense fallback={<SkeletonRows label="Loading uploads" />}>
-      <UploadsView />
-    </Suspense>
-  );
+  return <UploadsView />;
 }

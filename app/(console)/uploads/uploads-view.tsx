@@ -5,11 +5,12 @@ import Link from "next/link";
 import { useState } from "react";
 import { queryKeys, useAgentFiles, useAgents } from "@/components/console/queries";
 import { formatDate, shortId } from "@/components/console/format";
-import { useUrlParams } from "@/components/console/url-params";
+import { ListResult } from "@/components/console/list-result";
+import { useUrlParams, type CursorPaging } from "@/components/console/url-params";
 import { Field, Select } from "@/components/ui/field";
-import { Card, CopyButton, Mono, PageHeader, Pager } from "@/components/ui/misc";
+import { Card, CopyButton, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatBytes } from "./format";
 import type { UploadedFile } from "./uploader";
 
@@ -57,60 +58,45 @@ function FinishedUploads({ files }: { files: UploadedFile[] }) {
   );
 }
 
-function AgentFiles({
-  agentId,
-  offset,
-  onPage,
-}: {
-  agentId: string;
-  offset: number;
-  onPage: (offset: number) => void;
-}) {
-  const files = useAgentFiles({ agentId, limit: LIMIT, offset });
-  if (files.isPending) return <SkeletonRows label="Loading files" />;
-  if (files.error) return <ErrorState error={files.error} title="Files could not be loaded" />;
-  const { files: rows, has_more } = files.data;
-  if (rows.length === 0 && offset === 0) {
-    return (
-      <EmptyState title="No files for this agent yet">
-        Upload a file above, then reference it in a trigger as{" "}
-        <code className="font-mono text-xs whitespace-nowrap">{`{"file_id": "fi_..."}`}</code>.
-      </EmptyState>
-    );
-  }
+function AgentFiles({ agentId, paging }: { agentId: string; paging: CursorPaging }) {
+  const files = useAgentFiles({ agentId, limit: paging.limit, cursor: paging.state.cursor });
   return (
-    <>
-      <Table label="Files">
-        <THead>
-          <Tr>
-            <Th>Name</Th>
-            <Th>Size</Th>
-            <Th className="hidden md:table-cell">Type</Th>
-            <Th className="hidden sm:table-cell">Created</Th>
-            <Th>File id</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {rows.map((f) => (
-            <Tr key={f.file_id}>
-              <Td className="max-w-[16rem] min-w-[7rem] font-medium [overflow-wrap:anywhere]">{f.filename}</Td>
-              <Td className="whitespace-nowrap">{formatBytes(f.size_bytes)}</Td>
-              <Td className="hidden break-all md:table-cell">
-                <Mono>{f.content_type}</Mono>
-              </Td>
-              <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(f.created_at)}</Td>
-              <Td>
-                <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                  <Mono>{f.file_id}</Mono>
-                  <CopyButton value={f.file_id} />
-                </div>
-              </Td>
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
-      <Pager offset={offset} limit={LIMIT} hasMore={has_more} count={rows.length} onChange={onPage} />
-    </>
+    <ListResult
+      query={files}
+      rows={(d) => d.files}
+      loading="Loading files"
+      errorTitle="Files could not be loaded"
+      paging={paging}
+      empty={
+        <EmptyState title="No files for this agent yet">
+          Upload a file above, then reference it in a trigger as{" "}
+          <code className="font-mono text-xs whitespace-nowrap">{`{"file_id": "fi_..."}`}</code>.
+        </EmptyState>
+      }
+    >
+      {(rows) => (
+        <Table label="Files" columns={["Name", "Size", ["Type", "md"], ["Created", "sm"], "File id"]}>
+          <TBody>
+            {rows.map((f) => (
+              <Tr key={f.file_id}>
+                <Td className="max-w-[16rem] min-w-[7rem] font-medium [overflow-wrap:anywhere]">{f.filename}</Td>
+                <Td className="whitespace-nowrap">{formatBytes(f.size_bytes)}</Td>
+                <Td className="hidden break-all md:table-cell">
+                  <Mono>{f.content_type}</Mono>
+                </Td>
+                <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(f.created_at)}</Td>
+                <Td>
+                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                    <Mono>{f.file_id}</Mono>
+                    <CopyButton value={f.file_id} />
+                  </div>
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+    </ListResult>
   );
 }
 
@@ -202,7 +188,7 @@ export function UploadsView() {
                 <h2 id="agent-files-heading" className="mb-3 text-sm font-semibold text-zinc-900">
                   Files of {agent.name}
                 </h2>
-                <AgentFiles agentId={agentId} offset={url.offset} onPage={(offset) => url.update({ offset })} />
+                <AgentFiles agentId={agentId} paging={url.paging} />
               </section>
             </>
           )}

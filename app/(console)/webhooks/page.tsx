@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/states";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { WebhooksView } from "./webhooks-view";
 
@@ -8,9 +6,5 @@ export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
   await requireConsolePage("/webhooks");
-  return (
-    <Suspense fallback={<SkeletonRows label="Loading webhooks" />}>
-      <WebhooksView />
-    </Suspense>
-  );
+  return <WebhooksView />;
 }

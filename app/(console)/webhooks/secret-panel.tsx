@@ -1,14 +1,14 @@
 "use client";
 // The organization's signing secret: whether one is configured, and for admins creating or rotating
 // it. A new secret is shown exactly once (the server keeps it only to sign); a reload never shows it.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { queryKeys, requests, useSigningSecret } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
+import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogActions } from "@/components/ui/dialog";
-import { Card, Details, Mono, ShownOnce } from "@/components/ui/misc";
+import { Card, Details, Mono } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { Code, type RotatedSecret } from "./shared";
 
@@ -41,81 +41,47 @@ export function VerifySnippet() {
   );
 }
 
-function ConfirmDialog({
-  open,
-  configured,
-  onClose,
-  onRotated,
-}: {
-  open: boolean;
-  configured: boolean;
-  onClose: () => void;
-  onRotated: (s: RotatedSecret) => void;
-}) {
+/** Creating or rotating the secret, after a confirmation that says what rotation breaks; then the new value, once. */
+function RotateDialog({ open, configured, onClose }: { open: boolean; configured: boolean; onClose: () => void }) {
   const qc = useQueryClient();
-  const rotate = useMutation({
-    mutationFn: requests.rotateSigningSecret,
-    onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.signingSecret() });
-      rotate.reset();
-      onRotated(s);
-    },
-  });
-  const close = () => {
-    rotate.reset();
-    onClose();
-  };
   return (
-    <Dialog
+    <ShownOnceDialog
       open={open}
-      onClose={close}
-      title={configured ? "Rotate the signing secret?" : "Create a signing secret?"}
-      description={
-        configured
-          ? "The current secret stops signing at once: every receiver that verifies callbacks must be updated with the new secret, or it will reject them."
-          : "Callbacks are signed with this secret. Receivers that verify callbacks need it."
-      }
-      footer={
-        <DialogActions
-          onCancel={close}
-          label={configured ? "Rotate secret" : "Create secret"}
-          pendingLabel={configured ? "Rotating…" : "Creating…"}
-          pending={rotate.isPending}
-          variant={configured ? "danger" : "primary"}
-          onClick={() => rotate.mutate()}
-        />
-      }
-    >
-      <p className="text-sm">The new secret is shown once, right after this step. Have your secret manager ready.</p>
-      {rotate.error && <ErrorState className="mt-3" error={rotate.error} title="The secret was not changed" />}
-    </Dialog>
-  );
-}
-
-function ShownOnceDialog({ secret, onClose }: { secret: RotatedSecret | null; onClose: () => void }) {
-  return (
-    <Dialog
-      open={Boolean(secret)}
       onClose={onClose}
-      title="Copy your new signing secret"
-      description="This is the only time the secret is shown. Store it where your receivers read their configuration."
-      footer={<Button onClick={onClose}>I have stored it</Button>}
-      className="max-w-xl"
+      form={{
+        title: configured ? "Rotate the signing secret?" : "Create a signing secret?",
+        description: configured
+          ? "The current secret stops signing at once: every receiver that verifies callbacks must be updated with the new secret, or it will reject them."
+          : "Callbacks are signed with this secret. Receivers that verify callbacks need it.",
+        formId: "rotate-signing-secret",
+        submitLabel: configured ? "Rotate secret" : "Create secret",
+        pendingLabel: configured ? "Rotating…" : "Creating…",
+        errorTitle: "The secret was not changed",
+        danger: configured,
+      }}
+      write={requests.rotateSigningSecret}
+      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.signingSecret() })}
+      shown={(secret: RotatedSecret) => ({
+        title: "Copy your new signing secret",
+        description:
+          "This is the only time the secret is shown. Store it where your receivers read their configuration.",
+        value: secret.secret,
+        testId: "signing-secret",
+        copyLabel: "Copy secret",
+        after: <VerifySnippet />,
+        wide: true,
+      })}
     >
-      {secret && (
-        <div className="space-y-4">
-          <ShownOnce value={secret.secret} testId="signing-secret" copyLabel="Copy secret" />
-          <VerifySnippet />
-        </div>
+      {() => (
+        <p className="text-sm">The new secret is shown once, right after this step. Have your secret manager ready.</p>
       )}
-    </Dialog>
+    </ShownOnceDialog>
   );
 }
 
 export function SecretPanel() {
   const admin = useIsAdmin();
-  const [confirming, setConfirming] = useState(false);
-  const [shown, setShown] = useState<RotatedSecret | null>(null);
+  const [rotating, setRotating] = useState(false);
   const info = useSigningSecret();
   const configured = Boolean(info.data?.configured);
   return (
@@ -125,7 +91,7 @@ export function SecretPanel() {
         actions={
           admin &&
           info.data && (
-            <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+            <Button variant="secondary" size="sm" onClick={() => setRotating(true)}>
               {configured ? "Rotate secret" : "Create secret"}
             </Button>
           )
@@ -164,18 +130,7 @@ export function SecretPanel() {
             </details>
           </div>
         )}
-        {admin && (
-          <ConfirmDialog
-            open={confirming}
-            configured={configured}
-            onClose={() => setConfirming(false)}
-            onRotated={(s) => {
-              setConfirming(false);
-              setShown(s);
-            }}
-          />
-        )}
-        {admin && <ShownOnceDialog secret={shown} onClose={() => setShown(null)} />}
+        {admin && <RotateDialog open={rotating} configured={configured} onClose={() => setRotating(false)} />}
       </Card>
     </div>
   );

@@ -2,16 +2,15 @@
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
 // filtered by status and agent (in the URL), paged with the server's cursor.
 import Link from "next/link";
-import { useState } from "react";
 import { useAgents, useDeliveries } from "@/components/console/queries";
 import { formatDate, relative, shortId } from "@/components/console/format";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
+import { ListBody } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Mono, PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/states";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { SecretPanel } from "./secret-panel";
 import { Code, DELIVERY_STATUSES, HttpStatus } from "./shared";
 
@@ -35,23 +34,16 @@ function dueIn(iso: string, now = Date.now()): string {
 }
 
 function Deliveries() {
-  const { filters, update: set } = useUrlParams({ status: "", agent_id: "", cursor: "" }, { limit: LIMIT });
-  const status = (DELIVERY_STATUSES as readonly string[]).includes(filters.status) ? filters.status : "";
-  const { agent_id: agentId, cursor } = filters;
-  // The cursors of the pages before this one, for "Previous" (a reload starts over from "Newest").
-  const [back, setBack] = useState<string[]>([]);
+  const url = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
+  const status = (DELIVERY_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
+  const agentId = url.filters.agent_id;
   const agents = useAgents({ staleTime: 60_000 });
   const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
   const list = useDeliveries(
-    { status, agentId, cursor, limit: LIMIT },
+    { status, agentId, cursor: url.cursor, limit: url.limit },
     // Live while a listed delivery is still being tried.
     { refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false) },
   );
-  const filtered = Boolean(status || agentId);
-  const refilter = (changes: { status?: string; agent_id?: string }) => {
-    setBack([]);
-    set({ ...changes, cursor: "" });
-  };
 
   return (
     <section aria-labelledby="deliveries-heading" className="mt-8">
@@ -69,51 +61,40 @@ function Deliveries() {
         agentId={agentId}
         agents={agents.data?.agents ?? []}
         agentsPending={agents.isPending}
-        onChange={refilter}
+        onChange={url.update}
       />
-
-      {list.isPending ? (
-        <SkeletonRows label="Loading deliveries" />
-      ) : list.error ? (
-        <ErrorState error={list.error} title="Deliveries could not be loaded" />
-      ) : list.data.data.length === 0 ? (
-        filtered || cursor ? (
-          <EmptyState
-            title="No deliveries match these filters"
-            action={
-              <Button variant="secondary" onClick={() => refilter({ status: "", agent_id: "" })}>
-                Show all deliveries
-              </Button>
-            }
-          >
-            {status ? `No ${statusLabel(status)} deliveries` : "No deliveries"}
-            {agentId ? " for this agent" : ""}
-            {cursor ? " on this page" : ""}.
-          </EmptyState>
-        ) : (
+      <ListBody
+        query={list}
+        rows={(d) => d.data}
+        noun="deliveries"
+        paging={url.paging}
+        filtered={Boolean(status || agentId)}
+        onClear={() => url.update({ status: "", agent_id: "" })}
+        noMatch={`${status ? `No ${statusLabel(status)} deliveries` : "No deliveries"}${agentId ? " for this agent" : ""}.`}
+        none={
           <EmptyState title="No deliveries yet">
             A delivery is made when a message completes or fails, or a run changes state, and a callback URL is set:
             send <Code>callback_url</Code> in the trigger&apos;s body, or give the agent a default{" "}
             <strong>Callback URL</strong> in its settings.
           </EmptyState>
-        )
-      ) : (
-        <>
-          <Table label="Deliveries">
-            <THead>
-              <Tr>
-                <Th className="hidden sm:table-cell">Status</Th>
-                <Th>Event</Th>
-                <Th className="hidden md:table-cell">Agent</Th>
-                <Th className="hidden lg:table-cell">Subject</Th>
-                <Th className="text-right">Attempts</Th>
-                <Th className="hidden sm:table-cell">Last HTTP</Th>
-                <Th className="hidden sm:table-cell">Created</Th>
-                <Th className="hidden lg:table-cell">Next attempt</Th>
-              </Tr>
-            </THead>
+        }
+      >
+        {(rows) => (
+          <Table
+            label="Deliveries"
+            columns={[
+              ["Status", "sm"],
+              "Event",
+              ["Agent", "md"],
+              ["Subject", "lg"],
+              { label: "Attempts", className: "text-right" },
+              ["Last HTTP", "sm"],
+              ["Created", "sm"],
+              ["Next attempt", "lg"],
+            ]}
+          >
             <TBody>
-              {list.data.data.map((d) => (
+              {rows.map((d) => (
                 <Tr key={d.id}>
                   <Td className="hidden sm:table-cell">
                     <StatusBadge status={d.status} />
@@ -169,39 +150,8 @@ function Deliveries() {
               ))}
             </TBody>
           </Table>
-          {(cursor || list.data.has_more) && (
-            <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center justify-end gap-2 text-sm">
-              {cursor && back.length === 0 && (
-                <Button variant="secondary" size="sm" onClick={() => set({ cursor: "" })}>
-                  Newest
-                </Button>
-              )}
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={!cursor || back.length === 0}
-                onClick={() => {
-                  setBack(back.slice(0, -1));
-                  set({ cursor: back[back.length - 1] ?? "" });
-                }}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={!list.data.has_more || !list.data.next_cursor}
-                onClick={() => {
-                  setBack([...back, cursor]);
-                  set({ cursor: list.data.next_cursor ?? "" });
-                }}
-              >
-                Next
-              </Button>
-            </nav>
-          )}
-        </>
-      )}
+        )}
+      </ListBody>
     </section>
   );
 }

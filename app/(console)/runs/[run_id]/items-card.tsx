@@ -3,11 +3,13 @@
 import { useState } from "react";
 import { useRunItems } from "@/components/console/queries";
 import { formatNumber } from "@/components/console/format";
+import { ListResult } from "@/components/console/list-result";
+import { usePagingState } from "@/components/console/url-params";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/field";
-import { Card, Pager } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Card } from "@/components/ui/misc";
+import { EmptyState } from "@/components/ui/states";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
 
 const LIMIT = 25;
@@ -46,8 +48,8 @@ function JsonCell({ item }: { item: RunItem }) {
 /** `version` changes whenever the run's status or counts do: the items are fetched again then, and only then. */
 export function ItemsCard({ runId, version, total }: { runId: string; version: string; total: number }) {
   const [status, setStatus] = useState("");
-  const [offset, setOffset] = useState(0);
-  const items = useRunItems({ runId, status, limit: LIMIT, offset, version });
+  const paging = usePagingState(LIMIT);
+  const items = useRunItems({ runId, status, limit: LIMIT, cursor: paging.state.cursor, version });
   return (
     <div data-syncing={items.isFetching ? "true" : "false"}>
       <Card
@@ -60,7 +62,7 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
                 value={status}
                 onChange={(e) => {
                   setStatus(e.target.value);
-                  setOffset(0);
+                  paging.reset();
                 }}
               >
                 <option value="">All</option>
@@ -74,30 +76,34 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
           </label>
         }
       >
-        {items.isPending ? (
-          <SkeletonRows rows={3} label="Loading items" />
-        ) : items.error ? (
-          <ErrorState error={items.error} title="Items could not be loaded" />
-        ) : items.data.items.length === 0 ? (
-          <EmptyState title={status ? `No ${statusLabel(status)} items` : "No items yet"}>
-            {status
-              ? "Choose another status, or All."
-              : "Items appear as the run reads its input; a run without an items source has one item, its inputs."}
-          </EmptyState>
-        ) : (
-          <>
-            <Table label="Items">
-              <THead>
-                <Tr>
-                  <Th className="w-12 text-right">#</Th>
-                  <Th>Status</Th>
-                  <Th className="hidden sm:table-cell">Step</Th>
-                  <Th className="hidden md:table-cell">Error</Th>
-                  <Th>Data / result</Th>
-                </Tr>
-              </THead>
+        <ListResult
+          query={items}
+          rows={(d) => d.items}
+          loading="Loading items"
+          errorTitle="Items could not be loaded"
+          paging={paging}
+          order="position"
+          empty={
+            <EmptyState title={status ? `No ${statusLabel(status)} items` : "No items yet"}>
+              {status
+                ? "Choose another status, or All."
+                : "Items appear as the run reads its input; a run without an items source has one item, its inputs."}
+            </EmptyState>
+          }
+        >
+          {(rows) => (
+            <Table
+              label="Items"
+              columns={[
+                { label: "#", className: "w-12 text-right" },
+                "Status",
+                ["Step", "sm"],
+                ["Error", "md"],
+                "Data / result",
+              ]}
+            >
               <TBody>
-                {items.data.items.map((i) => (
+                {rows.map((i) => (
                   <Tr key={i.item_id}>
                     <Td className="text-right tabular-nums">{i.index}</Td>
                     <Td>
@@ -118,15 +124,8 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
                 ))}
               </TBody>
             </Table>
-            <Pager
-              offset={offset}
-              limit={LIMIT}
-              hasMore={items.data.has_more}
-              count={items.data.items.length}
-              onChange={setOffset}
-            />
-          </>
-        )}
+          )}
+        </ListResult>
       </Card>
     </div>
   );

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { Forbidden } from "@/components/console/forbidden";
-import { PageHeader } from "@/components/ui/misc";
+import { AdminsOnly } from "@/components/console/forbidden";
 import { requireConsolePage } from "@/lib/http/console-pages";
 import { SecretsView } from "./secrets-view";
 
@@ -8,13 +7,5 @@ export const metadata: Metadata = { title: "Secrets" };
 
 export default async function SecretsPage() {
   const user = await requireConsolePage("/settings/secrets");
-  if (user.role !== "admin") {
-    return (
-      <>
-        <PageHeader title="Secrets" />
-        <Forbidden what="The organization's credentials" />
-      </>
-    );
-  }
-  return <SecretsView />;
+  return user.role === "admin" ? <SecretsView /> : <AdminsOnly title="Secrets" what="The organization's credentials" />;
 }

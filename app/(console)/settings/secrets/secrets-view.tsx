@@ -9,11 +9,12 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
-import { Button, RowAction } from "@/components/ui/button";
+import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
@@ -86,8 +87,6 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
 }
 
 function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClose: () => void }) {
-  const qc = useQueryClient();
-  const toast = useToast();
   const inUse = Boolean(target?.used_by.length);
   return (
     <ConfirmWrite
@@ -104,10 +103,8 @@ function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClos
       errorTitle="The secret was not deleted"
       disabled={inUse}
       write={(s) => requests.deleteSecret(s.name)}
-      onDone={(_r, s) => {
-        toast({ tone: "success", message: `Deleted ${s.name}` });
-        void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
-      }}
+      done={(_r, s) => ({ message: `Deleted ${s.name}` })}
+      invalidates={() => [queryKeys.secrets()]}
     >
       {target && inUse && <UsedBy secret={target} />}
     </ConfirmWrite>
@@ -158,18 +155,7 @@ export function SecretsView() {
           Add your model provider&apos;s API key, then choose it in an agent&apos;s runtime settings.
         </EmptyState>
       ) : (
-        <Table label="Secrets">
-          <THead>
-            <Tr>
-              <Th>Name</Th>
-              <Th className="hidden sm:table-cell">Value</Th>
-              <Th className="hidden md:table-cell">Used by</Th>
-              <Th className="hidden sm:table-cell">Updated</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </Tr>
-          </THead>
+        <Table label="Secrets" columns={["Name", ["Value", "sm"], ["Used by", "md"], ["Updated", "sm"], ACTIONS]}>
           <TBody>
             {secrets.data.secrets.map((s) => (
               <Tr key={s.secret_id}>
@@ -186,16 +172,13 @@ export function SecretsView() {
                   <UsedBy secret={s} />
                 </Td>
                 <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
-                <Td className="text-right">
-                  <div className="flex flex-wrap justify-end gap-2">
-                    <RowAction onClick={() => setReplacing(s)} aria-label={`Replace ${s.name}`}>
-                      Replace
-                    </RowAction>
-                    <RowAction onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
-                      Delete
-                    </RowAction>
-                  </div>
-                </Td>
+                <RowActions
+                  of={s.name}
+                  actions={[
+                    { label: "Replace", onClick: () => setReplacing(s) },
+                    { label: "Delete", onClick: () => setDeleting(s) },
+                  ]}
+                />
               </Tr>
             ))}
           </TBody>

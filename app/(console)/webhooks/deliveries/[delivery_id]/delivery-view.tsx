@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { HttpStatus, prettyJson, type DeliveryAttempt, type DeliveryDetail } from "../../shared";
 
@@ -25,16 +25,16 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
     );
   }
   return (
-    <Table label="Attempts">
-      <THead>
-        <Tr>
-          <Th className="text-right">#</Th>
-          <Th>Started</Th>
-          <Th className="hidden text-right sm:table-cell">Duration</Th>
-          <Th>Result</Th>
-          <Th className="hidden md:table-cell">Response body</Th>
-        </Tr>
-      </THead>
+    <Table
+      label="Attempts"
+      columns={[
+        { label: "#", className: "text-right" },
+        "Started",
+        { label: "Duration", className: "hidden text-right sm:table-cell" },
+        "Result",
+        ["Response body", "md"],
+      ]}
+    >
       <TBody>
         {attempts.map((a) => (
           <Tr key={a.number} data-testid={`attempt-${a.number}`}>

@@ -108,6 +108,7 @@ const PAGES: { name: string; path: () => string; heading: RegExp }[] = [
   { name: "uploads", path: () => "/uploads", heading: /Uploads/ },
   { name: "members", path: () => "/members", heading: /Members/ },
   { name: "secrets", path: () => "/settings/secrets", heading: /Secrets/ },
+  { name: "retention", path: () => "/settings/retention", heading: /Retention/ },
   { name: "audit", path: () => "/audit", heading: /Audit/ },
 ];
 

@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ListSessionsQuery, SessionLimits, SessionList } from "@/lib/conversations/schemas";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -9,8 +9,9 @@ export const GET = route({
   path: "/api/agents/[agent_id]/sessions",
   auth: "accessKey",
   query: ListSessionsQuery,
+  responses: { 200: SessionList },
   errors: [...KEY_ERRORS, "invalid_request", "runtime_not_applicable"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listSessions",
     summary: "List sessions",
     tag: "Conversations",
@@ -26,15 +27,12 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": ok(
-        "The sessions.",
-        jsonContent(c.ref("SessionList", SessionList), {
-          sessions: {
-            summary: "One session",
-            value: { sessions: [ex.sessionListItem], limit: SessionLimits.default },
-          },
-        }),
-      ),
+      "200": {
+        description: "The sessions.",
+        examples: {
+          sessions: { summary: "One session", value: { sessions: [ex.sessionListItem], limit: SessionLimits.default } },
+        },
+      },
     },
   }),
 });

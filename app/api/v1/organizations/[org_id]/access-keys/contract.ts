@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { AccessKeyList, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
@@ -11,6 +11,7 @@ export const POST = route({
   auth: "userToken",
   body: MintKeyBody,
   admin: true,
+  responses: { 201: MintedAccessKey },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
   openapi: (c) => ({
     operationId: "mintAccessKey",
@@ -28,12 +29,10 @@ export const POST = route({
       }),
     },
     responses: {
-      "201": answer(
-        "The key, with its raw secret.",
-        jsonContent(c.ref("MintedAccessKey", MintedAccessKey), {
-          minted: { summary: "Minted", value: { ...ex.accessKeyRecord, key: ex.ID.rawKey } },
-        }),
-      ),
+      "201": {
+        description: "The key, with its raw secret.",
+        examples: { minted: { summary: "Minted", value: { ...ex.accessKeyRecord, key: ex.ID.rawKey } } },
+      },
     },
   }),
 });
@@ -42,23 +41,24 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys",
   auth: "userToken",
+  responses: { 200: AccessKeyList },
   errors: [...USER_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listAccessKeys",
     summary: "List Access Keys",
     tag: "Access Keys",
     description: "Newest first, never the secrets.",
     parameters: [ORG_ID],
     responses: {
-      "200": answer(
-        "The keys.",
-        jsonContent(c.ref("AccessKeyList", AccessKeyList), {
+      "200": {
+        description: "The keys.",
+        examples: {
           keys: {
             summary: "One key",
             value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600 },
           },
-        }),
-      ),
+        },
+      },
     },
   }),
 });

@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { SecretList } from "@/lib/secrets/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -9,8 +8,9 @@ export const GET = route({
   path: "/api/v1/organizations/[org_id]/secrets",
   auth: "userToken",
   admin: true,
+  responses: { 200: SecretList },
   errors: [...ADMIN_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listSecrets",
     summary: "List organization secrets",
     tag: "Organization secrets",
@@ -19,12 +19,10 @@ export const GET = route({
       "whose configuration names each secret.",
     parameters: [ORG_ID],
     responses: {
-      "200": answer(
-        "The secrets.",
-        jsonContent(c.ref("SecretList", SecretList), {
-          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord] } },
-        }),
-      ),
+      "200": {
+        description: "The secrets.",
+        examples: { secrets: { summary: "One secret", value: { secrets: [ex.secretRecord] } } },
+      },
     },
   }),
 });

@@ -223,3 +223,12 @@ export function withPublic<P = Record<string, string>, Q = undefined, B = undefi
   expectAuth(spec, "public");
   return (req, ctx) => wrapRoute(req, ctx, spec, async () => ({}), handler);
 }
+
+/**
+ * An API path no route serves (`/api` itself, the catch-all `/api/[...path]`): 404 in the error
+ * envelope rather than Next's HTML page, whatever the method. Each method takes its own contract.
+ */
+export const notFoundRoute = (contract: RouteContract<Record<string, string>>): RouteHandler =>
+  withPublic(contract, async () => {
+    throw new ApiError("not_found", "No such API route.");
+  });

@@ -58,45 +58,29 @@ async function startRun(agent: string, body: unknown) {
   return res.body.run_id as string;
 }
 
+/** A workflow agent of org A: one item per row of `rows`, through `steps`. */
+async function workflowAgent(name: string, steps: unknown[], more: Record<string, unknown> = {}) {
+  const workflow = { inputs: rowsInput, items: { from: "rows" }, steps, ...more };
+  return (await createAgent(ctx().orgA, wf(name, workflow))).agent_id;
+}
+
 beforeAll(async () => {
-  const { orgA } = ctx();
-  key = (await mintKey(orgA, ["agents:invoke"], "answers key")).key;
-  agents.chat = (await createAgent(orgA, ECHO_AGENT)).agent_id;
-  agents.flow = (
-    await createAgent(
-      orgA,
-      wf("answers flow", {
-        inputs: rowsInput,
-        items: { from: "rows" },
-        steps: [{ id: "t", type: "transform", expression: "item" }],
-        output: { filename: "out.jsonl", format: "jsonl" },
-      }),
-    )
-  ).agent_id;
-  agents.review = (
-    await createAgent(
-      orgA,
-      wf("answers review", {
-        inputs: rowsInput,
-        items: { from: "rows" },
-        steps: [{ id: "look", type: "review", when: "true", message: "look" }],
-      }),
-    )
-  ).agent_id;
-  // Runs that stay `running` until controlled: pause, resume and cancel apply.
-  agents.hold = (
-    await createAgent(orgA, wf("answers hold", { inputs: {}, steps: [{ id: "h", type: "wait", ms: 120_000 }] }))
-  ).agent_id;
-  agents.fatal = (
-    await createAgent(
-      orgA,
-      wf("answers fatal", {
-        inputs: rowsInput,
-        items: { from: "rows" },
-        steps: [{ id: "boom", type: "fail", when: "true", fatal: true, message: "bad row" }],
-      }),
-    )
-  ).agent_id;
+  key = (await mintKey(ctx().orgA, ["agents:invoke"], "answers key")).key;
+  agents.chat = (await createAgent(ctx().orgA, ECHO_AGENT)).agent_id;
+  agents.flow = await workflowAgent("answers flow", [{ id: "t", type: "transform", expression: "item" }], {
+    output: { filename: "out.jsonl", format: "jsonl" },
+  });
+  agents.review = await workflowAgent("answers review", [
+    { id: "look", type: "review", when: "true", message: "look" },
+  ]);
+  // A run that stays `running` until it is controlled: pause, resume and cancel apply.
+  agents.hold = await workflowAgent("answers hold", [{ id: "h", type: "wait", ms: 120_000 }], {
+    inputs: {},
+    items: undefined,
+  });
+  agents.fatal = await workflowAgent("answers fatal", [
+    { id: "boom", type: "fail", when: "true", fatal: true, message: "bad row" },
+  ]);
 });
 
 describe("every route's answer is its contract's", () => {

@@ -39,6 +39,15 @@ export const CONSOLE_WRITE_ERRORS = [...CONSOLE_ERRORS, "cross_site_request"] as
 /** ... and a console write only an admin may make (support gets 403 forbidden). */
 export const CONSOLE_ADMIN_ERRORS = [...CONSOLE_WRITE_ERRORS, "forbidden"] as const;
 
+/** What starting work for an agent from the console can answer besides its wrapper's codes. */
+export const CONSOLE_START_ERRORS = [
+  "agent_not_found",
+  "runtime_not_applicable",
+  "file_not_found",
+  "invalid_callback_url",
+  "agent_archived",
+] as const;
+
 /** A workflow agent's inputs as a trigger body: one schema instance, so one component. */
 export const WorkflowInputs = JsonObject.meta({
   description:

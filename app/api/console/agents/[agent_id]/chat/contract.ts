@@ -1,6 +1,6 @@
 import { JsonObject } from "@/lib/validate";
 import { ConsoleChatReply } from "@/lib/conversations/schemas";
-import { CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { CONSOLE_START_ERRORS, CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -11,12 +11,8 @@ export const POST = route({
   errors: [
     ...CONSOLE_WRITE_ERRORS,
     ...JSON_BODY_ERRORS,
-    "agent_not_found",
-    "runtime_not_applicable",
-    "file_not_found",
-    "invalid_callback_url",
+    ...CONSOLE_START_ERRORS,
     "session_not_found",
-    "agent_archived",
     "upstream_timeout",
     "upstream_error",
     "service_unavailable",

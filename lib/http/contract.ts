@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { AgentRow } from "../agents/service";
 import type { ErrorCode } from "../errors";
 import type { Components, Json } from "./openapi/builder";
+import type { Reply } from "./respond";
 
 export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -31,9 +32,9 @@ export interface BodyMarker {
 }
 
 /** A JSON answer, or with `Accept: text/event-stream` the same answer streamed (docs/api.md, Streaming replies). */
-export interface JsonOrEventStream {
+export interface JsonOrEventStream<S extends z.ZodType = z.ZodType> {
   readonly body: "jsonOrEventStream";
-  readonly json: z.ZodType;
+  readonly json: S;
 }
 
 /** What a contract says one status answers: the zod schema of its JSON body, or a marker. */
@@ -47,7 +48,7 @@ export const ANSWER = {
   redirect: { body: "redirect" },
   external: { body: "external" },
   text: (mediaType = "text/plain"): BodyMarker => ({ body: "text", mediaType }),
-  jsonOrEventStream: (json: z.ZodType): JsonOrEventStream => ({ body: "jsonOrEventStream", json }),
+  jsonOrEventStream: <S extends z.ZodType>(json: S): JsonOrEventStream<S> => ({ body: "jsonOrEventStream", json }),
 } as const satisfies Record<string, BodyMarker | ((...a: never[]) => BodyMarker | JsonOrEventStream)>;
 
 const isMarker = (answer: Answer): answer is BodyMarker | JsonOrEventStream =>
@@ -123,6 +124,19 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
 export const route = <P = Record<string, string>, Q = undefined, B = undefined, const R extends Responses = Responses>(
   contract: RouteContract<P, Q, B, R>,
 ): RouteContract<P, Q, B, R> => contract;
+
+/**
+ * What a handler given a contract with these `responses` may return: the JSON body of one of them
+ * (checked at compile time against the schema), or a Reply, Response or stream it builds itself.
+ */
+export type HandlerResult<R extends Responses> = number extends keyof R
+  ? unknown // a contract typed only as RouteContract: nothing to check against
+  : JsonAnswers<R> | Reply | Response;
+
+/** The JSON bodies of `responses`, as a handler returns them (before serialisation). */
+type JsonAnswers<R extends Responses> = {
+  [S in keyof R]: R[S] extends z.ZodType ? z.input<R[S]> : R[S] extends JsonOrEventStream<infer J> ? z.input<J> : never;
+}[keyof R];
 
 /** The JSON body a contract answers with `status`, as its service returns it (before serialisation). */
 export type AnswerOf<

@@ -138,12 +138,6 @@ type JsonAnswers<R extends Responses> = {
   [S in keyof R]: R[S] extends z.ZodType ? z.input<R[S]> : R[S] extends JsonOrEventStream<infer J> ? z.input<J> : never;
 }[keyof R];
 
-/** The JSON body a contract answers with `status`, as its service returns it (before serialisation). */
-export type AnswerOf<
-  C extends { responses: Responses },
-  S extends keyof C["responses"],
-> = C["responses"][S] extends z.ZodType ? z.output<C["responses"][S]> : never;
-
 /** `/api/agents/[agent_id]` -> `/api/agents/{agent_id}`. */
 export const openApiPath = (pattern: string) => pattern.replace(/\[([a-z_]+)\]/g, "{$1}");
 

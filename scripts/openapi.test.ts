@@ -9,6 +9,9 @@ import { ConversationTriggerBody } from "../lib/conversations/schemas";
 import { ERROR_STATUS } from "../lib/errors";
 import { routePattern } from "../lib/http/routes";
 import { buildOpenApiDocument, ERROR_DOCS } from "../lib/http/openapi/document";
+import { Components } from "../lib/http/openapi/builder";
+import { jsonSchemaOf, openApiPath } from "../lib/http/contract";
+import { schemaRef } from "../lib/http/openapi/answers";
 
 const root = path.resolve(import.meta.dirname, "..");
 const doc = buildOpenApiDocument(CONTRACTS);
@@ -106,6 +109,33 @@ describe("the OpenAPI document", () => {
     for (const sample of samples) {
       expect(validate(sample), JSON.stringify(sample)).toBe(ConversationTriggerBody.safeParse(sample).success);
     }
+  });
+
+  it("derives each operation's answers from its contract's responses: a schema written once", () => {
+    let checked = 0;
+    for (const contract of CONTRACTS.filter((c) => c.openapi)) {
+      const where = `${contract.method} ${contract.path}`;
+      const path = contract.openapi!(new Components()).path ?? openApiPath(contract.path);
+      const op = (doc.paths[path] as Record<string, any>)[contract.method.toLowerCase()];
+      const errorStatuses = (contract.errors ?? []).map((code) => String(ERROR_STATUS[code]));
+      expect(Object.keys(op.responses).sort(), where).toEqual(
+        [...new Set([...Object.keys(contract.responses), ...errorStatuses])].sort(),
+      );
+      for (const [status, answer] of Object.entries(contract.responses)) {
+        // tus's plain-text refusals share their status with envelope errors: successes only here.
+        if (Number(status) >= 400) continue;
+        const schema = jsonSchemaOf(answer);
+        const media = op.responses[status].content?.["application/json"];
+        expect(Boolean(media), `${where} ${status}`).toBe(Boolean(schema));
+        if (!schema) continue;
+        // The answer refers to the contract's own schema (its component, by its export's name).
+        expect(media.schema, `${where} ${status}`).toEqual(schemaRef(new Components(), schema));
+        const ref: string | undefined = media.schema.$ref ?? media.schema.anyOf?.[0]?.$ref;
+        if (ref) expect(schemas[ref.split("/").pop()!], ref).toBeDefined();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
   });
 
   it("is the same document on every build", () => {

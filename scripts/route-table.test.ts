@@ -2,9 +2,11 @@
 // the route contracts beside them (app/api/contracts.ts), held to the route files.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { CONTRACTS } from "../app/api/contracts";
-import type { RouteContract } from "../lib/http/contract";
+import { jsonSchemaOf, type RouteContract } from "../lib/http/contract";
+import { JSON_BODY_ERRORS } from "../lib/http/openapi/parts";
 import { routePattern } from "../lib/http/routes";
 import {
   CONTRACT_INDEX,
@@ -60,6 +62,64 @@ describe("route contracts", () => {
     }
   });
 
+  it("has every route file's exports take their own contract: `export const GET = wrapper(contract.GET, ...)`", async () => {
+    const table: { file: string; methods: string[] }[] = await routeTable(root);
+    const offenders = table.flatMap((r) => {
+      const taken = methodsTakingTheirContract(readFileSync(path.join(root, r.file), "utf8"));
+      return r.methods.filter((m) => !taken.has(m)).map((m) => `${r.file}: ${m}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it("tells an export that takes its contract from one that does not", () => {
+    const taken = methodsTakingTheirContract(
+      [
+        'import * as contract from "./contract";',
+        "export const GET = withPublic(contract.GET, async () => ({}));",
+        'export const POST = factory("x", contract.POST);',
+        "export const OPTIONS = withPublic({ ...contract.OPTIONS, hot: true }, async () => ({}));",
+        "export const PUT = withPublic(contract.GET, async () => ({}));", // another method's contract
+        "export const PATCH = plainHandler;",
+        "const x = withPublic(contract.DELETE, async () => ({}));",
+        "export { x as DELETE };",
+        "export const { HEAD } = { HEAD: withPublic(contract.HEAD, async () => ({})) };",
+      ].join("\n"),
+    );
+    expect([...taken].sort()).toEqual(["GET", "OPTIONS", "POST"]);
+  });
+
+  it("describes every answer: each contract has a success, and JSON answers a schema", () => {
+    for (const c of CONTRACTS) {
+      const statuses = Object.keys(c.responses).map(Number);
+      // The 404 catch-alls answer nothing but the envelope.
+      if (c.errors?.length === 1 && c.errors[0] === "not_found") continue;
+      expect(
+        statuses.some((s) => s < 400),
+        `${c.method} ${c.path}`,
+      ).toBe(true);
+    }
+    const consoleJson = CONTRACTS.filter((c) => c.auth === "console").flatMap((c) =>
+      Object.values(c.responses).map(jsonSchemaOf),
+    );
+    expect(consoleJson.length).toBeGreaterThan(40);
+    expect(consoleJson.every(Boolean)).toBe(true);
+  });
+
+  it("lists on every console contract the codes its wrapper answers (lib/http/console.ts)", () => {
+    const offenders = CONTRACTS.filter((c) => c.path.startsWith("/api/console/")).flatMap((c) => {
+      const expected = [
+        "invalid_request",
+        ...(c.auth === "console" ? ["unauthorized"] : []),
+        ...(c.method !== "GET" ? ["cross_site_request"] : []),
+        ...(c.admin ? ["forbidden"] : []),
+        ...(c.body ? JSON_BODY_ERRORS : []),
+      ];
+      const missing = expected.filter((code) => !(c.errors ?? []).includes(code as never));
+      return missing.length ? [`${c.method} ${c.path}: ${missing.join(", ")}`] : [];
+    });
+    expect(offenders).toEqual([]);
+  });
+
   it("gives the server the hot and long routes the contracts name", async () => {
     const facts = await contractFacts(root);
     expect(facts.hot).toEqual(CONTRACTS.filter((c) => c.hot).map((c) => ({ pattern: c.path, method: c.method })));
@@ -67,3 +127,46 @@ describe("route contracts", () => {
     expect(facts.long).toEqual(["/api/agents/[agent_id]/upload", "/api/agents/[agent_id]/upload/tus/[[...path]]"]);
   });
 });
+
+/**
+ * The HTTP methods a route file exports as `export const M = f(..., contract.M, ...)`, where
+ * `contract` is `import * as contract from "./contract"`: the export takes its own method's
+ * contract. Any other form (a re-export, a destructuring, a handler built without it) is not.
+ */
+function methodsTakingTheirContract(text: string): Set<string> {
+  const source = ts.createSourceFile("route.ts", text, ts.ScriptTarget.Latest, true);
+  let ns: string | undefined;
+  for (const s of source.statements) {
+    if (
+      ts.isImportDeclaration(s) &&
+      ts.isStringLiteral(s.moduleSpecifier) &&
+      s.moduleSpecifier.text === "./contract" &&
+      s.importClause?.namedBindings &&
+      ts.isNamespaceImport(s.importClause.namedBindings)
+    )
+      ns = s.importClause.namedBindings.name.text;
+  }
+  const taken = new Set<string>();
+  if (!ns) return taken;
+  const isOwn = (a: ts.Node, method: string) =>
+    ts.isPropertyAccessExpression(a) &&
+    ts.isIdentifier(a.expression) &&
+    a.expression.text === ns &&
+    a.name.text === method;
+  // `contract.M`, or `{ ...contract.M, agentKind }` (a check the handler adds to its own contract).
+  const passes = (node: ts.Node, method: string): boolean =>
+    ts.isCallExpression(node) &&
+    node.arguments.some(
+      (a) =>
+        isOwn(a, method) ||
+        (ts.isObjectLiteralExpression(a) &&
+          a.properties.some((p) => ts.isSpreadAssignment(p) && isOwn(p.expression, method))),
+    );
+  for (const s of source.statements) {
+    if (!ts.isVariableStatement(s) || !s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of s.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.initializer && passes(d.initializer, d.name.text)) taken.add(d.name.text);
+    }
+  }
+  return taken;
+}

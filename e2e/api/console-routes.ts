@@ -2,7 +2,10 @@
 // list, and who may call each (admin only, or signed out too), come from the route contracts
 // (app/api/contracts.ts); what is kept here is how to call each one (REQUESTS). A console route
 // without a request here fails at load: add one when you add a route.
+import { expect } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
+import { addMember, invite, type ConsoleSession } from "./console";
+import { call, createAgent, ctx, ECHO_AGENT, mintKey, SIMPLE_WORKFLOW } from "./helpers";
 
 export type Expect = "ok" | "forbidden";
 
@@ -52,6 +55,50 @@ export interface ConsoleRequest {
 }
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+const uniqueEmail = (what: string) => `${what}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+
+/**
+ * Org A's resources the console requests name, made through the public and management APIs (and
+ * `adminA`, an admin of org A signed in to the console): agents, a session, a run, a delivery.
+ */
+export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFixtures> {
+  const { orgA, orgB } = ctx();
+  const conversational = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+  const workflow = (await createAgent(orgA, SIMPLE_WORKFLOW)).agent_id;
+  const key = (await mintKey(orgA)).key;
+  // The reply's completion callback goes to an address that never answers: it stays in the log.
+  const trigger = await call("POST", `/api/agents/webhook/${conversational}`, {
+    auth: key,
+    body: { message: "hi", callback_url: "https://callbacks.invalid/hook" },
+  });
+  const run = await call("POST", `/api/agents/webhook/${workflow}`, { auth: key, body: { rows: [{ a: 1 }] } });
+  const members = await adminA.call("GET", "/api/console/members");
+  const deliveries = await adminA.call("GET", `/api/console/deliveries?agent_id=${conversational}`);
+  expect(deliveries.body.data, "the trigger's completion callback is logged").toHaveLength(1);
+  return {
+    orgA: orgA.organization_id,
+    orgB: orgB.organization_id,
+    conversational,
+    workflow,
+    sessionId: trigger.body.session_id,
+    runId: run.body.run_id,
+    deliveryId: deliveries.body.data[0].id,
+    supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
+    freshKey: async () => (await mintKey(orgA)).key_id,
+    freshAgent: async () => (await createAgent(orgA, ECHO_AGENT)).agent_id,
+    freshSecret: async () => {
+      const name = `fresh-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const res = await call("PUT", `/api/v1/organizations/${orgA.organization_id}/secrets/${name}`, {
+        auth: orgA.user_token,
+        body: { value: "fresh-secret-value" },
+      });
+      expect(res.status).toBe(201);
+      return name;
+    },
+    freshMember: () => addMember(adminA, uniqueEmail("gone")),
+    freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
+  };
+}
 
 export const REQUESTS: ConsoleRequest[] = [
   {

@@ -1,6 +1,7 @@
 // Helpers for API tests: HTTP calls, fixtures made through the management API, and the common
 // auth matrix that every Access Key route joins.
 import { expect, inject } from "vitest";
+import { checkAnswer } from "./answers";
 
 export const ctx = () => inject("api");
 
@@ -23,7 +24,8 @@ export async function call<T = any>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${opts.base ?? ctx().baseUrl}${path}`, { method, headers, body, redirect: "manual" });
+  const url = `${opts.base ?? ctx().baseUrl}${path}`;
+  const res = await fetch(url, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
@@ -31,7 +33,10 @@ export async function call<T = any>(
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const answer = { status: res.status, headers: res.headers, body: parsed as T, text };
+  // Every answer a test receives is its contract's (./answers.ts).
+  checkAnswer(method, url, answer);
+  return answer;
 }
 
 /** Asserts the error envelope (docs/api.md, Errors) and the X-Request-Id header. */

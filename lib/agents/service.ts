@@ -1,12 +1,13 @@
 // Agents: create, list, get, update, archive (management API and console), and the lookup every
 // public route does for the agent in its path.
 import { ApiError } from "../errors";
+import type { z } from "zod";
 import { prisma } from "../db";
 import { env } from "../env";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { secretIds } from "../secrets/service";
-import type { CreateAgentBody, UpdateAgentBody } from "./schemas";
+import type { CreateAgentBody, UpdateAgentBody, AgentPage, AgentRecord } from "./schemas";
 import { audit, type Actor } from "../audit";
 import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { redactConfig, restoreRedacted } from "./redact";
@@ -17,15 +18,18 @@ import { afterCursor, pageOf } from "../pagination";
 export type AgentRow = Agent;
 
 /** The agent as every answer shows it: credentials in its runtime and workflow redacted (./redact.ts). */
-export function agentRecord(a: Agent) {
+type AgentAnswer = z.output<typeof AgentRecord>;
+
+export function agentRecord(a: Agent): AgentAnswer {
   return {
     agent_id: a.id,
     organization_id: a.organizationId,
     project_id: a.projectId,
     name: a.name,
     kind: a.kind,
-    runtime: redactConfig(a.runtime),
-    workflow: redactConfig(a.workflow ?? null),
+    // Stored only after CreateAgentBody / UpdateAgentBody validated them.
+    runtime: redactConfig(a.runtime) as AgentAnswer["runtime"],
+    workflow: redactConfig(a.workflow ?? null) as AgentAnswer["workflow"],
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
     archived_at: a.archivedAt?.toISOString() ?? null,
@@ -117,7 +121,11 @@ async function auditSecretUse(
   }
 }
 
-export async function createAgent(opts: { organizationId: string; input: CreateAgentBody; actor: Actor }) {
+export async function createAgent(opts: {
+  organizationId: string;
+  input: CreateAgentBody;
+  actor: Actor;
+}): Promise<z.output<typeof AgentRecord>> {
   const { organizationId, input } = opts;
   const projectId = await resolveProject(organizationId, input.project_id);
   const secrets = await checkCredentials(organizationId, input.runtime, input.workflow);
@@ -164,7 +172,11 @@ export async function listAgents(opts: {
 
 /** One page of the organization's agents, archived ones included (the console badges them),
  *  newest first (every agent when `limit` is absent). */
-export async function listAgentsPage(opts: { organizationId: string; limit?: number; offset: number }) {
+export async function listAgentsPage(opts: {
+  organizationId: string;
+  limit?: number;
+  offset: number;
+}): Promise<z.output<typeof AgentPage>> {
   const db = await prisma();
   const rows = await db.agent.findMany({
     where: { organizationId: opts.organizationId },
@@ -176,7 +188,10 @@ export async function listAgentsPage(opts: { organizationId: string; limit?: num
   return { agents: page.map(agentRecord), has_more: rows.length > page.length };
 }
 
-export async function getAgent(opts: { organizationId: string; agentId: string }) {
+export async function getAgent(opts: {
+  organizationId: string;
+  agentId: string;
+}): Promise<z.output<typeof AgentRecord>> {
   return agentRecord(await loadAgentForKey(opts.organizationId, opts.agentId));
 }
 
@@ -185,7 +200,7 @@ export async function updateAgent(opts: {
   agentId: string;
   input: UpdateAgentBody;
   actor: Actor;
-}) {
+}): Promise<z.output<typeof AgentRecord>> {
   const current = await loadAgentForKey(opts.organizationId, opts.agentId);
   const { input } = opts;
   const fields = (field: string, message: string) =>
@@ -231,7 +246,11 @@ export async function updateAgent(opts: {
  * messages, runs and files stay readable and runs keep their controls. Idempotent: archiving an
  * archived agent changes nothing and answers the same record; the audit event is written once.
  */
-export async function archiveAgent(opts: { organizationId: string; agentId: string; actor: Actor }) {
+export async function archiveAgent(opts: {
+  organizationId: string;
+  agentId: string;
+  actor: Actor;
+}): Promise<z.output<typeof AgentRecord>> {
   const current = await loadAgentForKey(opts.organizationId, opts.agentId);
   const db = await prisma();
   const agent = await db.$transaction(async (tx) => {

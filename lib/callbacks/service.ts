@@ -2,6 +2,7 @@
 // rotatable) and the delivery log (list, detail, redeliver). Every query is scoped to the
 // organization: a delivery of another organization is not found.
 import { audit, type Actor } from "../audit";
+import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { CallbackAttempt, CallbackDelivery, Prisma } from "../generated/prisma/client";
@@ -15,6 +16,7 @@ import type {
   SigningSecretInfo,
 } from "./schemas";
 import { decryptSecret, encryptSecret, newSigningSecret } from "./secret";
+import type { DeliveryList } from "./schemas";
 
 type Db = Prisma.TransactionClient;
 
@@ -115,7 +117,7 @@ export const baseHeaders = (deliveryId: string): Record<string, string> => ({
 export async function listDeliveries(
   organizationId: string,
   opts: { status?: DeliveryStatus; agent_id?: string; cursor?: string; limit?: number } = {},
-): Promise<{ data: DeliverySummary[]; has_more: boolean; next_cursor: string | null }> {
+): Promise<z.output<typeof DeliveryList>> {
   const limit = Math.min(Math.max(opts.limit ?? 20, 1), 100);
   const db = await prisma();
   // Ids start with their creation time: newest first is id descending, and the cursor is the last id.

@@ -771,13 +771,6 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
-    AccessKeyList: {
-      access_keys: components["schemas"]["AccessKeyRecord"][];
-      /** @description Requests a minute of keys without their own limit (0: no default limit). */
-      default_rate_limit_per_minute: number;
-      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-      next_cursor: string | null;
-    };
     AccessKeyRecord: {
       key_id: string;
       organization_id: string;
@@ -986,6 +979,18 @@ export interface components {
       };
       max_concurrency?: number;
     };
+    ManagementAccessKeyList: {
+      access_keys: components["schemas"]["AccessKeyRecord"][];
+      /** @description Requests a minute of keys without their own limit (0: no default limit). */
+      default_rate_limit_per_minute: number;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    ManagementSecretList: {
+      secrets: components["schemas"]["SecretRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
     MessageList: {
       messages: components["schemas"]["MessageListItem"][];
       limit: number;
@@ -1122,36 +1127,6 @@ export interface components {
       /** @description The run went back to running because this was its last open approval. */
       resumed: boolean;
     };
-    RetentionSetting: {
-      /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
-      retention_days: number | null;
-      /** @description The server's `RETENTION_DAYS` (0: forever). */
-      default_retention_days: number;
-      /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
-      effective_days: number;
-      /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
-      oldest: {
-        sessions: string | null;
-        runs: string | null;
-        uploads: string | null;
-        deliveries: string | null;
-        audit: string | null;
-      };
-      /** @description Only with `preview_days`. */
-      preview?: {
-        retention_days: number;
-        /** @description Records older than this go at the next sweep; null when the retention is forever. */
-        cutoff: string | null;
-        /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
-        counts: {
-          sessions: number;
-          runs: number;
-          uploads: number;
-          deliveries: number;
-          audit: number;
-        };
-      };
-    };
     RunAccepted: {
       run_id: string;
       /** @constant */
@@ -1234,11 +1209,6 @@ export interface components {
       | components["schemas"]["EchoRuntime"]
       | components["schemas"]["OpenAiRuntime"]
       | components["schemas"]["HttpRuntime"];
-    SecretList: {
-      secrets: components["schemas"]["SecretRecord"][];
-      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-      next_cursor: string | null;
-    };
     SecretRecord: {
       secret_id: string;
       /**
@@ -3443,7 +3413,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": Record<string, never>;
+          "application/json": {
+            openapi: string;
+            paths: {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Not modified: the copy the client holds is current. */
@@ -3507,7 +3484,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["AccessKeyList"];
+          "application/json": components["schemas"]["ManagementAccessKeyList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -3794,7 +3771,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RetentionSetting"];
+          "application/json": {
+            /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
+            retention_days: number | null;
+            /** @description The server's `RETENTION_DAYS` (0: forever). */
+            default_retention_days: number;
+            /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
+            effective_days: number;
+            /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
+            oldest: {
+              sessions: string | null;
+              runs: string | null;
+              uploads: string | null;
+              deliveries: string | null;
+              audit: string | null;
+            };
+            /** @description Only with `preview_days`. */
+            preview?: {
+              retention_days: number;
+              /** @description Records older than this go at the next sweep; null when the retention is forever. */
+              cutoff: string | null;
+              /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
+              counts: {
+                sessions: number;
+                runs: number;
+                uploads: number;
+                deliveries: number;
+                audit: number;
+              };
+            };
+          };
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -3829,7 +3835,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RetentionSetting"];
+          "application/json": {
+            /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
+            retention_days: number | null;
+            /** @description The server's `RETENTION_DAYS` (0: forever). */
+            default_retention_days: number;
+            /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
+            effective_days: number;
+            /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
+            oldest: {
+              sessions: string | null;
+              runs: string | null;
+              uploads: string | null;
+              deliveries: string | null;
+              audit: string | null;
+            };
+            /** @description Only with `preview_days`. */
+            preview?: {
+              retention_days: number;
+              /** @description Records older than this go at the next sweep; null when the retention is forever. */
+              cutoff: string | null;
+              /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
+              counts: {
+                sessions: number;
+                runs: number;
+                uploads: number;
+                deliveries: number;
+                audit: number;
+              };
+            };
+          };
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request"];
@@ -3867,7 +3902,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["SecretList"];
+          "application/json": components["schemas"]["ManagementSecretList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];

@@ -46,8 +46,8 @@ export function tokenUsage(m: Message) {
 export function messageListItem(m: Message) {
   return {
     message_id: m.id,
-    role: m.role,
-    status: m.status,
+    role: m.role as "user" | "assistant",
+    status: m.status as "processing" | "completed" | "error",
     content: m.content,
     created_at: m.createdAt.toISOString(),
     model: m.role === "assistant" ? m.model : null,

@@ -193,6 +193,10 @@ export const OrgSessionPage = z.strictObject({
 export const OrgSessionRecord = SessionRecord.extend({ agent_name: z.string(), environment: Environment });
 
 export const OrgMessageRecord = MessageListItem.extend({
+  session_id: responseId("sess"),
+  agent_id: responseId("agt"),
+  organization_id: responseId("org"),
+  project_id: responseId("proj"),
   cost: z.number().nullable(),
   processing_time_ms: z.number().int().nullable(),
   error: MessageError.nullable(),

@@ -6,7 +6,7 @@ import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { messageListItem, messageRecord, sessionListItem, sessionRecord } from "./records";
-import type { ListMessagesQuery, ListSessionsQuery } from "./schemas";
+import type { ListMessagesQuery, ListSessionsQuery, OrgMessagePage, OrgSessionPage, OrgSessionRecord } from "./schemas";
 import { findVisibleMessage } from "./store";
 import { waitForReply } from "./waiters";
 import { afterCursor, pageOf } from "../pagination";
@@ -120,7 +120,7 @@ export async function listOrgSessions(opts: {
   limit: number;
   offset: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof OrgSessionPage>> {
   const where: Prisma.SessionWhereInput = {
     AND: [
       {
@@ -154,7 +154,10 @@ export async function listOrgSessions(opts: {
 }
 
 /** Console: one session of the organization (draft or production) with every message field. */
-export async function getOrgSession(opts: { organizationId: string; sessionId: string }) {
+export async function getOrgSession(opts: {
+  organizationId: string;
+  sessionId: string;
+}): Promise<z.output<typeof OrgSessionRecord>> {
   const db = await prisma();
   const session = await db.session.findFirst({
     where: { id: opts.sessionId, organizationId: opts.organizationId },
@@ -170,7 +173,7 @@ export async function listOrgMessages(opts: {
   limit: number;
   offset: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof OrgMessagePage>> {
   await getOrgSession(opts);
   const db = await prisma();
   const rows = await db.message.findMany({

@@ -3,6 +3,7 @@
 // and the upload's `file_id` are written in one transaction that only applies while `file_id` is
 // still null, so a retried last PATCH, a HEAD after a crash and a GET all find the same fi_ id.
 import { prisma } from "../db";
+import type { z } from "zod";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import type { Upload } from "../generated/prisma/client";
@@ -12,6 +13,7 @@ import { TUS_PREFIX, tusStore } from "../storage";
 import { unstorable } from "../validate";
 import { DEFAULT_CONTENT_TYPE, mediaTypeProblem } from "./media-type";
 import { afterCursor, pageOf } from "../pagination";
+import type { AgentFilePage } from "./schemas";
 
 export { DEFAULT_CONTENT_TYPE } from "./media-type";
 const MAX_FILENAME_LENGTH = 255;
@@ -197,7 +199,7 @@ export async function listAgentFiles(opts: {
   limit: number;
   offset: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof AgentFilePage>> {
   const db = await prisma();
   const rows = await db.file.findMany({
     where: {

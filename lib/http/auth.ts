@@ -17,6 +17,7 @@ import { log } from "../log";
 import { countRateLimited } from "../metrics";
 import { baseUrl } from "./base-url";
 import { clientIp } from "./client-ip";
+import { expectAuth, type RouteContract } from "./contract";
 import { errorResponse } from "./respond";
 import { safeNext } from "./safe-next";
 
@@ -140,9 +141,10 @@ const CALLBACK_COOKIES = ["authjs.callback-url", "__Secure-authjs.callback-url"]
  * the listen address (http://0.0.0.0:PORT): the URL is rebuilt on the base URL first, the one the
  * API's links and the same-origin check use. Auth.js answers a `callbackUrl` query parameter, or
  * callback-url cookie, that is not an http(s) URL with a 500 ("server configuration"): refused here
- * first, 400 in the error envelope.
+ * first, 400 in the error envelope. The route's contract says so (app/api/auth/[...nextauth]/contract.ts).
  */
-export function authJsRoute(handler: (req: NextRequest) => Promise<Response>) {
+export function authJsRoute(contract: RouteContract, handler: (req: NextRequest) => Promise<Response>) {
+  expectAuth(contract, "consoleOpen");
   return (original: NextRequest): Promise<Response> => {
     // A plain Request: NextRequest would write 127.0.0.1 and [::1] as "localhost" in its URL.
     const url = new URL(`${original.nextUrl.pathname}${original.nextUrl.search}`, baseUrl(original));

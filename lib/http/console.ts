@@ -8,7 +8,7 @@ import { ApiError } from "../errors";
 import type { Role } from "../generated/prisma/enums";
 import { auth } from "./auth";
 import { baseOrigin } from "./base-url";
-import { expectAuth, type RouteContract } from "./contract";
+import { expectAuth, type HandlerResult, type Responses, type RouteContract } from "./contract";
 import { wrapRoute, type BaseCtx, type RouteHandler } from "./handler";
 
 export const ORG_COOKIE = "awhs_org";
@@ -90,9 +90,9 @@ export interface ConsoleCtx<P, Q, B> extends BaseCtx<P, Q, B> {
  * A console route: signed-in session (401 otherwise), same-origin for anything but reads (403
  * cross_site_request), and with `admin: true` the admin role (403 forbidden for support).
  */
-export function withConsole<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: RouteContract<P, Q, B>,
-  handler: (c: ConsoleCtx<P, Q, B>) => Promise<unknown>,
+export function withConsole<P = Record<string, string>, Q = undefined, B = undefined, R extends Responses = Responses>(
+  spec: RouteContract<P, Q, B, R>,
+  handler: (c: ConsoleCtx<P, Q, B>) => Promise<HandlerResult<R>>,
 ): RouteHandler {
   expectAuth(spec, "console");
   return (req, ctx) =>

@@ -15,7 +15,7 @@ import { log } from "../log";
 import { assertStorable, parseWith } from "../validate";
 import { baseUrl } from "./base-url";
 import { readJson } from "./body";
-import { expectAuth, type RouteContract } from "./contract";
+import { expectAuth, type HandlerResult, type Responses, type RouteContract } from "./contract";
 import { idempotent } from "./idempotency";
 import { limitAccessKey } from "./rate-limit";
 import { errorResponse, json, Reply } from "./respond";
@@ -158,10 +158,12 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
  * scope of Idempotency-Key replays (per agent). Every request of a verified key counts against its
  * rate limit (lib/http/rate-limit.ts), and every answer to it carries the RateLimit-* headers.
  */
-export function withAccessKey<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: RouteContract<P, Q, B>,
-  handler: (c: KeyCtx<P, Q, B>) => Promise<unknown>,
-): RouteHandler {
+export function withAccessKey<
+  P = Record<string, string>,
+  Q = undefined,
+  B = undefined,
+  R extends Responses = Responses,
+>(spec: RouteContract<P, Q, B, R>, handler: (c: KeyCtx<P, Q, B>) => Promise<HandlerResult<R>>): RouteHandler {
   expectAuth(spec, "accessKey");
   return (req, ctx) =>
     wrapRoute(
@@ -192,10 +194,12 @@ export function withAccessKey<P = Record<string, string>, Q = undefined, B = und
 }
 
 /** Management API: `Authorization: Bearer ut_...` of a member of the organization in the path. */
-export function withUserToken<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: RouteContract<P, Q, B>,
-  handler: (c: UserCtx<P, Q, B>) => Promise<unknown>,
-): RouteHandler {
+export function withUserToken<
+  P = Record<string, string>,
+  Q = undefined,
+  B = undefined,
+  R extends Responses = Responses,
+>(spec: RouteContract<P, Q, B, R>, handler: (c: UserCtx<P, Q, B>) => Promise<HandlerResult<R>>): RouteHandler {
   expectAuth(spec, "userToken");
   return (req, ctx) =>
     wrapRoute(
@@ -216,10 +220,19 @@ export function withUserToken<P = Record<string, string>, Q = undefined, B = und
 }
 
 /** Unauthenticated routes (health, signed downloads). */
-export function withPublic<P = Record<string, string>, Q = undefined, B = undefined>(
-  spec: RouteContract<P, Q, B>,
-  handler: (c: BaseCtx<P, Q, B>) => Promise<unknown>,
+export function withPublic<P = Record<string, string>, Q = undefined, B = undefined, R extends Responses = Responses>(
+  spec: RouteContract<P, Q, B, R>,
+  handler: (c: BaseCtx<P, Q, B>) => Promise<HandlerResult<R>>,
 ): RouteHandler {
   expectAuth(spec, "public");
   return (req, ctx) => wrapRoute(req, ctx, spec, async () => ({}), handler);
 }
+
+/**
+ * An API path no route serves (`/api` itself, the catch-all `/api/[...path]`): 404 in the error
+ * envelope rather than Next's HTML page, whatever the method. Each method takes its own contract.
+ */
+export const notFoundRoute = (contract: RouteContract<Record<string, string>>): RouteHandler =>
+  withPublic(contract, async () => {
+    throw new ApiError("not_found", "No such API route.");
+  });

@@ -25,16 +25,16 @@ export async function signInWithPassword(opts: { email: string; password: string
     if (isCredentialsSignin(e)) throw new ApiError("invalid_credentials", "Wrong email or password.");
     throw e;
   }
-  return { signed_in: true };
+  return { signed_in: true as const };
 }
 
 export async function signOutHere() {
   await signOut({ redirect: false });
-  return { signed_out: true };
+  return { signed_out: true as const };
 }
 
 export async function signOutEverywhere(userId: string) {
   await endAllSessions(userId);
   await signOut({ redirect: false });
-  return { signed_out: true, everywhere: true };
+  return { signed_out: true as const, everywhere: true as const };
 }

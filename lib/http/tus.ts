@@ -28,7 +28,8 @@ import { log } from "../log";
 import { trackUpload } from "../metrics";
 import { tusStore } from "../storage";
 import { currentConsoleUser, requireSameOrigin } from "./console";
-import { wrapRoute, type AnswerExtras, type RouteHandler } from "./handler";
+import { expectAuth, type RouteContract } from "./contract";
+import { wrapRoute, type AnswerExtras, type BaseCtx, type RouteHandler } from "./handler";
 import { limitAccessKey } from "./rate-limit";
 import { errorBody } from "./respond";
 import { processSlot } from "../process-state";
@@ -180,7 +181,6 @@ function versionRequired() {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 async function authenticate(req: Request, rawParams: Record<string, unknown>, extras: AnswerExtras) {
-  if (req.method === "OPTIONS") return {};
   const agentId = String(rawParams.agent_id ?? "");
   let organizationId: string;
   let principal: string;
@@ -206,41 +206,54 @@ async function authenticate(req: Request, rawParams: Record<string, unknown>, ex
   return { principal, organizationId, agent };
 }
 
-export const tusRoute: RouteHandler = (req, ctx) =>
-  wrapRoute(req, ctx, {}, authenticate, async ({ params, requestId, ...c }) => {
-    const rest = (params as { path?: string[] }).path ?? [];
-    if (rest.length > 1) throw new ApiError("not_found", "No such API route.");
-    if (req.method === "OPTIONS") return (await tus()).handleWeb(req);
-    if (req.method !== "GET" && req.headers.get("tus-resumable") !== TUS_RESUMABLE) return versionRequired();
-    const { organizationId, agent } = c as unknown as { organizationId: string; agent: AgentRow };
-    // An archived agent takes no new files: creating or continuing an upload is refused (409).
-    if (req.method === "POST" || req.method === "PATCH") assertNotArchived(agent);
-    const uploadId = rest[0];
-    const upload = uploadId ? await loadUpload({ organizationId, agentId: agent.id, uploadId }) : undefined;
-    if (req.method === "GET") {
-      if (!upload) throw new ApiError("not_found", "GET needs an upload URL.");
-      return uploadedFile(upload);
-    }
-    if (req.method === "POST" && upload) throw new ApiError("not_found", "Create uploads at .../upload/tus.");
-    // tus 1.0: "All PATCH requests MUST use Content-Type: application/offset+octet-stream, otherwise
-    // the Server SHOULD return a 415". @tus/server answered 403 without one and 400 with another.
-    if (req.method === "PATCH" && mediaTypeOf(req.headers.get("content-type")) !== TUS_CHUNK_TYPE) {
-      throw new ApiError("unsupported_media_type", `A tus PATCH carries Content-Type: ${TUS_CHUNK_TYPE}.`);
-    }
-    if (req.method === "HEAD" && upload) {
-      const fileId = await finishUpload(upload); // also after a crash between the last byte and the record
-      if (fileId) return finishedHead(upload, fileId);
-    }
-    const context: TusContext = { organizationId, agentId: agent.id, requestId, uploadId: upload?.id };
-    contexts.set(req, context);
-    // POST (creation, perhaps with a first chunk) and PATCH carry bytes: uploads in flight (lib/metrics).
-    const server = await tus();
-    const carriesBytes = req.method === "PATCH" || req.method === "POST";
-    const res = await withEnvelopeType(
-      carriesBytes ? await trackUpload("tus", () => server.handleWeb(req)) : await server.handleWeb(req),
-    );
-    if (req.method === "DELETE" && upload && res.status === 204) await forgetUpload(upload.id);
-    // Storage failed after the upload was recorded: without a Location nobody can continue it.
-    if (req.method === "POST" && res.status >= 500 && context.created) await discardUpload(context.created);
-    return res;
-  });
+/**
+ * The handler of one method of the tus route, taking its contract (app/api/agents/[agent_id]/
+ * upload/tus/[[...path]]/contract.ts): `public` is OPTIONS, open as the protocol wants; `accessKey`
+ * is an Access Key, or the console's session from its own pages. Every method carries or awaits an
+ * upload's bytes, so the contract must allow the long timeout (UPLOAD_TIMEOUT_MS, server.ts).
+ */
+export function tusRoute(contract: RouteContract): RouteHandler {
+  const where = `${contract.method} ${contract.path}`;
+  if (contract.timeout !== "long") throw new Error(`${where}: a tus route needs timeout "long"`);
+  expectAuth(contract, contract.method === "OPTIONS" ? "public" : "accessKey");
+  const auth = contract.auth === "public" ? async () => ({}) : authenticate;
+  return (req, ctx) => wrapRoute(req, ctx, contract, auth, serve);
+}
+
+const serve = async ({ req, params, requestId, ...c }: BaseCtx<unknown, unknown, unknown>) => {
+  const rest = (params as { path?: string[] }).path ?? [];
+  if (rest.length > 1) throw new ApiError("not_found", "No such API route.");
+  if (req.method === "OPTIONS") return (await tus()).handleWeb(req);
+  if (req.method !== "GET" && req.headers.get("tus-resumable") !== TUS_RESUMABLE) return versionRequired();
+  const { organizationId, agent } = c as unknown as { organizationId: string; agent: AgentRow };
+  // An archived agent takes no new files: creating or continuing an upload is refused (409).
+  if (req.method === "POST" || req.method === "PATCH") assertNotArchived(agent);
+  const uploadId = rest[0];
+  const upload = uploadId ? await loadUpload({ organizationId, agentId: agent.id, uploadId }) : undefined;
+  if (req.method === "GET") {
+    if (!upload) throw new ApiError("not_found", "GET needs an upload URL.");
+    return uploadedFile(upload);
+  }
+  if (req.method === "POST" && upload) throw new ApiError("not_found", "Create uploads at .../upload/tus.");
+  // tus 1.0: "All PATCH requests MUST use Content-Type: application/offset+octet-stream, otherwise
+  // the Server SHOULD return a 415". @tus/server answered 403 without one and 400 with another.
+  if (req.method === "PATCH" && mediaTypeOf(req.headers.get("content-type")) !== TUS_CHUNK_TYPE) {
+    throw new ApiError("unsupported_media_type", `A tus PATCH carries Content-Type: ${TUS_CHUNK_TYPE}.`);
+  }
+  if (req.method === "HEAD" && upload) {
+    const fileId = await finishUpload(upload); // also after a crash between the last byte and the record
+    if (fileId) return finishedHead(upload, fileId);
+  }
+  const context: TusContext = { organizationId, agentId: agent.id, requestId, uploadId: upload?.id };
+  contexts.set(req, context);
+  // POST (creation, perhaps with a first chunk) and PATCH carry bytes: uploads in flight (lib/metrics).
+  const server = await tus();
+  const carriesBytes = req.method === "PATCH" || req.method === "POST";
+  const res = await withEnvelopeType(
+    carriesBytes ? await trackUpload("tus", () => server.handleWeb(req)) : await server.handleWeb(req),
+  );
+  if (req.method === "DELETE" && upload && res.status === 204) await forgetUpload(upload.id);
+  // Storage failed after the upload was recorded: without a Location nobody can continue it.
+  if (req.method === "POST" && res.status >= 500 && context.created) await discardUpload(context.created);
+  return res;
+};

@@ -1,12 +1,13 @@
 // Access Keys: mint (raw key returned once), list (never secrets), revoke (soft, kept for audit).
 import { evictKey } from "../auth/access-keys";
+import type { z } from "zod";
 import { generateSecret } from "../auth/secrets";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { AccessKey } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { audit, type Actor } from "../audit";
-import type { MintKeyBody } from "./schemas";
+import type { MintKeyBody, AccessKeyRecord, MintedAccessKey } from "./schemas";
 import { afterCursor, pageOf } from "../pagination";
 
 export function keyRecord(k: AccessKey) {
@@ -24,7 +25,11 @@ export function keyRecord(k: AccessKey) {
   };
 }
 
-export async function mintKey(opts: { organizationId: string; input: MintKeyBody; actor: Actor }) {
+export async function mintKey(opts: {
+  organizationId: string;
+  input: MintKeyBody;
+  actor: Actor;
+}): Promise<z.output<typeof MintedAccessKey>> {
   const secret = generateSecret("ak");
   const db = await prisma();
   const row = await db.accessKey.create({
@@ -75,7 +80,11 @@ export async function listKeyPage(opts: { organizationId: string; limit: number;
   return { access_keys: page.rows.map(keyRecord), next_cursor: page.next_cursor };
 }
 
-export async function revokeKey(opts: { organizationId: string; keyId: string; actor: Actor }) {
+export async function revokeKey(opts: {
+  organizationId: string;
+  keyId: string;
+  actor: Actor;
+}): Promise<z.output<typeof AccessKeyRecord>> {
   const db = await prisma();
   const row = await db.accessKey.findFirst({ where: { id: opts.keyId, organizationId: opts.organizationId } });
   if (!row) throw new ApiError("access_key_not_found", "Access Key not found.");

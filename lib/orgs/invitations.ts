@@ -6,6 +6,7 @@
 // invited email, or signed out by creating an account; an existing account's password is never set
 // from an invitation. Only the token's SHA-256 is stored.
 import { audit, userActor, type Actor } from "../audit";
+import type { z } from "zod";
 import { generateSecret, hashPassword, INVITATION_TOKEN_RE, sha256 } from "../auth/secrets";
 import { normaliseEmail } from "../auth/sign-in";
 import { isUniqueViolation, prisma } from "../db";
@@ -16,7 +17,7 @@ import { consumeRate } from "../keys/rate-limit";
 import { sendMail } from "../mail";
 import { countRateLimited } from "../metrics";
 import { memberRecord } from "./members";
-import type { InviteBody } from "./schemas";
+import type { InviteBody, CreatedInvitation, InvitationPage, RevokedInvitation } from "./schemas";
 
 export const INVITATION_TTL_DAYS = 7;
 const TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
@@ -79,7 +80,7 @@ export async function createInvitation(opts: {
   input: InviteBody;
   actor: Actor;
   baseUrl: string;
-}) {
+}): Promise<z.output<typeof CreatedInvitation>> {
   const { organizationId, actor } = opts;
   const { email, role } = opts.input;
   const db = await prisma();
@@ -151,7 +152,11 @@ export async function createInvitation(opts: {
 }
 
 /** Invitations that may still be accepted, newest first. */
-export async function listInvitations(opts: { organizationId: string; limit: number; offset: number }) {
+export async function listInvitations(opts: {
+  organizationId: string;
+  limit: number;
+  offset: number;
+}): Promise<z.output<typeof InvitationPage>> {
   const db = await prisma();
   const rows = await db.invitation.findMany({
     where: { organizationId: opts.organizationId, pendingKey: { not: null }, expiresAt: { gt: new Date() } },
@@ -163,7 +168,11 @@ export async function listInvitations(opts: { organizationId: string; limit: num
   return { invitations: rows.slice(0, opts.limit).map(invitationRecord), has_more: rows.length > opts.limit };
 }
 
-export async function revokeInvitation(opts: { organizationId: string; invitationId: string; actor: Actor }) {
+export async function revokeInvitation(opts: {
+  organizationId: string;
+  invitationId: string;
+  actor: Actor;
+}): Promise<z.output<typeof RevokedInvitation>> {
   const { organizationId, invitationId, actor } = opts;
   const db = await prisma();
   // Guarded by the pending key: of a revocation racing an acceptance, exactly one wins.

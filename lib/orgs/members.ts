@@ -2,10 +2,12 @@
 // invitations (./invitations.ts). A user may belong to several organizations; an organization
 // always keeps at least one admin.
 import { audit, type Actor } from "../audit";
+import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Membership, User } from "../generated/prisma/client";
 import type { Role } from "../generated/prisma/enums";
+import type { MemberRecord, RemovedMember } from "./schemas";
 
 export function memberRecord(m: Membership & { user: User }) {
   return {
@@ -48,7 +50,12 @@ async function loadMember(organizationId: string, userId: string) {
   return m;
 }
 
-export async function changeRole(opts: { organizationId: string; userId: string; role: Role; actor: Actor }) {
+export async function changeRole(opts: {
+  organizationId: string;
+  userId: string;
+  role: Role;
+  actor: Actor;
+}): Promise<z.output<typeof MemberRecord>> {
   const current = await loadMember(opts.organizationId, opts.userId);
   if (current.role === opts.role) return memberRecord(current);
   if (current.role === "admin") await assertAnotherAdmin(opts.organizationId, opts.userId);
@@ -69,7 +76,11 @@ export async function changeRole(opts: { organizationId: string; userId: string;
   return memberRecord(updated);
 }
 
-export async function removeMember(opts: { organizationId: string; userId: string; actor: Actor }) {
+export async function removeMember(opts: {
+  organizationId: string;
+  userId: string;
+  actor: Actor;
+}): Promise<z.output<typeof RemovedMember>> {
   const current = await loadMember(opts.organizationId, opts.userId);
   if (current.role === "admin") await assertAnotherAdmin(opts.organizationId, opts.userId);
   const db = await prisma();

@@ -2,11 +2,13 @@
 // run and session counts come from counters kept by triggers as work happens (prisma/schema.prisma
 // RunStatusCount, SessionCountHourly), the lists are short pages of indexes.
 import { prisma } from "../db";
+import type { z } from "zod";
 import { RUN_STATUSES } from "../runs/state";
+import type { Overview } from "./schemas";
 
 const RECENT = 5;
 
-export async function overview(opts: { organizationId: string; now?: Date }) {
+export async function overview(opts: { organizationId: string; now?: Date }): Promise<z.output<typeof Overview>> {
   const organizationId = opts.organizationId;
   const now = opts.now ?? new Date();
   const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

@@ -81,6 +81,7 @@ export const Overview = z.strictObject({
   needs_review: z.array(
     z.strictObject({
       run_id: z.string(),
+      agent_id: z.string(),
       agent_name: z.string(),
       items_needs_review: z.number().int(),
       updated_at: z.string(),
@@ -91,6 +92,7 @@ export const Overview = z.strictObject({
       kind: z.enum(["run", "message"]),
       id: z.string(),
       session_id: z.string().optional(),
+      agent_id: z.string(),
       agent_name: z.string(),
       message: z.string(),
       at: z.string(),

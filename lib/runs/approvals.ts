@@ -31,7 +31,7 @@ export async function listApprovals(opts: { agent: Agent; runId: string }) {
     item_id: i.id,
     data: i.result ?? i.data,
     error: i.error,
-    requires_human_review: true,
+    requires_human_review: true as const,
     // Every waiting item holds the run in needs_review until it is resolved.
     blocking: true,
   }));

@@ -1,6 +1,7 @@
 // The run record (docs/workflows.md, Run fields), from a Run row (and, for a single run, its output files and audit trail).
 import type { AuditEvent, OutputFile, Run } from "../generated/prisma/client";
 import { signDownload } from "../files/signing";
+import type { RunStatus } from "./statuses";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -43,7 +44,8 @@ export function runListItem(r: RunView) {
   return {
     run_id: r.id,
     agent_id: r.agentId,
-    status: r.status,
+    // Written only through RUN_MOVES (./state.ts): always one of RUN_STATUSES.
+    status: r.status as RunStatus,
     progress_percent: progressPercent(r),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
@@ -68,8 +70,8 @@ export function runListItem(r: RunView) {
 
 export interface RunEvent {
   action: string;
-  from: string | null;
-  to: string;
+  from: RunStatus | null;
+  to: RunStatus;
   actor: string;
   triggered_by: string | null;
   at: string;
@@ -77,7 +79,10 @@ export interface RunEvent {
 
 export function runEvents(events: RunEventRow[]): RunEvent[] {
   return events
-    .map((e) => ({ e, d: e.data as { from?: string | null; to: string; seq?: number; triggered_by?: string | null } }))
+    .map((e) => ({
+      e,
+      d: e.data as { from?: RunStatus | null; to: RunStatus; seq?: number; triggered_by?: string | null },
+    }))
     .sort((a, b) => (a.d.seq ?? 0) - (b.d.seq ?? 0))
     .map(({ e, d }) => ({
       action: e.action.replace(/^run\./, ""),

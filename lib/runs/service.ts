@@ -2,6 +2,7 @@
 // retry). Each control is one locked conditional transition (lib/runs/state.ts); one that is not
 // allowed from the current state is 409 invalid_state_transition naming what is allowed.
 import type { Actor } from "../audit";
+import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Agent, Prisma, Run } from "../generated/prisma/client";
@@ -20,6 +21,7 @@ import {
   type RunStatus,
 } from "./state";
 import { afterCursor, afterPosition, pageOf } from "../pagination";
+import type { OrgRunDetail, OrgRunPage, RunItemPage } from "./schemas";
 
 export function requireWorkflowAgent(agent: Agent) {
   if (agent.kind !== "workflow") {
@@ -196,7 +198,7 @@ export async function listOrgRuns(opts: {
   limit: number;
   offset: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof OrgRunPage>> {
   if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
       allowed: RUN_STATUSES,
@@ -232,7 +234,11 @@ export async function listOrgRuns(opts: {
 }
 
 /** Console: the run record plus what the page needs to draw its controls. */
-export async function getOrgRun(opts: { organizationId: string; runId: string; baseUrl: string }) {
+export async function getOrgRun(opts: {
+  organizationId: string;
+  runId: string;
+  baseUrl: string;
+}): Promise<z.output<typeof OrgRunDetail>> {
   const run = await loadOrgRun(opts.organizationId, opts.runId);
   const record = await recordOf(run.id, opts.baseUrl);
   return {
@@ -254,7 +260,7 @@ export async function listRunItems(opts: {
   limit: number;
   offset: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof RunItemPage>> {
   if (opts.status !== undefined && !(ITEM_STATUSES as readonly string[]).includes(opts.status)) {
     throw new ApiError("invalid_status", `status must be one of ${ITEM_STATUSES.join(", ")}.`, {
       allowed: ITEM_STATUSES,

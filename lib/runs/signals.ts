@@ -2,7 +2,7 @@
 // this process sees a pause, a cancel or a newer epoch at its very next item boundary (the status
 // poll of lib/workflow/engine.ts covers engines in other processes). Kept on globalThis: Next
 // bundles the route handlers and the instrumentation-started worker separately.
-import type { RunStatus } from "./state";
+import type { RunStatus } from "./statuses";
 import { processOnce } from "../process-state";
 
 export interface RunNotice {

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { S3Client } from "@aws-sdk/client-s3";
 import { FileStore } from "@tus/file-store";
@@ -15,29 +15,9 @@ import { env, type Env } from "../env";
 import { log } from "../log";
 import { createS3Storage, parseS3Url, PrefixedS3Store, s3ClientConfig } from "./s3";
 import { processSlot } from "../process-state";
+import type { Storage } from "./types";
 
-export interface Storage {
-  /** Streams into `key` atomically (temp file then rename); on any error or abort the partial
-   *  bytes are removed and the promise rejects. */
-  write(
-    key: string,
-    source: NodeJS.ReadableStream | AsyncIterable<Uint8Array>,
-    opts?: { signal?: AbortSignal },
-  ): Promise<{ size: number }>;
-  /** `range.end` is inclusive, as in HTTP Range and S3 GetObject. */
-  read(key: string, range?: { start: number; end?: number }): Readable;
-  size(key: string): Promise<number>;
-  remove(key: string): Promise<void>;
-  /** Object storage only: a presigned GET of the key that answers with these headers (15 minutes).
-   *  Absent on the local disk, where the service streams the bytes itself. */
-  downloadUrl?(key: string, headers: DownloadHeaders): Promise<string>;
-}
-
-export interface DownloadHeaders {
-  contentType: string;
-  contentDisposition: string;
-  cacheControl: string;
-}
+export type { DownloadHeaders, Storage } from "./types";
 
 /** Thrown by the fault hook (STORAGE_FAULT_AFTER_BYTES), like a disk that fills up mid-stream. */
 export class StorageFaultError extends Error {

@@ -18,7 +18,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { S3Store, type MetadataValue } from "@tus/s3-store";
 import type { KvStore, Upload } from "@tus/utils";
 import type { Env } from "../env";
-import type { DownloadHeaders, Storage } from "./index";
+import type { DownloadHeaders, Storage } from "./types";
 
 /** `s3://bucket/some/prefix` → bucket and `some/prefix/` ("" without a prefix). */
 export function parseS3Url(url: string): { bucket: string; prefix: string } {

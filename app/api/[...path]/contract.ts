@@ -2,7 +2,7 @@
 import { route, type HttpMethod } from "@/lib/http/contract";
 
 const notFound = (method: HttpMethod) =>
-  route({ method, path: "/api/[...path]", auth: "public", errors: ["not_found"] });
+  route({ method, path: "/api/[...path]", auth: "public", responses: {}, errors: ["not_found"] });
 
 export const GET = notFound("GET");
 export const POST = notFound("POST");

@@ -1,11 +1,9 @@
 // Unknown API paths answer in the error envelope rather than with Next's HTML 404 page.
-import { ApiError } from "@/lib/errors";
-import { withPublic } from "@/lib/http/handler";
+import { notFoundRoute } from "@/lib/http/handler";
 import * as contract from "./contract";
 
-// One handler for every method: each method's contract says the same.
-const notFound = withPublic(contract.GET, async () => {
-  throw new ApiError("not_found", "No such API route.");
-});
-
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export const GET = notFoundRoute(contract.GET);
+export const POST = notFoundRoute(contract.POST);
+export const PUT = notFoundRoute(contract.PUT);
+export const PATCH = notFoundRoute(contract.PATCH);
+export const DELETE = notFoundRoute(contract.DELETE);

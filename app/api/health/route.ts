@@ -10,5 +10,5 @@ export const GET = withPublic(contract.GET, async () => {
   } catch {
     throw new ApiError("service_unavailable", "The database does not answer.");
   }
-  return { status: "ok" };
+  return { status: "ok" as const };
 });

@@ -1,10 +1,10 @@
-import { ok } from "@/lib/http/openapi/parts";
-import { route } from "@/lib/http/contract";
+import { ANSWER, route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/metrics",
   auth: "public",
+  responses: { 200: ANSWER.text("text/plain; version=0.0.4; charset=utf-8") },
   errors: ["unauthorized", "service_unavailable"],
   openapi: () => ({
     operationId: "metrics",
@@ -24,15 +24,13 @@ export const GET = route({
       },
     ],
     responses: {
-      "200": ok("The metrics.", {
-        "text/plain; version=0.0.4; charset=utf-8": {
-          schema: { type: "string" },
-          example:
-            "# HELP agent_webhook_queue_depth Jobs ready to run and waiting for a worker, per queue.\n" +
-            "# TYPE agent_webhook_queue_depth gauge\n" +
-            'agent_webhook_queue_depth{queue="run"} 0\n',
-        },
-      }),
+      "200": {
+        description: "The metrics.",
+        example:
+          "# HELP agent_webhook_queue_depth Jobs ready to run and waiting for a worker, per queue.\n" +
+          "# TYPE agent_webhook_queue_depth gauge\n" +
+          'agent_webhook_queue_depth{queue="run"} 0\n',
+      },
     },
   }),
 });

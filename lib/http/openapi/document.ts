@@ -21,6 +21,7 @@ import { CALLBACK_EVENTS } from "../../callbacks/schemas";
 import { MessageRecord } from "../../conversations/schemas";
 import { RunRecord } from "../../runs/schemas";
 import { openApiPath, type RouteContract } from "../contract";
+import { answerResponses } from "./answers";
 import { namedParts } from "./parts";
 import { tusHeaders } from "./tus";
 import { processOnce } from "../../process-state";
@@ -292,10 +293,11 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
   namedParts(c);
   const ops = contracts.flatMap((contract): Operation[] => {
     if (!contract.openapi) return [];
-    const { path, ...doc } = contract.openapi(c);
+    const { path, responses, ...doc } = contract.openapi(c);
     return [
       {
         ...doc,
+        responses: answerResponses(c, `${contract.method} ${contract.path}`, contract.responses, responses),
         method: contract.method.toLowerCase() as Operation["method"],
         path: path ?? openApiPath(contract.path),
         auth: contract.auth === "accessKey" || contract.auth === "userToken" ? contract.auth : "none",

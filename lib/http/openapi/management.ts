@@ -1,6 +1,6 @@
 // Fragments of the management API's operations (user token, /api/v1/organizations/{org_id}/...).
 import { SECRET_NAME_RE } from "../../secrets/refs";
-import { pathParameter, type Json } from "./builder";
+import { pathParameter } from "./builder";
 import * as ex from "./examples";
 
 export const ORG_ID = pathParameter(
@@ -16,5 +16,3 @@ export const SECRET_NAME = {
 
 export const USER_ERRORS = ["unauthorized", "organization_not_found"] as const;
 export const ADMIN_ERRORS = [...USER_ERRORS, "forbidden"] as const;
-
-export const answer = (description: string, content: Json) => ({ description, headers: {}, content });

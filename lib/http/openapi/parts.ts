@@ -3,12 +3,12 @@
 import { z } from "zod";
 import { TokenUsage, MessageListItem, SessionListItem } from "../../conversations/schemas";
 import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../../runtime/schema";
-import { Approval, ControlQuery, RunRecord, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
+import { Approval, ControlQuery, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
 import type { ControlAction } from "../../runs/state";
 import { JsonObject } from "../../validate";
-import type { OperationDoc } from "../contract";
+import type { AnswerDoc, OperationDoc } from "../contract";
 import { Step, WorkflowDefinition } from "../../workflow/schema";
-import { header, jsonContent, pathParameter, queryParameters, type Components, type Json } from "./builder";
+import { header, pathParameter, queryParameters, type Components, type Json } from "./builder";
 import * as ex from "./examples";
 
 export const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
@@ -20,13 +20,6 @@ export const ref = (name: string) => ({ $ref: `#/components/${name}` });
 export const IDEMPOTENCY_KEY = ref("parameters/Idempotency-Key");
 export const WAIT = ref("parameters/Prefer-Wait");
 
-export const ok = (description: string, content: Json, headers: Json = {}) => ({ description, headers, content });
-
-/** The answer to `Accept: text/event-stream` (docs/api.md "Streaming replies (SSE)"). */
-export const eventStream = (description: string, example: string) => ({
-  "text/event-stream": { schema: { type: "string", description }, example },
-});
-
 /** Errors every Access Key route can answer before its own work (docs/api.md Rate limits). */
 export const KEY_ERRORS = ["unauthorized", "forbidden", "agent_not_found", "rate_limited"] as const;
 export const JSON_BODY_ERRORS = [
@@ -34,6 +27,25 @@ export const JSON_BODY_ERRORS = [
   "invalid_request",
   "payload_too_large",
   "unsupported_media_type",
+] as const;
+
+/**
+ * What every console route answers before its handler (lib/http/console.ts withConsole, the
+ * wrapper of lib/http/handler.ts): no live session, a path or query that fails validation.
+ */
+export const CONSOLE_ERRORS = ["unauthorized", "invalid_request"] as const;
+/** ... and a console write: a request from another origin. */
+export const CONSOLE_WRITE_ERRORS = [...CONSOLE_ERRORS, "cross_site_request"] as const;
+/** ... and a console write only an admin may make (support gets 403 forbidden). */
+export const CONSOLE_ADMIN_ERRORS = [...CONSOLE_WRITE_ERRORS, "forbidden"] as const;
+
+/** What starting work for an agent from the console can answer besides its wrapper's codes. */
+export const CONSOLE_START_ERRORS = [
+  "agent_not_found",
+  "runtime_not_applicable",
+  "file_not_found",
+  "invalid_callback_url",
+  "agent_archived",
 ] as const;
 
 /** A workflow agent's inputs as a trigger body: one schema instance, so one component. */
@@ -69,8 +81,8 @@ export function namedParts(c: Components) {
   c.ref("WorkflowDefinition", WorkflowDefinition);
 }
 
-/** A file's bytes, in its own media type (downloads). */
-export function binaryFile(description: string, headers: Json = {}) {
+/** The prose of a file's bytes (downloads; the contract's answer is ANSWER.file). */
+export function binaryFile(description: string, headers: Json = {}): AnswerDoc {
   return {
     description,
     headers: {
@@ -79,8 +91,6 @@ export function binaryFile(description: string, headers: Json = {}) {
       "Content-Disposition": header("`attachment` with the file's name."),
       ...headers,
     },
-    // The file's own media type, whatever it is.
-    content: { "*/*": { schema: { type: "string", format: "binary" } } },
   };
 }
 
@@ -112,7 +122,7 @@ const CONTROL_TEXT: Record<ControlAction, { summary: string; description: string
 };
 
 /** The prose of the four run controls (the same but for the move). */
-export function controlDoc(c: Components, action: ControlAction): OperationDoc {
+export function controlDoc(action: ControlAction): OperationDoc {
   return {
     operationId: `${action}Run`,
     summary: CONTROL_TEXT[action].summary,
@@ -128,10 +138,7 @@ export function controlDoc(c: Components, action: ControlAction): OperationDoc {
     responses: {
       "200": {
         description: "The run after the move.",
-        headers: {},
-        content: jsonContent(c.ref("RunRecord", RunRecord), {
-          run: { summary: `After ${action}`, value: ex.controlledRun(action) },
-        }),
+        examples: { run: { summary: `After ${action}`, value: ex.controlledRun(action) } },
       },
     },
   };

@@ -1,5 +1,6 @@
 // Resumable uploads: the tus 1.0 protocol (creation, creation-with-upload, termination,
 // expiration) at /api/agents/{agent_id}/upload/tus, as lib/http/tus.ts serves it.
+import type { AnswerDoc } from "../contract";
 import { header, pathParameter, type Json } from "./builder";
 import * as ex from "./examples";
 
@@ -12,11 +13,10 @@ export const UPLOAD_ID = pathParameter(
 export const h = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const p = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
-/** tus's own refusals: a short text/plain body, as tus servers answer them. */
-export const plain = (description: string): Json => ({
+/** The prose of tus's own refusals: a short text/plain body (ANSWER.text()), as tus servers answer them. */
+export const plain = (description: string): AnswerDoc => ({
   description,
   headers: { "Tus-Resumable": h("Tus-Resumable") },
-  content: { "text/plain": { schema: { type: "string" } } },
 });
 
 export const chunk = {

@@ -1,4 +1,5 @@
-import { RetentionQuery, SetRetentionBody } from "@/lib/retention/schemas";
+import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
+import { CONSOLE_ADMIN_ERRORS, CONSOLE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 // Every member reads the setting (support sees the page read-only); admins change it.
@@ -7,6 +8,8 @@ export const GET = route({
   path: "/api/console/retention",
   auth: "console",
   query: RetentionQuery,
+  responses: { 200: RetentionSetting },
+  errors: [...CONSOLE_ERRORS],
 });
 
 export const PATCH = route({
@@ -15,4 +18,6 @@ export const PATCH = route({
   auth: "console",
   body: SetRetentionBody,
   admin: true,
+  responses: { 200: RetentionSetting },
+  errors: [...CONSOLE_ADMIN_ERRORS, ...JSON_BODY_ERRORS],
 });

@@ -1,13 +1,14 @@
 import { header } from "@/lib/http/openapi/builder";
 import { binaryFile } from "@/lib/http/openapi/parts";
 import { z } from "zod";
-import { route } from "@/lib/http/contract";
+import { ANSWER, route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/files/download",
   auth: "public",
   query: z.object({ token: z.string().min(1) }),
+  responses: { 200: ANSWER.file, 206: ANSWER.file, 302: ANSWER.redirect },
   errors: ["invalid_request", "invalid_signature", "url_expired", "not_found", "range_not_satisfiable"],
   openapi: () => ({
     operationId: "downloadFile",

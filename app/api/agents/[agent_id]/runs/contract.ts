@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { header, jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { header, queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
 import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";
@@ -11,8 +11,9 @@ export const GET = route({
   path: "/api/agents/[agent_id]/runs",
   auth: "accessKey",
   query: ListRunsQuery,
+  responses: { 200: RunList },
   errors: [...KEY_ERRORS, "invalid_request", "invalid_status", "runtime_not_applicable"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listRuns",
     summary: "List runs",
     tag: "Workflow runs",
@@ -28,15 +29,15 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": ok(
-        "The runs.",
-        jsonContent(c.ref("RunList", RunList), { runs: { summary: "One run", value: [ex.runListItem] } }),
-        {
+      "200": {
+        description: "The runs.",
+        examples: { runs: { summary: "One run", value: [ex.runListItem] } },
+        headers: {
           [NEXT_CURSOR_HEADER]: header(
             "The cursor of the next page (pass it as `cursor` with the same `status`); absent on the last page.",
           ),
         },
-      ),
+      },
     },
   }),
 });

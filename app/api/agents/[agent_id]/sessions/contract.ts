@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ListSessionsQuery, SessionLimits, SessionList } from "@/lib/conversations/schemas";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 import { CURSOR_DOC } from "@/lib/validate";
 
@@ -10,8 +10,9 @@ export const GET = route({
   path: "/api/agents/[agent_id]/sessions",
   auth: "accessKey",
   query: ListSessionsQuery,
+  responses: { 200: SessionList },
   errors: [...KEY_ERRORS, "invalid_request", "runtime_not_applicable"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listSessions",
     summary: "List sessions",
     tag: "Conversations",
@@ -28,15 +29,15 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": ok(
-        "The sessions.",
-        jsonContent(c.ref("SessionList", SessionList), {
+      "200": {
+        description: "The sessions.",
+        examples: {
           sessions: {
             summary: "One session",
             value: { sessions: [ex.sessionListItem], limit: SessionLimits.default, next_cursor: null },
           },
-        }),
-      ),
+        },
+      },
     },
   }),
 });

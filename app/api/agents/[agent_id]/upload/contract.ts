@@ -1,7 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { UploadedFile } from "@/lib/files/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, ok } from "@/lib/http/openapi/parts";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -9,6 +8,7 @@ export const POST = route({
   path: "/api/agents/[agent_id]/upload",
   auth: "accessKey",
   timeout: "long",
+  responses: { 200: UploadedFile },
   errors: [
     ...KEY_ERRORS,
     "missing_file",
@@ -19,7 +19,7 @@ export const POST = route({
     "unsupported_media_type",
     "upload_failed",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "uploadFile",
     summary: "Upload a file",
     tag: "Files",
@@ -49,10 +49,7 @@ export const POST = route({
       },
     },
     responses: {
-      "200": ok(
-        "The stored file.",
-        jsonContent(c.ref("UploadedFile", UploadedFile), { file: { summary: "A CSV file", value: ex.uploadedFile } }),
-      ),
+      "200": { description: "The stored file.", examples: { file: { summary: "A CSV file", value: ex.uploadedFile } } },
     },
   }),
 });

@@ -1,19 +1,11 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ConversationAccepted, ConversationReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
 import { header, jsonContent } from "@/lib/http/openapi/builder";
-import {
-  AGENT_ID,
-  IDEMPOTENCY_KEY,
-  JSON_BODY_ERRORS,
-  KEY_ERRORS,
-  WorkflowInputs,
-  eventStream,
-  ok,
-  ref,
-} from "@/lib/http/openapi/parts";
+import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, WorkflowInputs, ref } from "@/lib/http/openapi/parts";
 import { RunAccepted } from "@/lib/runs/schemas";
 import { JsonObject } from "@/lib/validate";
-import { route } from "@/lib/http/contract";
+import { z } from "zod";
+import { ANSWER, route } from "@/lib/http/contract";
 
 export const POST = route({
   method: "POST",
@@ -22,6 +14,10 @@ export const POST = route({
   body: JsonObject,
   idempotency: "trigger",
   hot: true,
+  responses: {
+    200: ANSWER.jsonOrEventStream(ConversationReply),
+    202: z.union([ConversationAccepted, RunAccepted]),
+  },
   errors: [
     ...KEY_ERRORS,
     ...JSON_BODY_ERRORS,
@@ -76,41 +72,35 @@ export const POST = route({
       ),
     },
     responses: {
-      "200": ok(
-        "Conversational agent: the reply. With `Accept: text/event-stream`, the reply streamed as Server-Sent " +
+      "200": {
+        description:
+          "Conversational agent: the reply. With `Accept: text/event-stream`, the reply streamed as Server-Sent " +
           "Events (`Location` is the reply message's URL).",
-        {
-          ...jsonContent(c.ref("ConversationReply", ConversationReply), {
-            reply: { summary: "The agent's reply", value: ex.conversationReply },
-          }),
-          ...eventStream(
-            '`event: delta` with `data: {"content": "..."}` for each piece of the reply as the runtime produces ' +
-              "it, then `event: message` with the `ConversationReply` object, or `event: error` with the error " +
-              "envelope (`upstream_error`, `upstream_timeout`). `: keep-alive` comments every 15 s.",
-            'event: delta\ndata: {"content":"Echo: "}\n\nevent: message\ndata: ' +
-              `${JSON.stringify(ex.conversationReply)}\n\n`,
-          ),
-        },
-        {
+        examples: { reply: { summary: "The agent's reply", value: ex.conversationReply } },
+        stream:
+          '`event: delta` with `data: {"content": "..."}` for each piece of the reply as the runtime produces ' +
+          "it, then `event: message` with the `ConversationReply` object, or `event: error` with the error " +
+          "envelope (`upstream_error`, `upstream_timeout`). `: keep-alive` comments every 15 s.",
+        example:
+          'event: delta\ndata: {"content":"Echo: "}\n\nevent: message\ndata: ' +
+          `${JSON.stringify(ex.conversationReply)}\n\n`,
+        headers: {
           "Idempotent-Replayed": ref("headers/Idempotent-Replayed"),
           Location: header("Streamed reply (`text/event-stream`): the URL (a path) of the reply message."),
         },
-      ),
-      "202": ok(
-        "Accepted: a conversational reply still to come (`Prefer: respond-async`), or a workflow run.",
-        jsonContent(
-          { anyOf: [c.ref("ConversationAccepted", ConversationAccepted), c.ref("RunAccepted", RunAccepted)] },
-          {
-            conversational: { summary: "Prefer: respond-async", value: ex.conversationAccepted },
-            workflow: { summary: "A workflow run, pending", value: ex.runAccepted },
-          },
-        ),
-        {
+      },
+      "202": {
+        description: "Accepted: a conversational reply still to come (`Prefer: respond-async`), or a workflow run.",
+        examples: {
+          conversational: { summary: "Prefer: respond-async", value: ex.conversationAccepted },
+          workflow: { summary: "A workflow run, pending", value: ex.runAccepted },
+        },
+        headers: {
           Location: header("Conversational: the URL (a path) of the reply message to poll."),
           "Preference-Applied": header("`respond-async` when the preference was honoured."),
           "Idempotent-Replayed": ref("headers/Idempotent-Replayed"),
         },
-      ),
+      },
     },
   }),
 });

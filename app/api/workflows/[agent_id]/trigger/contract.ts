@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ok, ref } from "@/lib/http/openapi/parts";
+import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/http/openapi/parts";
 import { WorkflowRunAccepted, WorkflowTriggerBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -10,6 +10,7 @@ export const POST = route({
   auth: "accessKey",
   body: WorkflowTriggerBody,
   idempotency: "workflow-trigger",
+  responses: { 202: WorkflowRunAccepted },
   errors: [
     ...KEY_ERRORS,
     ...JSON_BODY_ERRORS,
@@ -35,13 +36,11 @@ export const POST = route({
       }),
     },
     responses: {
-      "202": ok(
-        "The run was created.",
-        jsonContent(c.ref("WorkflowRunAccepted", WorkflowRunAccepted), {
-          triggered: { summary: "Triggered", value: ex.workflowRunAccepted },
-        }),
-        { "Idempotent-Replayed": ref("headers/Idempotent-Replayed") },
-      ),
+      "202": {
+        description: "The run was created.",
+        examples: { triggered: { summary: "Triggered", value: ex.workflowRunAccepted } },
+        headers: { "Idempotent-Replayed": ref("headers/Idempotent-Replayed") },
+      },
     },
   }),
 });

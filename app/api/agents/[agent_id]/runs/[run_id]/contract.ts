@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { header, jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT, ok } from "@/lib/http/openapi/parts";
+import { header } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT } from "@/lib/http/openapi/parts";
 import { RunParams, RunRecord } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -10,8 +10,9 @@ export const GET = route({
   auth: "accessKey",
   params: RunParams,
   hot: true,
+  responses: { 200: RunRecord },
   errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "getRun",
     summary: "Fetch a run",
     tag: "Workflow runs",
@@ -20,11 +21,11 @@ export const GET = route({
       "its audit trail. `Prefer: wait=N` answers as soon as the run's status changes (long polling).",
     parameters: [AGENT_ID, RUN_ID, WAIT],
     responses: {
-      "200": ok(
-        "The run.",
-        jsonContent(c.ref("RunRecord", RunRecord), { run: { summary: "A completed run", value: ex.runRecord } }),
-        { "Preference-Applied": header("`wait=N`: the wait that was honoured.") },
-      ),
+      "200": {
+        description: "The run.",
+        examples: { run: { summary: "A completed run", value: ex.runRecord } },
+        headers: { "Preference-Applied": header("`wait=N`: the wait that was honoured.") },
+      },
     },
   }),
 });

@@ -1,7 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { SessionParams, SessionRecord } from "@/lib/conversations/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, SESSION_ID, ok } from "@/lib/http/openapi/parts";
+import { AGENT_ID, KEY_ERRORS, SESSION_ID } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -9,19 +8,15 @@ export const GET = route({
   path: "/api/agents/[agent_id]/sessions/[session_id]",
   auth: "accessKey",
   params: SessionParams,
+  responses: { 200: SessionRecord },
   errors: [...KEY_ERRORS, "runtime_not_applicable", "session_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "getSession",
     summary: "Fetch a session",
     tag: "Conversations",
     parameters: [AGENT_ID, SESSION_ID],
     responses: {
-      "200": ok(
-        "The session.",
-        jsonContent(c.ref("SessionRecord", SessionRecord), {
-          session: { summary: "A session", value: ex.sessionRecord },
-        }),
-      ),
+      "200": { description: "The session.", examples: { session: { summary: "A session", value: ex.sessionRecord } } },
     },
   }),
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { JsonObject } from "@/lib/validate";
+import { RunAccepted } from "@/lib/runs/schemas";
+import { CONSOLE_START_ERRORS, CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 const StartRunBody = z.strictObject({ inputs: JsonObject });
@@ -8,5 +10,7 @@ export const POST = route({
   method: "POST",
   path: "/api/console/agents/[agent_id]/runs",
   auth: "console",
+  responses: { 201: RunAccepted },
+  errors: [...CONSOLE_WRITE_ERRORS, ...JSON_BODY_ERRORS, ...CONSOLE_START_ERRORS],
   body: StartRunBody,
 });

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { ManagementAccessKeyList, ManagementKeyListQuery, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
 import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
@@ -12,6 +12,7 @@ export const POST = route({
   auth: "userToken",
   body: MintKeyBody,
   admin: true,
+  responses: { 201: MintedAccessKey },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
   openapi: (c) => ({
     operationId: "mintAccessKey",
@@ -29,12 +30,10 @@ export const POST = route({
       }),
     },
     responses: {
-      "201": answer(
-        "The key, with its raw secret.",
-        jsonContent(c.ref("MintedAccessKey", MintedAccessKey), {
-          minted: { summary: "Minted", value: { ...ex.accessKeyRecord, key: ex.ID.rawKey } },
-        }),
-      ),
+      "201": {
+        description: "The key, with its raw secret.",
+        examples: { minted: { summary: "Minted", value: { ...ex.accessKeyRecord, key: ex.ID.rawKey } } },
+      },
     },
   }),
 });
@@ -44,8 +43,9 @@ export const GET = route({
   path: "/api/v1/organizations/[org_id]/access-keys",
   auth: "userToken",
   query: ManagementKeyListQuery,
+  responses: { 200: ManagementAccessKeyList },
   errors: [...USER_ERRORS, "invalid_request"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listAccessKeys",
     summary: "List Access Keys",
     tag: "Access Keys",
@@ -59,15 +59,15 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": answer(
-        "The keys.",
-        jsonContent(c.ref("AccessKeyList", ManagementAccessKeyList), {
+      "200": {
+        description: "The keys.",
+        examples: {
           keys: {
             summary: "One key",
             value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600, next_cursor: null },
           },
-        }),
-      ),
+        },
+      },
     },
   }),
 });

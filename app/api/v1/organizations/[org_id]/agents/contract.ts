@@ -2,7 +2,7 @@ import * as ex from "@/lib/http/openapi/examples";
 import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
 import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
@@ -12,6 +12,7 @@ export const POST = route({
   auth: "userToken",
   body: CreateAgentBody,
   admin: true,
+  responses: { 201: AgentRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent"],
   openapi: (c) => ({
     operationId: "createAgent",
@@ -30,10 +31,7 @@ export const POST = route({
       }),
     },
     responses: {
-      "201": answer(
-        "The agent.",
-        jsonContent(c.ref("AgentRecord", AgentRecord), { agent: { summary: "Created", value: ex.agentRecord } }),
-      ),
+      "201": { description: "The agent.", examples: { agent: { summary: "Created", value: ex.agentRecord } } },
     },
   }),
 });
@@ -43,8 +41,9 @@ export const GET = route({
   path: "/api/v1/organizations/[org_id]/agents",
   auth: "userToken",
   query: ManagementAgentListQuery,
+  responses: { 200: AgentList },
   errors: [...USER_ERRORS, "invalid_request"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listAgents",
     summary: "List agents",
     tag: "Agents",
@@ -59,12 +58,10 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": answer(
-        "The agents.",
-        jsonContent(c.ref("AgentList", AgentList), {
-          agents: { summary: "One agent", value: { agents: [ex.agentRecord], next_cursor: null } },
-        }),
-      ),
+      "200": {
+        description: "The agents.",
+        examples: { agents: { summary: "One agent", value: { agents: [ex.agentRecord], next_cursor: null } } },
+      },
     },
   }),
 });

@@ -1,5 +1,5 @@
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
 import { route } from "@/lib/http/contract";
@@ -23,8 +23,9 @@ export const GET = route({
   auth: "userToken",
   query: RetentionQuery,
   admin: true,
+  responses: { 200: RetentionSetting },
   errors: [...ADMIN_ERRORS, "invalid_request"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "getRetention",
     summary: "Get the organization's retention",
     tag: "Retention",
@@ -34,9 +35,9 @@ export const GET = route({
       "`preview_days`, also how many records the worker's next sweep would delete with that retention.",
     parameters: [ORG_ID],
     responses: {
-      "200": answer(
-        "The retention.",
-        jsonContent(c.ref("RetentionSetting", RetentionSetting), {
+      "200": {
+        description: "The retention.",
+        examples: {
           own: { summary: "The organization keeps 90 days", value: setting },
           preview: {
             summary: "With preview_days=30",
@@ -49,8 +50,8 @@ export const GET = route({
               },
             },
           },
-        }),
-      ),
+        },
+      },
     },
   }),
 });
@@ -61,6 +62,7 @@ export const PATCH = route({
   auth: "userToken",
   body: SetRetentionBody,
   admin: true,
+  responses: { 200: RetentionSetting },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
   openapi: (c) => ({
     operationId: "setRetention",
@@ -79,10 +81,7 @@ export const PATCH = route({
       }),
     },
     responses: {
-      "200": answer(
-        "The retention as set.",
-        jsonContent(c.ref("RetentionSetting", RetentionSetting), { set: { summary: "Set", value: setting } }),
-      ),
+      "200": { description: "The retention as set.", examples: { set: { summary: "Set", value: setting } } },
     },
   }),
 });

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, answer } from "@/lib/http/openapi/management";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { ManagementSecretList, ManagementSecretListQuery } from "@/lib/secrets/schemas";
 import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
@@ -11,8 +11,9 @@ export const GET = route({
   auth: "userToken",
   admin: true,
   query: ManagementSecretListQuery,
+  responses: { 200: ManagementSecretList },
   errors: [...ADMIN_ERRORS, "invalid_request"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listSecrets",
     summary: "List organization secrets",
     tag: "Organization secrets",
@@ -27,12 +28,10 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": answer(
-        "The secrets.",
-        jsonContent(c.ref("SecretList", ManagementSecretList), {
-          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord], next_cursor: null } },
-        }),
-      ),
+      "200": {
+        description: "The secrets.",
+        examples: { secrets: { summary: "One secret", value: { secrets: [ex.secretRecord], next_cursor: null } } },
+      },
     },
   }),
 });

@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, RUN_ID, ok } from "@/lib/http/openapi/parts";
+import { AGENT_ID, KEY_ERRORS, RUN_ID } from "@/lib/http/openapi/parts";
 import { ApprovalList, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -9,8 +8,9 @@ export const GET = route({
   path: "/api/agents/[agent_id]/runs/[run_id]/approvals",
   auth: "accessKey",
   params: RunParams,
+  responses: { 200: ApprovalList },
   errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listApprovals",
     summary: "List open approvals",
     tag: "Workflow runs",
@@ -19,12 +19,10 @@ export const GET = route({
       "run in `needs_review` until it is resolved.",
     parameters: [AGENT_ID, RUN_ID],
     responses: {
-      "200": ok(
-        "The open approvals.",
-        jsonContent(c.ref("ApprovalList", ApprovalList), {
-          approvals: { summary: "One approval", value: [ex.approval] },
-        }),
-      ),
+      "200": {
+        description: "The open approvals.",
+        examples: { approvals: { summary: "One approval", value: [ex.approval] } },
+      },
     },
   }),
 });

@@ -1,5 +1,5 @@
 import { CONTROL_ERRORS, controlDoc } from "@/lib/http/openapi/parts";
-import { ControlQuery, RunParams } from "@/lib/runs/schemas";
+import { ControlQuery, RunParams, RunRecord } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -8,6 +8,7 @@ export const POST = route({
   auth: "accessKey",
   params: RunParams,
   query: ControlQuery,
+  responses: { 200: RunRecord },
   errors: CONTROL_ERRORS,
-  openapi: (c) => controlDoc(c, "cancel"),
+  openapi: () => controlDoc("cancel"),
 });

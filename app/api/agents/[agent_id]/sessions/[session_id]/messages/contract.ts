@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ListMessagesQuery, MessageLimits, MessageList, SessionParams } from "@/lib/conversations/schemas";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, SESSION_ID, ok } from "@/lib/http/openapi/parts";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, SESSION_ID } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 import { CURSOR_DOC } from "@/lib/validate";
 
@@ -11,8 +11,9 @@ export const GET = route({
   auth: "accessKey",
   params: SessionParams,
   query: ListMessagesQuery,
+  responses: { 200: MessageList },
   errors: [...KEY_ERRORS, "invalid_request", "runtime_not_applicable", "session_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "listMessages",
     summary: "List messages",
     tag: "Conversations",
@@ -30,9 +31,9 @@ export const GET = route({
       }),
     ],
     responses: {
-      "200": ok(
-        "The messages.",
-        jsonContent(c.ref("MessageList", MessageList), {
+      "200": {
+        description: "The messages.",
+        examples: {
           messages: {
             summary: "A question and its reply",
             value: {
@@ -42,8 +43,8 @@ export const GET = route({
               next_cursor: null,
             },
           },
-        }),
-      ),
+        },
+      },
     },
   }),
 });

@@ -1,21 +1,25 @@
-// The tus routes: lib/http/tus.ts serves every method itself (its own Access Key check; OPTIONS is
-// open, as the protocol wants), so the handler does not take these contracts; they describe it.
+// The tus routes: lib/http/tus.ts serves every method, one handler per contract (its own Access Key
+// or console-session check; OPTIONS is open, as the protocol wants). Its answers are the protocol's:
+// no body, or a short plain-text refusal, but for GET's file object.
 import * as ex from "@/lib/http/openapi/examples";
 import { UploadedFile } from "@/lib/files/schemas";
-import { header, jsonContent } from "@/lib/http/openapi/builder";
+import { header } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { UPLOAD_ID, chunk, h, p, plain } from "@/lib/http/openapi/tus";
-import { route } from "@/lib/http/contract";
+import { ANSWER, route } from "@/lib/http/contract";
 
 /** Every method: one route file, and uploads are allowed UPLOAD_TIMEOUT_MS. */
 const TUS = { path: "/api/agents/[agent_id]/upload/tus/[[...path]]", timeout: "long" } as const;
 const KEYED = { ...TUS, auth: "accessKey" } as const;
 const TAG = "Resumable uploads (tus)";
+/** tus's own refusals: a short text/plain body. */
+const PLAIN = ANSWER.text();
 
 export const OPTIONS = route({
   method: "OPTIONS",
   ...TUS,
   auth: "public",
+  responses: { 204: ANSWER.none },
   errors: [],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
@@ -41,6 +45,7 @@ export const OPTIONS = route({
 export const POST = route({
   method: "POST",
   ...KEYED,
+  responses: { 201: ANSWER.none, 400: PLAIN, 412: PLAIN, 413: PLAIN, 501: PLAIN },
   errors: [...KEY_ERRORS, "empty_file", "agent_archived"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
@@ -76,6 +81,7 @@ export const POST = route({
 export const HEAD = route({
   method: "HEAD",
   ...KEYED,
+  responses: { 200: ANSWER.none, 410: PLAIN, 412: PLAIN },
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
@@ -105,6 +111,7 @@ export const HEAD = route({
 export const PATCH = route({
   method: "PATCH",
   ...KEYED,
+  responses: { 204: ANSWER.none, 400: PLAIN, 409: PLAIN, 410: PLAIN, 412: PLAIN, 413: PLAIN },
   errors: [...KEY_ERRORS, "upload_not_found", "agent_archived", "unsupported_media_type"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
@@ -139,6 +146,7 @@ export const PATCH = route({
 export const DELETE = route({
   method: "DELETE",
   ...KEYED,
+  responses: { 204: ANSWER.none, 400: PLAIN, 412: PLAIN },
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
@@ -159,8 +167,9 @@ export const DELETE = route({
 export const GET = route({
   method: "GET",
   ...KEYED,
+  responses: { 200: UploadedFile },
   errors: [...KEY_ERRORS, "upload_not_found", "upload_incomplete"],
-  openapi: (c) => ({
+  openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
     operationId: "tusGetFile",
     summary: "Fetch a finished upload's file",
@@ -170,13 +179,7 @@ export const GET = route({
       "missing: `409 upload_incomplete` with `details: {offset, length}`.",
     parameters: [AGENT_ID, UPLOAD_ID],
     responses: {
-      "200": {
-        description: "The file.",
-        headers: {},
-        content: jsonContent(c.ref("UploadedFile", UploadedFile), {
-          file: { summary: "The file", value: ex.uploadedFile },
-        }),
-      },
+      "200": { description: "The file.", examples: { file: { summary: "The file", value: ex.uploadedFile } } },
     },
   }),
 });

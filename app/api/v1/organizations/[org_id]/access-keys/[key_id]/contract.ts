@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, KEY_ID, ORG_ID, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, KEY_ID, ORG_ID } from "@/lib/http/openapi/management";
 import { AccessKeyRecord } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -9,8 +8,9 @@ export const DELETE = route({
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
   auth: "userToken",
   admin: true,
+  responses: { 200: AccessKeyRecord },
   errors: [...ADMIN_ERRORS, "access_key_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "revokeAccessKey",
     summary: "Revoke an Access Key",
     tag: "Access Keys",
@@ -19,12 +19,10 @@ export const DELETE = route({
       "answers the same record.",
     parameters: [ORG_ID, KEY_ID],
     responses: {
-      "200": answer(
-        "The revoked key.",
-        jsonContent(c.ref("AccessKeyRecord", AccessKeyRecord), {
-          revoked: { summary: "Revoked", value: { ...ex.accessKeyRecord, revoked_at: ex.EXAMPLE_TIME } },
-        }),
-      ),
+      "200": {
+        description: "The revoked key.",
+        examples: { revoked: { summary: "Revoked", value: { ...ex.accessKeyRecord, revoked_at: ex.EXAMPLE_TIME } } },
+      },
     },
   }),
 });

@@ -1,7 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, UpdateAgentBody } from "@/lib/agents/schemas";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
@@ -9,18 +9,16 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
   auth: "userToken",
+  responses: { 200: AgentRecord },
   errors: [...USER_ERRORS, "agent_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "getAgent",
     summary: "Fetch an agent",
     tag: "Agents",
     description: "Archived agents too.",
     parameters: [ORG_ID, AGENT_ID],
     responses: {
-      "200": answer(
-        "The agent.",
-        jsonContent(c.ref("AgentRecord", AgentRecord), { agent: { summary: "An agent", value: ex.agentRecord } }),
-      ),
+      "200": { description: "The agent.", examples: { agent: { summary: "An agent", value: ex.agentRecord } } },
     },
   }),
 });
@@ -31,6 +29,7 @@ export const PATCH = route({
   auth: "userToken",
   body: UpdateAgentBody,
   admin: true,
+  responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent", "agent_not_found"],
   openapi: (c) => ({
     operationId: "updateAgent",
@@ -45,12 +44,10 @@ export const PATCH = route({
       }),
     },
     responses: {
-      "200": answer(
-        "The agent.",
-        jsonContent(c.ref("AgentRecord", AgentRecord), {
-          agent: { summary: "Renamed", value: { ...ex.agentRecord, name: "Support bot (EU)" } },
-        }),
-      ),
+      "200": {
+        description: "The agent.",
+        examples: { agent: { summary: "Renamed", value: { ...ex.agentRecord, name: "Support bot (EU)" } } },
+      },
     },
   }),
 });
@@ -60,8 +57,9 @@ export const DELETE = route({
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
   auth: "userToken",
   admin: true,
+  responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, "agent_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "archiveAgent",
     summary: "Archive an agent",
     tag: "Agents",
@@ -70,12 +68,10 @@ export const DELETE = route({
       "runs and files stay readable and its runs controllable. Idempotent; cannot be undone.",
     parameters: [ORG_ID, AGENT_ID],
     responses: {
-      "200": answer(
-        "The archived agent.",
-        jsonContent(c.ref("AgentRecord", AgentRecord), {
-          archived: { summary: "Archived", value: { ...ex.agentRecord, archived_at: ex.EXAMPLE_TIME } },
-        }),
-      ),
+      "200": {
+        description: "The archived agent.",
+        examples: { archived: { summary: "Archived", value: { ...ex.agentRecord, archived_at: ex.EXAMPLE_TIME } } },
+      },
     },
   }),
 });

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID, SECRET_NAME, answer } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, SECRET_NAME } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { DeletedSecret, SecretParams, SecretRecord, SetSecretBody } from "@/lib/secrets/schemas";
 import { route } from "@/lib/http/contract";
@@ -12,6 +12,7 @@ export const PUT = route({
   params: SecretParams,
   body: SetSecretBody,
   admin: true,
+  responses: { 201: SecretRecord, 200: SecretRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
   openapi: (c) => ({
     operationId: "setSecret",
@@ -29,14 +30,8 @@ export const PUT = route({
       }),
     },
     responses: {
-      "201": answer(
-        "Created.",
-        jsonContent(c.ref("SecretRecord", SecretRecord), { created: { summary: "Created", value: ex.secretRecord } }),
-      ),
-      "200": answer(
-        "Replaced.",
-        jsonContent(c.ref("SecretRecord", SecretRecord), { replaced: { summary: "Replaced", value: ex.secretRecord } }),
-      ),
+      "201": { description: "Created.", examples: { created: { summary: "Created", value: ex.secretRecord } } },
+      "200": { description: "Replaced.", examples: { replaced: { summary: "Replaced", value: ex.secretRecord } } },
     },
   }),
 });
@@ -47,20 +42,19 @@ export const DELETE = route({
   auth: "userToken",
   params: SecretParams,
   admin: true,
+  responses: { 200: DeletedSecret },
   errors: [...ADMIN_ERRORS, "invalid_request", "secret_not_found", "secret_in_use"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "deleteSecret",
     summary: "Delete an organization secret",
     tag: "Organization secrets",
     description: "Admin only. Refused with `409 secret_in_use` while an agent names it.",
     parameters: [ORG_ID, SECRET_NAME],
     responses: {
-      "200": answer(
-        "Deleted.",
-        jsonContent(c.ref("DeletedSecret", DeletedSecret), {
-          deleted: { summary: "Deleted", value: { name: "openai-prod", deleted: true } },
-        }),
-      ),
+      "200": {
+        description: "Deleted.",
+        examples: { deleted: { summary: "Deleted", value: { name: "openai-prod", deleted: true } } },
+      },
     },
   }),
 });

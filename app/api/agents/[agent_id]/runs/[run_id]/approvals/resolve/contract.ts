@@ -1,6 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, JSON_BODY_ERRORS, KEY_ERRORS, RUN_ID, ok } from "@/lib/http/openapi/parts";
+import { AGENT_ID, JSON_BODY_ERRORS, KEY_ERRORS, RUN_ID } from "@/lib/http/openapi/parts";
 import { ResolveBody, ResolveResult, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -10,6 +10,7 @@ export const POST = route({
   auth: "accessKey",
   params: RunParams,
   body: ResolveBody,
+  responses: { 200: ResolveResult },
   errors: [
     ...KEY_ERRORS,
     ...JSON_BODY_ERRORS,
@@ -39,12 +40,10 @@ export const POST = route({
       }),
     },
     responses: {
-      "200": ok(
-        "Resolved.",
-        jsonContent(c.ref("ResolveResult", ResolveResult), {
-          resolved: { summary: "The last one", value: ex.resolveResult },
-        }),
-      ),
+      "200": {
+        description: "Resolved.",
+        examples: { resolved: { summary: "The last one", value: ex.resolveResult } },
+      },
     },
   }),
 });

@@ -1,8 +1,8 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { MessageParams, MessageRecord } from "@/lib/conversations/schemas";
-import { header, jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, MESSAGE_ID, SESSION_ID, WAIT, eventStream, ok } from "@/lib/http/openapi/parts";
-import { route } from "@/lib/http/contract";
+import { header } from "@/lib/http/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, MESSAGE_ID, SESSION_ID, WAIT } from "@/lib/http/openapi/parts";
+import { ANSWER, route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
@@ -10,8 +10,9 @@ export const GET = route({
   auth: "accessKey",
   params: MessageParams,
   hot: true,
+  responses: { 200: ANSWER.jsonOrEventStream(MessageRecord) },
   errors: [...KEY_ERRORS, "runtime_not_applicable", "session_not_found", "message_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "getMessage",
     summary: "Fetch a message",
     tag: "Conversations",
@@ -20,22 +21,20 @@ export const GET = route({
       "`error`. `Prefer: wait=N` answers as soon as a reply still `processing` ends (long polling).",
     parameters: [AGENT_ID, SESSION_ID, MESSAGE_ID, WAIT],
     responses: {
-      "200": ok(
-        "The message. With `Accept: text/event-stream`, a stream that ends with the message once it is no " +
+      "200": {
+        description:
+          "The message. With `Accept: text/event-stream`, a stream that ends with the message once it is no " +
           "longer processing.",
-        {
-          ...jsonContent(c.ref("MessageRecord", MessageRecord), {
-            completed: { summary: "A completed reply", value: ex.messageRecord },
-            error: { summary: "A reply that failed", value: ex.failedMessageRecord },
-          }),
-          ...eventStream(
-            "One `event: message` with the `MessageRecord` as soon as the message is no longer `processing` (at " +
-              "once when it already ended), then the end. `: keep-alive` comments every 15 s.",
-            `: keep-alive\n\nevent: message\ndata: ${JSON.stringify(ex.messageRecord)}\n\n`,
-          ),
+        examples: {
+          completed: { summary: "A completed reply", value: ex.messageRecord },
+          error: { summary: "A reply that failed", value: ex.failedMessageRecord },
         },
-        { "Preference-Applied": header("`wait=N`: the wait that was honoured.") },
-      ),
+        stream:
+          "One `event: message` with the `MessageRecord` as soon as the message is no longer `processing` (at " +
+          "once when it already ended), then the end. `: keep-alive` comments every 15 s.",
+        example: `: keep-alive\n\nevent: message\ndata: ${JSON.stringify(ex.messageRecord)}\n\n`,
+        headers: { "Preference-Applied": header("`wait=N`: the wait that was honoured.") },
+      },
     },
   }),
 });

@@ -110,7 +110,7 @@ describe("HTTP layer", () => {
 
   it("ignores unknown query parameters", async () => {
     const { orgA } = ctx();
-    const res = await call("GET", `${keysPath()}?foo=bar&limit=zzz`, { auth: orgA.user_token });
+    const res = await call("GET", `${keysPath()}?foo=bar&sort=zzz`, { auth: orgA.user_token });
     expect(res.status).toBe(200);
   });
 });

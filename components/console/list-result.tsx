@@ -36,7 +36,7 @@ export function CursorPager({
   count: number;
   order?: "newest" | "position";
 }) {
-  const next = data.has_more ? data.next_cursor : null;
+  const next = data.next_cursor ?? null;
   return (
     <Pager
       order={order}

@@ -16,6 +16,10 @@ export interface CursorPage {
   next_cursor?: string | null;
 }
 
+/** The answer's `next_cursor`, when it has one (a list answered whole has none). */
+const nextCursorOf = (data: object): string | null =>
+  "next_cursor" in data && typeof data.next_cursor === "string" ? data.next_cursor : null;
+
 /** "21–40" when the page's number is known (the walk started at the first page), else nothing. */
 export function rowRange(paging: CursorPaging, count: number): string | undefined {
   const { page } = paging.state;
@@ -32,11 +36,11 @@ export function CursorPager({
   order = "newest",
 }: {
   paging: CursorPaging;
-  data: CursorPage;
+  data: object;
   count: number;
   order?: "newest" | "position";
 }) {
-  const next = data.next_cursor ?? null;
+  const next = nextCursorOf(data);
   return (
     <Pager
       order={order}
@@ -48,7 +52,7 @@ export function CursorPager({
   );
 }
 
-export function ListResult<D extends CursorPage, R>({
+export function ListResult<D extends object, R>({
   query,
   rows: rowsOf,
   loading,

@@ -8,23 +8,24 @@ import { Mono } from "../ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "../ui/states";
 import { ConsoleApiError } from "./api";
 
+/** Each record page's record: the error code of one the organization lacks, and its list. */
+const RECORDS = {
+  run: { notFound: "run_not_found", list: { href: "/runs", label: "All runs" } },
+  delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
+} as const;
+
 export function DetailState({
   query,
-  noun,
+  of: noun,
   id,
-  notFound,
-  list,
 }: {
   /** The record's query, while it has no data. */
   query: Pick<UseQueryResult, "isPending" | "error">;
-  /** "run": the words of the states ("Loading the run", "Run not found"). */
-  noun: string;
+  /** Which record: the words of the states ("Loading the run", "Run not found"). */
+  of: keyof typeof RECORDS;
   id: string;
-  /** The error code of a record the organization does not have (`run_not_found`). */
-  notFound: string;
-  /** The list of such records: "All runs" at /runs. */
-  list: { href: string; label: string };
 }) {
+  const { notFound, list } = RECORDS[noun];
   if (query.isPending || !query.error) {
     return (
       <div className="space-y-4">
@@ -48,4 +49,19 @@ export function DetailState({
     );
   }
   return <ErrorState error={query.error} title={`The ${noun} could not be loaded`} />;
+}
+
+/** A record page's way back: its list, then the record's id ("Runs / run_…"). */
+export function Breadcrumb({ list, id }: { list: { href: string; label: string }; id: string }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+      <Link href={list.href} className="text-indigo-700 underline hover:text-indigo-900">
+        {list.label}
+      </Link>{" "}
+      <span aria-hidden className="text-zinc-400">
+        /
+      </span>{" "}
+      <Mono className="text-zinc-600">{id}</Mono>
+    </nav>
+  );
 }

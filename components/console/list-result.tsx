@@ -55,8 +55,7 @@ export function CursorPager({
 export function ListResult<D extends object, R>({
   query,
   rows: rowsOf,
-  loading,
-  errorTitle,
+  noun,
   empty,
   paging,
   order,
@@ -65,9 +64,8 @@ export function ListResult<D extends object, R>({
   query: UseQueryResult<D>;
   /** The listed records of an answer. */
   rows: (data: D) => R[];
-  /** The accessible name of the skeleton. */
-  loading: string;
-  errorTitle: string;
+  /** The records' name in the plural ("keys"): the skeleton's and the error's words. */
+  noun: string;
   empty: ReactNode;
   /** Cursor paging (kept in the URL, or by the component); absent: one page holds everything. */
   paging?: CursorPaging;
@@ -75,14 +73,17 @@ export function ListResult<D extends object, R>({
   order?: "newest" | "position";
   children: (rows: R[]) => ReactNode;
 }) {
-  if (query.isPending) return <SkeletonRows label={loading} />;
+  if (query.isPending) return <SkeletonRows label={`Loading ${noun}`} />;
   const laterPage = Boolean(paging?.state.cursor);
   const firstPage = paging && laterPage && (
     <Button variant="secondary" size="sm" onClick={paging.first}>
       First page
     </Button>
   );
-  if (query.error) return <ErrorState error={query.error} title={errorTitle} action={firstPage} />;
+  if (query.error) {
+    const title = `${noun[0]!.toUpperCase()}${noun.slice(1)} could not be loaded`;
+    return <ErrorState error={query.error} title={title} action={firstPage} />;
+  }
   const rows = rowsOf(query.data);
   if (rows.length === 0) {
     if (!laterPage) return <>{empty}</>;

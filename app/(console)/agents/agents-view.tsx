@@ -78,8 +78,7 @@ export function AgentsView() {
       <ListResult
         query={agents}
         rows={(d) => d.agents}
-        loading="Loading agents"
-        errorTitle="Agents could not be loaded"
+        noun="agents"
         paging={url.paging}
         empty={
           <EmptyState title="No agents yet" action={admin && newAgent("Create your first agent")}>

@@ -166,8 +166,7 @@ export function KeysView() {
       <ListResult
         query={keys}
         rows={(d) => d.access_keys.map((k) => ({ ...k, rate: rateLimitText(k, d.default_rate_limit_per_minute) }))}
-        loading="Loading keys"
-        errorTitle="Keys could not be loaded"
+        noun="keys"
         empty={
           <EmptyState
             title="No Access Keys yet"

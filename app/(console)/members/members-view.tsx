@@ -66,8 +66,7 @@ export function MembersView() {
       <ListResult
         query={members}
         rows={(d) => d.members}
-        loading="Loading members"
-        errorTitle="Members could not be loaded"
+        noun="members"
         empty={
           <EmptyState title="No members" action={<Button onClick={() => setInviting(true)}>Invite a member</Button>}>
             Invite the people who run your agents: admins manage keys, agents and members; support reads and operates.

@@ -3,7 +3,7 @@
 // person (paused, needs_review: someone else may act), and not at all once it is final.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { DetailState } from "@/components/console/detail-state";
+import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { useApprovals, useRun } from "@/components/console/queries";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
@@ -155,30 +155,14 @@ export function RunView({ runId }: { runId: string }) {
   const approvals = useApprovals({ runId, version, enabled: Boolean(run.data) });
 
   if (!run.data) {
-    return (
-      <DetailState
-        query={run}
-        noun="run"
-        id={runId}
-        notFound="run_not_found"
-        list={{ href: "/runs", label: "All runs" }}
-      />
-    );
+    return <DetailState query={run} of="run" id={runId} />;
   }
   const r = run.data;
   const waiting = approvals.data?.approvals ?? [];
   return (
     // data-syncing: whether a fetch of this page is under way (tests wait for quiet before they listen).
     <div data-testid="run-page" data-syncing={run.isFetching || approvals.isFetching ? "true" : "false"}>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/runs" className="text-indigo-700 underline hover:text-indigo-900">
-          Runs
-        </Link>{" "}
-        <span aria-hidden className="text-zinc-400">
-          /
-        </span>{" "}
-        <Mono className="text-zinc-600">{runId}</Mono>
-      </nav>
+      <Breadcrumb list={{ href: "/runs", label: "Runs" }} id={runId} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">

@@ -147,8 +147,7 @@ export function SecretsView() {
       <ListResult
         query={secrets}
         rows={(d) => d.secrets}
-        loading="Loading secrets"
-        errorTitle="Secrets could not be loaded"
+        noun="secrets"
         empty={
           <EmptyState
             title="No secrets yet"

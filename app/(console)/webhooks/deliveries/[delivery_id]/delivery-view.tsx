@@ -3,7 +3,7 @@
 // receiver's answer, and for admins "Redeliver". Polled every 2 s while the delivery is pending.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { DetailState } from "@/components/console/detail-state";
+import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { queryKeys, requests, useAgents, useDelivery } from "@/components/console/queries";
 import { formatDate, formatMs } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
@@ -110,29 +110,13 @@ export function DeliveryView({ deliveryId }: { deliveryId: string }) {
   const agents = useAgents({ staleTime: 60_000 });
 
   if (!delivery.data) {
-    return (
-      <DetailState
-        query={delivery}
-        noun="delivery"
-        id={deliveryId}
-        notFound="delivery_not_found"
-        list={{ href: "/webhooks", label: "All deliveries" }}
-      />
-    );
+    return <DetailState query={delivery} of="delivery" id={deliveryId} />;
   }
   const d = delivery.data;
   const headers = Object.entries(d.request.headers);
   return (
     <div data-testid="delivery-page" data-syncing={delivery.isFetching ? "true" : "false"}>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/webhooks" className="text-indigo-700 underline hover:text-indigo-900">
-          Webhooks
-        </Link>{" "}
-        <span aria-hidden className="text-zinc-400">
-          /
-        </span>{" "}
-        <Mono className="text-zinc-600">{d.id}</Mono>
-      </nav>
+      <Breadcrumb list={{ href: "/webhooks", label: "Webhooks" }} id={d.id} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">

@@ -1,4 +1,5 @@
 // The audit trail: who did what to which resource, when. Actors are made here only.
+import type { AuditAction } from "./audit-actions";
 import { prisma } from "./db";
 import { newId } from "./ids";
 import type { AuditEvent, Prisma } from "./generated/prisma/client";
@@ -28,10 +29,11 @@ export const systemActor = (label = "system"): Actor => ({ type: "system", label
 /** `key` of `key.created`: what the log's `key.*` filter reads through an index. */
 const actionGroup = (action: string) => action.split(".", 1)[0]!;
 
+/** Records one event; `action` is one of lib/audit-actions.ts's list (a new one is added there first). */
 export async function audit(opts: {
   organizationId: string;
   actor: Actor;
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string;
   data?: Prisma.InputJsonValue;

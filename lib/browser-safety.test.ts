@@ -16,6 +16,7 @@ const BROWSER_SAFE = [
   "lib/validate",
   "lib/validation-messages",
   "lib/errors",
+  "lib/audit-actions",
   "lib/id-format",
   "lib/runs/statuses",
   "lib/secrets/refs",

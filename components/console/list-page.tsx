@@ -81,8 +81,7 @@ export function ListBody<D extends CursorPage, R>({
     <ListResult
       query={query}
       rows={rows}
-      loading={`Loading ${noun}`}
-      errorTitle={`${noun[0]!.toUpperCase()}${noun.slice(1)} could not be loaded`}
+      noun={noun}
       paging={paging}
       order={order}
       empty={

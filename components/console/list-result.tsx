@@ -16,6 +16,10 @@ export interface CursorPage {
   next_cursor?: string | null;
 }
 
+/** The answer's `next_cursor`, when it has one (a list answered whole has none). */
+const nextCursorOf = (data: object): string | null =>
+  "next_cursor" in data && typeof data.next_cursor === "string" ? data.next_cursor : null;
+
 /** "21–40" when the page's number is known (the walk started at the first page), else nothing. */
 export function rowRange(paging: CursorPaging, count: number): string | undefined {
   const { page } = paging.state;
@@ -32,11 +36,11 @@ export function CursorPager({
   order = "newest",
 }: {
   paging: CursorPaging;
-  data: CursorPage;
+  data: object;
   count: number;
   order?: "newest" | "position";
 }) {
-  const next = data.has_more ? data.next_cursor : null;
+  const next = nextCursorOf(data);
   return (
     <Pager
       order={order}
@@ -48,11 +52,10 @@ export function CursorPager({
   );
 }
 
-export function ListResult<D extends CursorPage, R>({
+export function ListResult<D extends object, R>({
   query,
   rows: rowsOf,
-  loading,
-  errorTitle,
+  noun,
   empty,
   paging,
   order,
@@ -61,9 +64,8 @@ export function ListResult<D extends CursorPage, R>({
   query: UseQueryResult<D>;
   /** The listed records of an answer. */
   rows: (data: D) => R[];
-  /** The accessible name of the skeleton. */
-  loading: string;
-  errorTitle: string;
+  /** The records' name in the plural ("keys"): the skeleton's and the error's words. */
+  noun: string;
   empty: ReactNode;
   /** Cursor paging (kept in the URL, or by the component); absent: one page holds everything. */
   paging?: CursorPaging;
@@ -71,14 +73,17 @@ export function ListResult<D extends CursorPage, R>({
   order?: "newest" | "position";
   children: (rows: R[]) => ReactNode;
 }) {
-  if (query.isPending) return <SkeletonRows label={loading} />;
+  if (query.isPending) return <SkeletonRows label={`Loading ${noun}`} />;
   const laterPage = Boolean(paging?.state.cursor);
   const firstPage = paging && laterPage && (
     <Button variant="secondary" size="sm" onClick={paging.first}>
       First page
     </Button>
   );
-  if (query.error) return <ErrorState error={query.error} title={errorTitle} action={firstPage} />;
+  if (query.error) {
+    const title = `${noun[0]!.toUpperCase()}${noun.slice(1)} could not be loaded`;
+    return <ErrorState error={query.error} title={title} action={firstPage} />;
+  }
   const rows = rowsOf(query.data);
   if (rows.length === 0) {
     if (!laterPage) return <>{empty}</>;

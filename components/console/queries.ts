@@ -120,8 +120,18 @@ export const queryKeys = {
 // Reads.
 
 /** Every agent of the organization (the filters' choices), archived ones included. */
+/** Every agent of the organization (the agent pickers). */
 export const useAgents = (extra: Extra<AgentList> = {}) =>
   useQuery({ queryKey: queryKeys.agents(), queryFn: () => api<AgentList>("/agents"), ...extra });
+
+/** A page of the agents list, `limit` after `cursor` (docs/console.md, "How the lists page"). */
+export const useAgentsPage = (p: { limit: number; cursor: string }, extra: Extra<AgentList> = {}) =>
+  useQuery({
+    queryKey: [...queryKeys.agents(), { cursor: p.cursor, limit: p.limit }],
+    queryFn: () => api<AgentList>(`/agents?${search({ limit: p.limit, cursor: p.cursor })}`),
+    placeholderData: keepPreviousData,
+    ...extra,
+  });
 
 export const useAgent = (agentId: string) =>
   useQuery({ queryKey: queryKeys.agent(agentId), queryFn: () => api<Agent>(`/agents/${agentId}`) });

@@ -401,6 +401,44 @@ describe("archiving an agent (DELETE on the management API)", () => {
     expect(row.archived_at).toBe(archived.archived_at);
   });
 
+  it("the console's agents list pages by cursor: every agent once, newest first, archived ones too; without limit every agent", async () => {
+    const admin = await signIn("admin-a@example.com");
+    const ids = (res: { body: { agents: { agent_id: string }[] } }) => res.body.agents.map((a) => a.agent_id);
+    await createAgent(ctx().orgA, { ...ECHO_AGENT, name: "console paging" });
+    const whole = await admin.call("GET", "/api/console/agents");
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body.next_cursor).toBeNull();
+    expect(whole.body).not.toHaveProperty("has_more");
+    const before = ids(whole);
+    expect(before.length).toBeGreaterThan(3);
+
+    type AgentsPage = { agents: { agent_id: string }[]; next_cursor: string | null };
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; text: string; body: AgentsPage } = await admin.call<AgentsPage>(
+        "GET",
+        `/api/console/agents?limit=3${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.agents.length).toBeLessThanOrEqual(3);
+      walked.push(...ids(res));
+      cursor = res.body.next_cursor;
+      expect(++pages).toBeLessThan(500);
+    } while (cursor);
+    // Other suites add agents meanwhile (newer ones, before the walk's cursor): every agent listed
+    // before the walk is on it once, in the order of one whole list.
+    expect(new Set(walked).size).toBe(walked.length);
+    expect(walked).toEqual(expect.arrayContaining(before));
+    const after = ids(await admin.call("GET", "/api/console/agents"));
+    expect(after.filter((id) => walked.includes(id))).toEqual(walked);
+
+    const forged = await admin.call("GET", `/api/console/agents?limit=3&cursor=${encodeURIComponent("not a cursor")}`);
+    expectError(forged, 400, "invalid_request");
+    expect(forged.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(["cursor"]);
+  });
+
   it("the console API archives too (admin), with the same answer when already archived", async () => {
     const fresh = (await createAgent(ctx().orgA, { ...ECHO_AGENT, name: "console archive" })).agent_id;
     const support = await signIn("support-a@example.com");

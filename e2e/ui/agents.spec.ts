@@ -303,3 +303,26 @@ test("an admin archives an agent after confirming: the row shows Archived, trigg
   await expect(table.getByRole("row").filter({ hasText: other.name })).toBeVisible();
   await expect(table.getByRole("button", { name: /^Archive / })).toHaveCount(0);
 });
+
+test("the agents list pages by cursor: newest first, Older and First page", async ({ as }) => {
+  // One worker (playwright.config.ts): no other test adds agents meanwhile.
+  const made = [];
+  for (let i = 0; i < 3; i++) made.push(await management.createAgent(ECHO_AGENT(`paged agent ${i} ${Date.now()}`)));
+  const page = await as("adminA");
+  await page.goto("/agents?limit=2");
+  const table = page.getByRole("table", { name: "Agents" });
+  const names = () => table.locator("tbody tr td a").allTextContents();
+  const pages = page.getByRole("navigation", { name: "Pages" });
+  await expect.poll(names).toEqual([made[2]!.name, made[1]!.name]);
+  await expect(pages).toContainText("1–2");
+
+  await pages.getByRole("button", { name: "Older" }).click();
+  await expect(page).toHaveURL(/[?&]cursor=[\w-]+/);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(pages).toContainText(/3(–4)?/); // "3" when the organization holds only these three
+  expect((await names())[0]).toBe(made[0]!.name);
+
+  await pages.getByRole("button", { name: "First page" }).click();
+  await expect(page).not.toHaveURL(/cursor=/);
+  await expect.poll(names).toEqual([made[2]!.name, made[1]!.name]);
+});

@@ -2,6 +2,7 @@
 // support is refused; an organization keeps its last admin; a member of two organizations
 // switches between them.
 import { expect, expectAccessible, screenshots, test, ui } from "./fixtures";
+import { AUDIT_ACTIONS } from "../../lib/audit-actions";
 
 const mainNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
 
@@ -206,6 +207,13 @@ test("the audit log lists member changes and filters by action in the URL", asyn
   const rows = table.locator("tbody tr");
   await expect(table).toContainText("member.added");
   await expect(table).toContainText("Member added");
+
+  // The filter offers every action of the list the services are typed by.
+  const options = await page
+    .getByLabel("Action")
+    .locator("option")
+    .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  expect(options).toEqual(expect.arrayContaining(AUDIT_ACTIONS.map((a) => a.action)));
 
   await page.getByLabel("Action").selectOption("member.added");
   await expect(page).toHaveURL(/action=member\.added/);

@@ -4,7 +4,7 @@ import { RuntimeConfig } from "../runtime/schema";
 import {
   idString,
   managementPageQuery,
-  queryOffset,
+  queryCursor,
   responseId,
   responseNextCursor,
   responseTimestamp,
@@ -44,7 +44,7 @@ export const UpdateAgentBody = z.strictObject({
 });
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
 
-/** The console's agent list: paged when `limit` is given (capped at 100), every agent otherwise. */
+/** The console's agent list: pages of `limit` (capped at 100) after `cursor`, every agent without `limit`. */
 export const AgentListQuery = z.object({
   limit: z
     .string()
@@ -53,7 +53,7 @@ export const AgentListQuery = z.object({
     .pipe(z.number().int().min(1, "must be at least 1"))
     .transform((n) => Math.min(n, 100))
     .optional(),
-  offset: queryOffset,
+  cursor: queryCursor,
 });
 
 /** The management API's agent list: archived agents are listed only with `include_archived=true`. */
@@ -89,4 +89,4 @@ export const AgentRecord = z.strictObject({
 export const AgentList = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });
 
 /** A page of the console's agents list, archived agents included. */
-export const AgentPage = z.strictObject({ agents: z.array(AgentRecord), has_more: z.boolean() });
+export const AgentPage = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });

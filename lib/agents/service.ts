@@ -171,21 +171,22 @@ export async function listAgents(opts: {
 }
 
 /** One page of the organization's agents, archived ones included (the console badges them),
- *  newest first (every agent when `limit` is absent). */
+ *  newest first, after `cursor` (docs/api.md, Paging): every agent after it when `limit` is absent
+ *  (the console's agent pickers). */
 export async function listAgentsPage(opts: {
   organizationId: string;
   limit?: number;
-  offset: number;
+  cursor?: string;
 }): Promise<z.output<typeof AgentPage>> {
   const db = await prisma();
   const rows = await db.agent.findMany({
-    where: { organizationId: opts.organizationId },
+    where: { AND: [{ organizationId: opts.organizationId }, afterCursor("createdAt", opts.cursor)] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
     ...(opts.limit ? { take: opts.limit + 1 } : {}),
   });
-  const page = opts.limit ? rows.slice(0, opts.limit) : rows;
-  return { agents: page.map(agentRecord), has_more: rows.length > page.length };
+  if (!opts.limit) return { agents: rows.map(agentRecord), next_cursor: null };
+  const page = pageOf(rows, opts.limit, (a) => a.createdAt);
+  return { agents: page.rows.map(agentRecord), next_cursor: page.next_cursor };
 }
 
 export async function getAgent(opts: {

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ListResult } from "@/components/console/list-result";
-import { queryKeys, requests, useAgents, type Agent } from "@/components/console/queries";
+import { queryKeys, requests, useAgentsPage, type Agent } from "@/components/console/queries";
+import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
@@ -49,14 +50,14 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
   );
 }
 
-/**
- * Every agent of the organization on one page: the console API lists agents by offset only, and
- * an organization has a few of them (docs/console.md, "How the lists page").
- */
+const LIMIT = 20;
+
+/** The organization's agents, newest first, a page at a time (docs/console.md, "How the lists page"). */
 export function AgentsView() {
   const admin = useIsAdmin();
   const [archiving, setArchiving] = useState<Agent | null>(null);
-  const agents = useAgents();
+  const url = useUrlParams({}, { limit: LIMIT });
+  const agents = useAgentsPage({ limit: url.limit, cursor: url.cursor });
   const newAgent = (label: string) => (
     <Link href="/agents/new" className={buttonClass()}>
       {label}
@@ -77,8 +78,8 @@ export function AgentsView() {
       <ListResult
         query={agents}
         rows={(d) => d.agents}
-        loading="Loading agents"
-        errorTitle="Agents could not be loaded"
+        noun="agents"
+        paging={url.paging}
         empty={
           <EmptyState title="No agents yet" action={admin && newAgent("Create your first agent")}>
             {admin

@@ -1,5 +1,6 @@
 "use client";
 import { useAudit } from "@/components/console/queries";
+import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
 import { FilterBar, ListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
@@ -11,69 +12,14 @@ import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
 
-/** Every action the services write (grep `audit({` and `run.${move}` in lib/), grouped for the filter. */
-const ACTION_GROUPS: { label: string; actions: [string, string][] }[] = [
-  {
-    label: "Access Keys",
-    actions: [
-      ["access_key.created", "Access Key minted"],
-      ["access_key.revoked", "Access Key revoked"],
-    ],
-  },
-  {
-    label: "Agents",
-    actions: [
-      ["agent.created", "Agent created"],
-      ["agent.updated", "Agent updated"],
-    ],
-  },
-  {
-    label: "Runs",
-    actions: [
-      ["run.*", "Any run event"],
-      ["run.trigger", "Run triggered"],
-      ["run.start", "Run started"],
-      ["run.finish", "Run finished"],
-      ["run.fail", "Run failed"],
-      ["run.pause", "Run paused"],
-      ["run.resume", "Run resumed"],
-      ["run.cancel", "Run cancelled"],
-      ["run.retry", "Run retried"],
-      ["run.approval_resolved", "Approval resolved"],
-    ],
-  },
-  {
-    label: "Members",
-    actions: [
-      ["member.*", "Any member change"],
-      ["member.added", "Member added"],
-      ["member.role_changed", "Member role changed"],
-      ["member.removed", "Member removed"],
-    ],
-  },
-  {
-    label: "Invitations",
-    actions: [
-      ["invitation.*", "Any invitation event"],
-      ["invitation.created", "Invitation created"],
-      ["invitation.accepted", "Invitation accepted"],
-      ["invitation.revoked", "Invitation revoked"],
-    ],
-  },
-  {
-    label: "Sign-in",
-    actions: [
-      ["auth.sign_in", "Signed in"],
-      ["auth.sign_in_failed", "Sign-in failed"],
-      ["auth.sign_in_locked", "Sign-in locked out"],
-    ],
-  },
-];
-const ACTION_LABELS = new Map(ACTION_GROUPS.flatMap((g) => g.actions));
-
-/** `member.role_changed` -> "Member role changed" for an action this page does not know yet. */
-const actionLabel = (action: string) =>
-  ACTION_LABELS.get(action) ?? action.replace(/[._]/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+/** The filter's options: each group's `group.*` (where it has one), then its actions (lib/audit-actions.ts). */
+const ACTION_GROUPS = (Object.keys(AUDIT_GROUPS) as AuditGroup[]).map((group) => {
+  const { label, ...g } = AUDIT_GROUPS[group];
+  const any: [string, string][] = "any" in g ? [[`${group}.*`, g.any]] : [];
+  const actions = AUDIT_ACTIONS.filter((a) => a.group === group).map((a): [string, string] => [a.action, a.label]);
+  return { label, actions: [...any, ...actions] };
+});
+const FILTER_VALUES = new Set(ACTION_GROUPS.flatMap((g) => g.actions.map(([value]) => value)));
 
 const ACTOR_TYPES: Record<string, string> = { user: "user", access_key: "Access Key", system: "system" };
 
@@ -101,7 +47,7 @@ export function AuditView() {
   const { update } = url;
   const action = url.filters.action;
   const events = useAudit({ action, cursor: url.cursor, limit: url.limit });
-  const known = ACTION_LABELS.has(action);
+  const known = FILTER_VALUES.has(action);
 
   return (
     <ListPage
@@ -165,7 +111,7 @@ export function AuditView() {
                     </div>
                   </Td>
                   <Td className="min-w-[9rem]">
-                    <div className="font-medium">{actionLabel(e.action)}</div>
+                    <div className="font-medium">{auditActionLabel(e.action)}</div>
                     <Mono className="text-zinc-600">{e.action}</Mono>
                   </Td>
                   <Td className="hidden max-w-[14rem] md:table-cell">

@@ -1,6 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { ListResult } from "@/components/console/list-result";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
@@ -11,7 +12,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
@@ -162,62 +163,63 @@ export function KeysView() {
           You have read access. Admins mint and revoke keys.
         </p>
       )}
-      {keys.isPending ? (
-        <SkeletonRows label="Loading keys" />
-      ) : keys.error ? (
-        <ErrorState error={keys.error} title="Keys could not be loaded" />
-      ) : keys.data.access_keys.length === 0 ? (
-        <EmptyState
-          title="No Access Keys yet"
-          action={admin && <Button onClick={() => setMinting(true)}>Mint your first key</Button>}
-        >
-          Mint a key for each integration, then send triggers with <Mono>Authorization: Bearer ak_…</Mono>.
-        </EmptyState>
-      ) : (
-        <Table
-          label="Access Keys"
-          columns={[
-            "Name",
-            "Key",
-            ["Permissions", "md"],
-            ["Rate limit", "lg"],
-            ["Created", "sm"],
-            ["Last used", "sm"],
-            "Status",
-            admin && ACTIONS,
-          ]}
-        >
-          <TBody>
-            {keys.data.access_keys.map((k) => (
-              <Tr key={k.key_id}>
-                <Td className="font-medium break-words">{k.name}</Td>
-                <Td>
-                  <Mono>{k.start}…</Mono>
-                </Td>
-                <Td className="hidden md:table-cell">
-                  <div className="flex flex-wrap gap-1">
-                    {k.permissions.length ? k.permissions.map((p) => <Badge key={p}>{p}</Badge>) : "none"}
-                  </div>
-                </Td>
-                <Td className="hidden whitespace-nowrap lg:table-cell">
-                  {rateLimitText(k, keys.data.default_rate_limit_per_minute)}
-                </Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">
-                  {k.last_used_at ? relative(k.last_used_at) : "never"}
-                </Td>
-                <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
-                {admin && (
-                  <RowActions
-                    of={k.name}
-                    actions={[!k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) }]}
-                  />
-                )}
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
+      <ListResult
+        query={keys}
+        rows={(d) => d.access_keys.map((k) => ({ ...k, rate: rateLimitText(k, d.default_rate_limit_per_minute) }))}
+        noun="keys"
+        empty={
+          <EmptyState
+            title="No Access Keys yet"
+            action={admin && <Button onClick={() => setMinting(true)}>Mint your first key</Button>}
+          >
+            Mint a key for each integration, then send triggers with <Mono>Authorization: Bearer ak_…</Mono>.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <Table
+            label="Access Keys"
+            columns={[
+              "Name",
+              "Key",
+              ["Permissions", "md"],
+              ["Rate limit", "lg"],
+              ["Created", "sm"],
+              ["Last used", "sm"],
+              "Status",
+              admin && ACTIONS,
+            ]}
+          >
+            <TBody>
+              {rows.map((k) => (
+                <Tr key={k.key_id}>
+                  <Td className="font-medium break-words">{k.name}</Td>
+                  <Td>
+                    <Mono>{k.start}…</Mono>
+                  </Td>
+                  <Td className="hidden md:table-cell">
+                    <div className="flex flex-wrap gap-1">
+                      {k.permissions.length ? k.permissions.map((p) => <Badge key={p}>{p}</Badge>) : "none"}
+                    </div>
+                  </Td>
+                  <Td className="hidden whitespace-nowrap lg:table-cell">{k.rate}</Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">
+                    {k.last_used_at ? relative(k.last_used_at) : "never"}
+                  </Td>
+                  <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
+                  {admin && (
+                    <RowActions
+                      of={k.name}
+                      actions={[!k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) }]}
+                    />
+                  )}
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </ListResult>
       {admin && (
         <MintDialog
           open={minting}

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useMembers, type Member } from "@/components/console/queries";
+import { ListResult } from "@/components/console/list-result";
 import { formatDate, relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { type Role } from "@/components/console/roles";
@@ -10,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button, RowAction } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { EmailText } from "./email-text";
@@ -62,68 +63,71 @@ export function MembersView() {
         description={`Who can use the console of ${me.organization.name}, and with which role.`}
         actions={<Button onClick={() => setInviting(true)}>Invite member</Button>}
       />
-      {members.isPending ? (
-        <SkeletonRows label="Loading members" />
-      ) : members.error ? (
-        <ErrorState error={members.error} title="Members could not be loaded" />
-      ) : members.data.members.length === 0 ? (
-        <EmptyState title="No members" action={<Button onClick={() => setInviting(true)}>Invite a member</Button>}>
-          Invite the people who run your agents: admins manage keys, agents and members; support reads and operates.
-        </EmptyState>
-      ) : (
-        <Table label="Members" columns={["Email", ["Name", "md"], ["Joined", "sm"], "Role"]}>
-          <TBody>
-            {members.data.members.map((m) => {
-              const self = m.email === me.email;
-              return (
-                <Tr key={m.user_id}>
-                  <Td className="max-w-[16rem]">
-                    <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
-                      <EmailText email={m.email} />
-                      {self && <Badge tone="indigo">you</Badge>}
-                    </div>
-                  </Td>
-                  <Td className="hidden md:table-cell">
-                    <div className="flex min-h-10 items-center break-words">
-                      {m.name ?? <span className="text-zinc-500">—</span>}
-                    </div>
-                  </Td>
-                  <Td className="hidden sm:table-cell">
-                    <div className="flex min-h-10 items-center whitespace-nowrap">
-                      <time dateTime={m.joined_at} title={relative(m.joined_at)}>
-                        {formatDate(m.joined_at)}
-                      </time>
-                    </div>
-                  </Td>
-                  <Td className="w-px">
-                    {/* The role and the removal side by side, stacked on a phone. */}
-                    <div className="flex flex-col items-end gap-2 sm:flex-row sm:items-center">
-                      <div className="w-32">
-                        <Select
-                          aria-label={`Role of ${m.email}`}
-                          value={pendingRole(m)}
-                          disabled={change.isPending}
-                          onChange={(e) => {
-                            const role = e.target.value as Role;
-                            if (self && m.role === "admin" && role !== "admin") setDemoting({ member: m, role });
-                            else change.mutate({ member: m, role });
-                          }}
-                        >
-                          <option value="admin">admin</option>
-                          <option value="support">support</option>
-                        </Select>
+      <ListResult
+        query={members}
+        rows={(d) => d.members}
+        noun="members"
+        empty={
+          <EmptyState title="No members" action={<Button onClick={() => setInviting(true)}>Invite a member</Button>}>
+            Invite the people who run your agents: admins manage keys, agents and members; support reads and operates.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <Table label="Members" columns={["Email", ["Name", "md"], ["Joined", "sm"], "Role"]}>
+            <TBody>
+              {rows.map((m) => {
+                const self = m.email === me.email;
+                return (
+                  <Tr key={m.user_id}>
+                    <Td className="max-w-[16rem]">
+                      <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
+                        <EmailText email={m.email} />
+                        {self && <Badge tone="indigo">you</Badge>}
                       </div>
-                      <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
-                        Remove
-                      </RowAction>
-                    </div>
-                  </Td>
-                </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
-      )}
+                    </Td>
+                    <Td className="hidden md:table-cell">
+                      <div className="flex min-h-10 items-center break-words">
+                        {m.name ?? <span className="text-zinc-500">—</span>}
+                      </div>
+                    </Td>
+                    <Td className="hidden sm:table-cell">
+                      <div className="flex min-h-10 items-center whitespace-nowrap">
+                        <time dateTime={m.joined_at} title={relative(m.joined_at)}>
+                          {formatDate(m.joined_at)}
+                        </time>
+                      </div>
+                    </Td>
+                    <Td className="w-px">
+                      {/* The role and the removal side by side, stacked on a phone. */}
+                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:items-center">
+                        <div className="w-32">
+                          <Select
+                            aria-label={`Role of ${m.email}`}
+                            value={pendingRole(m)}
+                            disabled={change.isPending}
+                            onChange={(e) => {
+                              const role = e.target.value as Role;
+                              if (self && m.role === "admin" && role !== "admin") setDemoting({ member: m, role });
+                              else change.mutate({ member: m, role });
+                            }}
+                          >
+                            <option value="admin">admin</option>
+                            <option value="support">support</option>
+                          </Select>
+                        </div>
+                        <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                          Remove
+                        </RowAction>
+                      </div>
+                    </Td>
+                  </Tr>
+                );
+              })}
+            </TBody>
+          </Table>
+        )}
+      </ListResult>
       <PendingInvitations />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <RemoveDialog target={removing} onClose={() => setRemoving(null)} />

@@ -64,8 +64,7 @@ function AgentFiles({ agentId, paging }: { agentId: string; paging: CursorPaging
     <ListResult
       query={files}
       rows={(d) => d.files}
-      loading="Loading files"
-      errorTitle="Files could not be loaded"
+      noun="files"
       paging={paging}
       empty={
         <EmptyState title="No files for this agent yet">

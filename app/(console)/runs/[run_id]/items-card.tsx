@@ -79,8 +79,7 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
         <ListResult
           query={items}
           rows={(d) => d.items}
-          loading="Loading items"
-          errorTitle="Items could not be loaded"
+          noun="items"
           paging={paging}
           order="position"
           empty={

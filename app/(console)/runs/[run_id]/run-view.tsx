@@ -3,13 +3,13 @@
 // person (paused, needs_review: someone else may act), and not at all once it is final.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ConsoleApiError } from "@/components/console/api";
+import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { useApprovals, useRun } from "@/components/console/queries";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { formatBytes, formatDuration, isActive, isWaiting, RunProgress, type RunDetail } from "../shared";
 import { RunControls } from "./controls";
@@ -154,45 +154,15 @@ export function RunView({ runId }: { runId: string }) {
   const version = run.data ? versionOf(run.data) : "";
   const approvals = useApprovals({ runId, version, enabled: Boolean(run.data) });
 
-  if (run.isPending) {
-    return (
-      <div className="space-y-4">
-        <Skeleton className="h-8 w-64" />
-        <SkeletonRows rows={4} label="Loading the run" />
-      </div>
-    );
-  }
-  if (run.error) {
-    const missing = run.error instanceof ConsoleApiError && run.error.code === "run_not_found";
-    return missing ? (
-      <EmptyState
-        title="Run not found"
-        action={
-          <Link href="/runs" className={buttonClass("secondary")}>
-            All runs
-          </Link>
-        }
-      >
-        There is no run <Mono>{runId}</Mono> in this organization. Check the id, or switch organization.
-      </EmptyState>
-    ) : (
-      <ErrorState error={run.error} title="The run could not be loaded" />
-    );
+  if (!run.data) {
+    return <DetailState query={run} of="run" id={runId} />;
   }
   const r = run.data;
   const waiting = approvals.data?.approvals ?? [];
   return (
     // data-syncing: whether a fetch of this page is under way (tests wait for quiet before they listen).
     <div data-testid="run-page" data-syncing={run.isFetching || approvals.isFetching ? "true" : "false"}>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/runs" className="text-indigo-700 underline hover:text-indigo-900">
-          Runs
-        </Link>{" "}
-        <span aria-hidden className="text-zinc-400">
-          /
-        </span>{" "}
-        <Mono className="text-zinc-600">{runId}</Mono>
-      </nav>
+      <Breadcrumb list={{ href: "/runs", label: "Runs" }} id={runId} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { FormDialog } from "@/components/console/form-dialog";
+import { ListResult } from "@/components/console/list-result";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
@@ -13,7 +14,7 @@ import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 
@@ -143,47 +144,50 @@ export function SecretsView() {
         OpenAI-compatible runtime, or <Mono className="whitespace-nowrap">{"{{secrets.name}}"}</Mono> inside a header
         value, such as <Mono className="whitespace-nowrap">{"Bearer {{secrets.name}}"}</Mono>.
       </p>
-      {secrets.isPending ? (
-        <SkeletonRows label="Loading secrets" />
-      ) : secrets.error ? (
-        <ErrorState error={secrets.error} title="Secrets could not be loaded" />
-      ) : secrets.data.secrets.length === 0 ? (
-        <EmptyState
-          title="No secrets yet"
-          action={<Button onClick={() => setAdding(true)}>Add your first secret</Button>}
-        >
-          Add your model provider&apos;s API key, then choose it in an agent&apos;s runtime settings.
-        </EmptyState>
-      ) : (
-        <Table label="Secrets" columns={["Name", ["Value", "sm"], ["Used by", "md"], ["Updated", "sm"], ACTIONS]}>
-          <TBody>
-            {secrets.data.secrets.map((s) => (
-              <Tr key={s.secret_id}>
-                <Td className="font-medium break-all">
-                  <Mono>{s.name}</Mono>
-                  <span className="mt-1 block text-xs font-normal text-zinc-600 sm:hidden">
-                    <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono> · {relative(s.updated_at)}
-                  </span>
-                </Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">
-                  <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono>
-                </Td>
-                <Td className="hidden md:table-cell">
-                  <UsedBy secret={s} />
-                </Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
-                <RowActions
-                  of={s.name}
-                  actions={[
-                    { label: "Replace", onClick: () => setReplacing(s) },
-                    { label: "Delete", onClick: () => setDeleting(s) },
-                  ]}
-                />
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
+      <ListResult
+        query={secrets}
+        rows={(d) => d.secrets}
+        noun="secrets"
+        empty={
+          <EmptyState
+            title="No secrets yet"
+            action={<Button onClick={() => setAdding(true)}>Add your first secret</Button>}
+          >
+            Add your model provider&apos;s API key, then choose it in an agent&apos;s runtime settings.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <Table label="Secrets" columns={["Name", ["Value", "sm"], ["Used by", "md"], ["Updated", "sm"], ACTIONS]}>
+            <TBody>
+              {rows.map((s) => (
+                <Tr key={s.secret_id}>
+                  <Td className="font-medium break-all">
+                    <Mono>{s.name}</Mono>
+                    <span className="mt-1 block text-xs font-normal text-zinc-600 sm:hidden">
+                      <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono> · {relative(s.updated_at)}
+                    </span>
+                  </Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">
+                    <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono>
+                  </Td>
+                  <Td className="hidden md:table-cell">
+                    <UsedBy secret={s} />
+                  </Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
+                  <RowActions
+                    of={s.name}
+                    actions={[
+                      { label: "Replace", onClick: () => setReplacing(s) },
+                      { label: "Delete", onClick: () => setDeleting(s) },
+                    ]}
+                  />
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </ListResult>
       <SecretDialog
         open={adding || Boolean(replacing)}
         target={replacing}

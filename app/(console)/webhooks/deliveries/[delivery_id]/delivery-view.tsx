@@ -3,14 +3,14 @@
 // receiver's answer, and for admins "Redeliver". Polled every 2 s while the delivery is pending.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { ConsoleApiError } from "@/components/console/api";
+import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { queryKeys, requests, useAgents, useDelivery } from "@/components/console/queries";
 import { formatDate, formatMs } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
-import { Button, buttonClass } from "@/components/ui/button";
+import { Button } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
-import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { HttpStatus, prettyJson, type DeliveryAttempt, type DeliveryDetail } from "../../shared";
@@ -109,44 +109,14 @@ export function DeliveryView({ deliveryId }: { deliveryId: string }) {
   });
   const agents = useAgents({ staleTime: 60_000 });
 
-  if (delivery.isPending) {
-    return (
-      <div className="space-y-4">
-        <Skeleton className="h-8 w-64 max-w-full" />
-        <SkeletonRows rows={4} label="Loading the delivery" />
-      </div>
-    );
-  }
-  if (delivery.error) {
-    const missing = delivery.error instanceof ConsoleApiError && delivery.error.code === "delivery_not_found";
-    return missing ? (
-      <EmptyState
-        title="Delivery not found"
-        action={
-          <Link href="/webhooks" className={buttonClass("secondary")}>
-            All deliveries
-          </Link>
-        }
-      >
-        There is no delivery <Mono>{deliveryId}</Mono> in this organization. Check the id, or switch organization.
-      </EmptyState>
-    ) : (
-      <ErrorState error={delivery.error} title="The delivery could not be loaded" />
-    );
+  if (!delivery.data) {
+    return <DetailState query={delivery} of="delivery" id={deliveryId} />;
   }
   const d = delivery.data;
   const headers = Object.entries(d.request.headers);
   return (
     <div data-testid="delivery-page" data-syncing={delivery.isFetching ? "true" : "false"}>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/webhooks" className="text-indigo-700 underline hover:text-indigo-900">
-          Webhooks
-        </Link>{" "}
-        <span aria-hidden className="text-zinc-400">
-          /
-        </span>{" "}
-        <Mono className="text-zinc-600">{d.id}</Mono>
-      </nav>
+      <Breadcrumb list={{ href: "/webhooks", label: "Webhooks" }} id={d.id} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">

@@ -69,14 +69,12 @@ export function auditRecord(e: AuditEvent) {
 
 /**
  * The organization's audit log, newest first; `action` filters by exact action or `prefix.*`.
- * `cursor` (a previous page's `next_cursor`) continues after that page on the index; `offset`
- * stays for older clients.
+ * `cursor` (a previous page's `next_cursor`) continues after that page on the index.
  */
 export async function listAuditEvents(opts: {
   organizationId: string;
   action?: string;
   limit: number;
-  offset: number;
   cursor?: string;
 }) {
   const db = await prisma();
@@ -94,7 +92,6 @@ export async function listAuditEvents(opts: {
   const rows = await db.auditEvent.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (e) => e.createdAt);

@@ -64,13 +64,11 @@ export const OrgSessionsQuery = z.object({
   since: isoTimestamp.optional(),
   environment: z.enum(["production", "draft", "all"]).default("all"),
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
-  offset: queryOffset,
   cursor: queryCursor,
 });
 
 export const OrgMessagesQuery = z.object({
   limit: queryLimit(100, MessageLimits.cap),
-  offset: queryOffset,
   cursor: queryCursor,
 });
 

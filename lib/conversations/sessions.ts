@@ -118,7 +118,6 @@ export async function listOrgSessions(opts: {
   since?: Date;
   environment: EnvironmentFilter;
   limit: number;
-  offset: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgSessionPage>> {
   const where: Prisma.SessionWhereInput = {
@@ -138,7 +137,6 @@ export async function listOrgSessions(opts: {
     where,
     include: { agent: { select: { name: true } } },
     orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (s) => s.lastMessageAt);
@@ -171,7 +169,6 @@ export async function listOrgMessages(opts: {
   organizationId: string;
   sessionId: string;
   limit: number;
-  offset: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgMessagePage>> {
   await getOrgSession(opts);
@@ -179,7 +176,6 @@ export async function listOrgMessages(opts: {
   const rows = await db.message.findMany({
     where: { AND: [{ sessionId: opts.sessionId }, afterCursor("createdAt", opts.cursor, "asc")] },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (m) => m.createdAt);

@@ -13,6 +13,7 @@ import { isUniqueViolation, prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Invitation } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { afterCursor, pageOf } from "../pagination";
 import { consumeRate } from "../keys/rate-limit";
 import { sendMail } from "../mail";
 import { countRateLimited } from "../metrics";
@@ -155,17 +156,26 @@ export async function createInvitation(opts: {
 export async function listInvitations(opts: {
   organizationId: string;
   limit: number;
-  offset: number;
+  cursor?: string;
 }): Promise<z.output<typeof InvitationPage>> {
   const db = await prisma();
   const rows = await db.invitation.findMany({
-    where: { organizationId: opts.organizationId, pendingKey: { not: null }, expiresAt: { gt: new Date() } },
+    where: {
+      AND: [
+        { organizationId: opts.organizationId, pendingKey: { not: null }, expiresAt: { gt: new Date() } },
+        afterCursor("createdAt", opts.cursor),
+      ],
+    },
     include: withInviter,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.offset,
     take: opts.limit + 1,
   });
-  return { invitations: rows.slice(0, opts.limit).map(invitationRecord), has_more: rows.length > opts.limit };
+  const page = pageOf(rows, opts.limit, (i) => i.createdAt);
+  return {
+    invitations: page.rows.map(invitationRecord),
+    has_more: rows.length > opts.limit,
+    next_cursor: page.next_cursor,
+  };
 }
 
 export async function revokeInvitation(opts: {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryCursor, queryLimit, queryOffset } from "../validate";
+import { queryCursor, queryLimit } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 
@@ -9,7 +9,7 @@ const email = z.string().trim().toLowerCase().pipe(z.email("must be an email add
 export const InviteBody = z.strictObject({ email, role: Role });
 export type InviteBody = z.infer<typeof InviteBody>;
 
-export const InvitationsQuery = z.object({ limit: queryLimit(50, 100), offset: queryOffset });
+export const InvitationsQuery = z.object({ limit: queryLimit(50, 100), cursor: queryCursor });
 
 /**
  * Accepting an invitation: the token of the link; signed out, also the password (and name) of the
@@ -28,7 +28,6 @@ export const ChangeRoleBody = z.strictObject({ role: Role });
 export const AuditQuery = z.object({
   action: z.string().min(1).max(100).optional(),
   limit: queryLimit(50, 100),
-  offset: queryOffset,
   cursor: queryCursor,
 });
 
@@ -54,7 +53,11 @@ export const InvitationRecord = z.strictObject({
   created_at: z.string(),
   expires_at: z.string(),
 });
-export const InvitationPage = z.strictObject({ invitations: z.array(InvitationRecord), has_more: z.boolean() });
+export const InvitationPage = z.strictObject({
+  invitations: z.array(InvitationRecord),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
 
 export const AuditEventRecord = z.strictObject({
   event_id: z.string(),

@@ -1,7 +1,7 @@
 // Request shapes of the run routes (docs/workflows.md) and the approvals API.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
-import { queryCursor, queryLimit, queryOffset, responseId, responseTimestamp } from "../validate";
+import { queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 import { RUN_STATUSES } from "./statuses";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
@@ -45,14 +45,12 @@ export const OrgRunsQuery = z.object({
   agent_id: z.string().min(1).optional(),
   status: z.string().optional(),
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
-  offset: queryOffset,
   cursor: queryCursor,
 });
 
 export const RunItemsQuery = z.object({
   status: z.string().optional(),
   limit: queryLimit(50, 200),
-  offset: queryOffset,
   cursor: queryCursor,
 });
 

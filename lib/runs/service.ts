@@ -196,7 +196,6 @@ export async function listOrgRuns(opts: {
   agentId?: string;
   status?: string;
   limit: number;
-  offset: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgRunPage>> {
   if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
@@ -218,7 +217,6 @@ export async function listOrgRuns(opts: {
     },
     include: { agent: { select: { name: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (r) => r.createdAt);
@@ -258,7 +256,6 @@ export async function listRunItems(opts: {
   runId: string;
   status?: string;
   limit: number;
-  offset: number;
   cursor?: string;
 }): Promise<z.output<typeof RunItemPage>> {
   if (opts.status !== undefined && !(ITEM_STATUSES as readonly string[]).includes(opts.status)) {
@@ -271,7 +268,6 @@ export async function listRunItems(opts: {
   const rows = await db.runItem.findMany({
     where: { runId: run.id, ...(opts.status ? { status: opts.status } : {}), ...afterPosition("index", opts.cursor) },
     orderBy: { index: "asc" },
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (i) => i.index);

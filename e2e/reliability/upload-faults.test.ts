@@ -202,6 +202,17 @@ async function tusOk(size = r.int(1, 256 * 1024)) {
 
 /** The temp folder is empty again (a hang-up is noticed, and its bytes removed, asynchronously). */
 const tempEmptied = () => settle(async () => listDir(tmpDir()).length === 0, 30_000, 100);
+/** Files in the agent's folder that no successful upload made. */
+const strays = () => listDir(agentDir()).filter((f) => !stored.has(f));
+/**
+ * The strays once the server is done with the aborted request: a body cut after the file part's
+ * last byte is stored (temp file renamed) before the server notices the hang-up and removes it, so
+ * the temp folder can be empty while the removal is still to come.
+ */
+const strayFiles = async () => {
+  await settle(async () => strays().length === 0, 30_000, 100);
+  return strays();
+};
 
 // --- the cases -------------------------------------------------------------------------------
 
@@ -230,7 +241,7 @@ describe("upload faults", () => {
       });
       expect(res.status, `an answer before the body was complete: ${JSON.stringify(res.body)}`).toBeUndefined();
       expect(await tempEmptied(), "the partial bytes are removed").toBe(true);
-      expect(listDir(agentDir()).filter((f) => !stored.has(f))).toEqual([]);
+      expect(await strayFiles()).toEqual([]);
       await uploadOk();
     }
   });
@@ -284,7 +295,7 @@ describe("upload faults", () => {
         body,
       });
       expect([res.status, res.body?.error?.code]).toEqual([500, "upload_failed"]);
-      expect(listDir(agentDir()).filter((f) => !stored.has(f))).toEqual([]);
+      expect(await strayFiles()).toEqual([]);
     } finally {
       rmSync(tmpDir(), { force: true });
     }
@@ -379,7 +390,7 @@ describe("upload faults", () => {
         });
         expect([res.status, res.body?.error?.code]).toEqual([500, "upload_failed"]);
         expect(await tempEmptied()).toBe(true);
-        expect(listDir(agentDir()).filter((f) => !stored.has(f))).toEqual([]);
+        expect(await strayFiles()).toEqual([]);
       } finally {
         rmSync(filler(), { force: true });
       }

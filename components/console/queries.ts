@@ -10,7 +10,7 @@ import {
   type UseQueryOptions,
 } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { AgentPage, AgentRecord, CreateAgentBody, UpdateAgentBody } from "@/lib/agents/schemas";
+import type { AgentList as AgentListAnswer, AgentRecord, CreateAgentBody, UpdateAgentBody } from "@/lib/agents/schemas";
 import type {
   DeliveryDetail,
   DeliveryList,
@@ -56,7 +56,7 @@ import { api, del, patch, post } from "./api";
 
 // The answers as the pages see them.
 export type Agent = z.infer<typeof AgentRecord>;
-export type AgentList = z.infer<typeof AgentPage>;
+export type AgentList = z.infer<typeof AgentListAnswer>;
 export type RunListItem = z.infer<typeof OrgRunPage>["runs"][number];
 export type RunDetail = z.infer<typeof OrgRunDetail>;
 export type RunItem = z.infer<typeof RunItemPage>["items"][number];

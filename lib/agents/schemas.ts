@@ -86,7 +86,5 @@ export const AgentRecord = z.strictObject({
     .meta({ description: 'The default callback_url of the agent\'s triggers (docs/api.md "Completion callbacks").' }),
 });
 
+/** A page of agents: the management API's list and the console's. */
 export const AgentList = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });
-
-/** A page of the console's agents list, archived agents included. */
-export const AgentPage = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });

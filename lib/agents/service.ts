@@ -7,7 +7,7 @@ import { env } from "../env";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { secretIds } from "../secrets/service";
-import type { CreateAgentBody, UpdateAgentBody, AgentPage, AgentRecord } from "./schemas";
+import type { CreateAgentBody, UpdateAgentBody, AgentList, AgentRecord } from "./schemas";
 import { audit, type Actor } from "../audit";
 import { assertCredentials, credentialRefs } from "../secrets/credentials";
 import { redactConfig, restoreRedacted } from "./redact";
@@ -147,14 +147,17 @@ export async function createAgent(opts: {
   return agentRecord(agent);
 }
 
-/** The management API's list, newest first, a page after `cursor` (docs/api.md, Paging): archived
- *  agents only with `includeArchived`. */
+/**
+ * A page of the organization's agents, newest first, after `cursor` (docs/api.md, Paging); archived
+ * agents only with `includeArchived` (the console always asks for them and badges them). Without
+ * `limit`, every agent after the cursor (the console's agent pickers).
+ */
 export async function listAgents(opts: {
   organizationId: string;
   includeArchived?: boolean;
-  limit: number;
+  limit?: number;
   cursor?: string;
-}) {
+}): Promise<z.output<typeof AgentList>> {
   const db = await prisma();
   const rows = await db.agent.findMany({
     where: {
@@ -163,24 +166,6 @@ export async function listAgents(opts: {
         afterCursor("createdAt", opts.cursor),
       ],
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: opts.limit + 1,
-  });
-  const page = pageOf(rows, opts.limit, (a) => a.createdAt);
-  return { agents: page.rows.map(agentRecord), next_cursor: page.next_cursor };
-}
-
-/** One page of the organization's agents, archived ones included (the console badges them),
- *  newest first, after `cursor` (docs/api.md, Paging): every agent after it when `limit` is absent
- *  (the console's agent pickers). */
-export async function listAgentsPage(opts: {
-  organizationId: string;
-  limit?: number;
-  cursor?: string;
-}): Promise<z.output<typeof AgentPage>> {
-  const db = await prisma();
-  const rows = await db.agent.findMany({
-    where: { AND: [{ organizationId: opts.organizationId }, afterCursor("createdAt", opts.cursor)] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     ...(opts.limit ? { take: opts.limit + 1 } : {}),
   });

@@ -27,7 +27,7 @@ import {
 import { deleteExpiredUploads, listAgentFiles } from "../files/resumable";
 import { PrismaClient, type Agent } from "../generated/prisma/client";
 import { listKeyPage, listKeys } from "../keys/service";
-import { listAgents, listAgentsPage } from "../agents/service";
+import { listAgents } from "../agents/service";
 import { listSecretPage } from "../secrets/service";
 import { scrapeMetrics } from "../observability/scrape";
 import { overview } from "../orgs/overview";
@@ -433,9 +433,9 @@ describe("query plans at volume", () => {
       listAgents({ organizationId: ORG_C, limit: 100, cursor: deep.agents }),
     "management agents with archived, deep page by cursor": () =>
       listAgents({ organizationId: ORG_C, includeArchived: true, limit: 100, cursor: deep.agents }),
-    "console agents": () => listAgentsPage({ organizationId: ORG_C, limit: 20 }),
+    "console agents": () => listAgents({ organizationId: ORG_C, includeArchived: true, limit: 20 }),
     "console agents, deep page by cursor": () =>
-      listAgentsPage({ organizationId: ORG_C, limit: 20, cursor: deep.agents }),
+      listAgents({ organizationId: ORG_C, includeArchived: true, limit: 20, cursor: deep.agents }),
     "management keys": () => listKeyPage({ organizationId: ORG_C, limit: 100 }),
     "management keys, deep page by cursor": () => listKeyPage({ organizationId: ORG_C, limit: 100, cursor: deep.keys }),
     "management secrets": () => listSecretPage({ organizationId: OTHER, limit: 100 }),

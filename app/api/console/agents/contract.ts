@@ -1,4 +1,4 @@
-import { AgentListQuery, AgentPage, AgentRecord, CreateAgentBody } from "@/lib/agents/schemas";
+import { AgentList, AgentListQuery, AgentRecord, CreateAgentBody } from "@/lib/agents/schemas";
 import { CONSOLE_ADMIN_ERRORS, CONSOLE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
@@ -6,7 +6,7 @@ export const GET = route({
   method: "GET",
   path: "/api/console/agents",
   auth: "console",
-  responses: { 200: AgentPage },
+  responses: { 200: AgentList },
   errors: [...CONSOLE_ERRORS],
   query: AgentListQuery,
 });

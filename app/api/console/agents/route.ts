@@ -1,10 +1,10 @@
-import { createAgent, listAgentsPage } from "@/lib/agents/service";
+import { createAgent, listAgents } from "@/lib/agents/service";
 import { withConsole } from "@/lib/http/console";
 import { Reply } from "@/lib/http/handler";
 import * as contract from "./contract";
 
 export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
-  listAgentsPage({ organizationId, ...query }),
+  listAgents({ organizationId, includeArchived: true, ...query }),
 );
 
 export const POST = withConsole(

@@ -125,7 +125,7 @@ export function BulkBar({
   const active = selection.allMatching || count > 0;
 
   return (
-    <div className="space-y-3">
+    <div className={active || started ? "mb-4 space-y-3" : undefined}>
       {active && (
         <div
           role="region"
@@ -355,7 +355,7 @@ function BulkProgress({ bulkActionId, onDismiss }: { bulkActionId: string; onDis
         <h2 className="text-sm font-semibold text-zinc-900" aria-live="polite">
           {b ? `${LABEL[b.action as Control] ?? b.action}: ${statusLabel(b.status)}` : "Starting…"}
         </h2>
-        <span className="flex gap-2">
+        <span className="flex items-center gap-2">
           <Link href={`/runs/bulk/${bulkActionId}`} className="text-sm font-medium text-indigo-700 hover:underline">
             Open the bulk action
           </Link>

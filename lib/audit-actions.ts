@@ -28,6 +28,7 @@ export const AUDIT_GROUPS = {
       cancel: "Run cancelled",
       retry: "Run retried",
       approval_resolved: "Approval resolved",
+      rerun: "Run started again",
     },
   },
   callback_delivery: {
@@ -65,6 +66,11 @@ export const AUDIT_GROUPS = {
   retention: {
     label: "Retention",
     actions: { updated: "Retention settings changed", swept: "Old records deleted" },
+  },
+  bulk_action: {
+    label: "Bulk actions",
+    any: "Any bulk action event",
+    actions: { started: "Bulk action started", completed: "Bulk action completed" },
   },
 } as const satisfies Record<string, { label: string; any?: string; actions: Record<string, string> }>;
 

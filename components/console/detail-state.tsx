@@ -12,6 +12,7 @@ import { ConsoleApiError } from "./api";
 const RECORDS = {
   run: { notFound: "run_not_found", list: { href: "/runs", label: "All runs" } },
   delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
+  "bulk action": { notFound: "bulk_action_not_found", list: { href: "/runs", label: "All runs" } },
 } as const;
 
 export function DetailState({

@@ -211,24 +211,27 @@ export function JsonEditor({
         </p>
       )}
       {errors.length > 0 && (
-        <ul id={errorId} role="alert" className="space-y-0.5 text-xs font-medium text-red-700">
-          {errors.map((e, i) => (
-            <li key={i} className="break-words">
-              {e.line !== null ? (
-                <button
-                  type="button"
-                  className="font-semibold underline decoration-dotted underline-offset-2 hover:text-red-900"
-                  onClick={() => goTo(e.line!)}
-                >
-                  line {e.line}
-                </button>
-              ) : null}
-              {e.line !== null ? ": " : ""}
-              {e.message}
-              {e.path && <span className="ml-1 font-mono font-normal text-red-600">({e.path})</span>}
-            </li>
-          ))}
-        </ul>
+        // The alert wraps the list: a role on the <ul> itself would hide its items' list semantics.
+        <div id={errorId} role="alert">
+          <ul className="space-y-0.5 text-xs font-medium text-red-700">
+            {errors.map((e, i) => (
+              <li key={i} className="break-words">
+                {e.line !== null ? (
+                  <button
+                    type="button"
+                    className="font-semibold underline decoration-dotted underline-offset-2 hover:text-red-900"
+                    onClick={() => goTo(e.line!)}
+                  >
+                    line {e.line}
+                  </button>
+                ) : null}
+                {e.line !== null ? ": " : ""}
+                {e.message}
+                {e.path && <span className="ml-1 font-mono font-normal text-red-600">({e.path})</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {footer}
     </div>

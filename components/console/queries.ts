@@ -51,6 +51,7 @@ import type {
   RunItemPage,
 } from "@/lib/runs/schemas";
 import type { RetentionSetting } from "@/lib/retention/schemas";
+import type { BULK_ACTIONS, BulkActionRecord, BulkPreview, BulkSelection } from "@/lib/bulk/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -331,3 +332,31 @@ export const useRetentionPreview = (days: number | null) =>
 
 export const setRetention = (retentionDays: number | null) =>
   patch<Retention>("/retention", { retention_days: retentionDays });
+
+// Bulk actions (app/(console)/runs/bulk-*.tsx): the dry run, starting one, its progress; and
+// "Run again" (app/(console)/runs/[run_id]/rerun.tsx).
+
+export type BulkActionName = (typeof BULK_ACTIONS)[number];
+export type BulkSelectionBody = z.input<typeof BulkSelection>;
+export type BulkPreviewAnswer = z.infer<typeof BulkPreview>;
+export type BulkAction = z.infer<typeof BulkActionRecord>;
+
+export const bulkActionKey = (bulkActionId: string) => ["bulk-actions", bulkActionId] as const;
+
+/** One bulk action; `poll` keeps it fresh while it runs. */
+export const useBulkAction = (bulkActionId: string, extra: Extra<BulkAction> = {}) =>
+  useQuery({
+    queryKey: bulkActionKey(bulkActionId),
+    queryFn: () => api<BulkAction>(`/bulk-actions/${id(bulkActionId)}`),
+    enabled: Boolean(bulkActionId),
+    ...extra,
+  });
+
+export const bulkRequests = {
+  preview: (body: { action: BulkActionName; selection: BulkSelectionBody }) =>
+    post<BulkPreviewAnswer>("/bulk-actions/preview", body),
+  start: (body: { action: BulkActionName; selection: BulkSelectionBody; expected_count?: number }) =>
+    post<BulkAction>("/bulk-actions", body),
+  rerun: (runId: string, inputs: Record<string, unknown>) =>
+    post<z.infer<typeof RunAccepted>>(`/runs/${id(runId)}/rerun`, { inputs }),
+};

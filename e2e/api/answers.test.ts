@@ -207,6 +207,7 @@ describe("every route's answer is its contract's", () => {
       "POST /api/console/invitations/accept",
       "POST /api/console/runs/[run_id]/approvals/resolve",
       ...["pause", "resume", "cancel", "retry"].map((a) => `POST /api/console/runs/[run_id]/${a}`),
+      "POST /api/console/runs/[run_id]/rerun",
     ]);
     const plain = REQUESTS.filter((r) => !OWN.has(`${r.method} ${r.pattern}`));
 
@@ -230,6 +231,7 @@ describe("every route's answer is its contract's", () => {
       for (const action of ["pause", "resume", "cancel"]) await ok("POST", `${runs}/${held}/${action}`, {}, admin);
       const failed = await startRun(agents.fatal, { rows: [{ n: 1 }] });
       await runUntil(agents.fatal, failed, (s) => s === "failed");
+      await ok("POST", `${runs}/${failed}/rerun`, { body: { inputs: { rows: [{ n: 2 }] } } }, admin);
       await ok("POST", `${runs}/${failed}/retry`, {}, admin);
     });
 

@@ -29,6 +29,8 @@ export interface ConsoleFixtures {
   freshAgent(): Promise<string>;
   /** An organization secret of org A made for this call (DELETE deletes it): its name. */
   freshSecret(): Promise<string>;
+  /** A bulk action of org A (a retry of its completed runs: it moves none). */
+  bulkActionId: string;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -75,6 +77,8 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
   const members = await adminA.call("GET", "/api/console/members");
   const deliveries = await adminA.call("GET", `/api/console/deliveries?agent_id=${conversational}`);
   expect(deliveries.body.data, "the trigger's completion callback is logged").toHaveLength(1);
+  const bulk = await adminA.call("POST", "/api/console/bulk-actions", HARMLESS_BULK_ACTION);
+  expect(bulk.status, bulk.text).toBe(202);
   return {
     orgA: orgA.organization_id,
     orgB: orgB.organization_id,
@@ -97,8 +101,12 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     },
     freshMember: () => addMember(adminA, uniqueEmail("gone")),
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
+    bulkActionId: bulk.body.bulk_action_id,
   };
 }
+
+/** A bulk action that changes nothing: retry is allowed from failed only (it names no id either). */
+const HARMLESS_BULK_ACTION = { action: "retry", selection: { filter: { status: "completed" } } };
 
 export const REQUESTS: ConsoleRequest[] = [
   {
@@ -306,6 +314,33 @@ export const REQUESTS: ConsoleRequest[] = [
     path: () => "/api/console/retention",
     // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
     body: () => ({ retention_days: null }),
+  },
+  { method: "GET", pattern: "/api/console/bulk-actions", path: () => "/api/console/bulk-actions" },
+  {
+    method: "POST",
+    pattern: "/api/console/bulk-actions",
+    path: () => "/api/console/bulk-actions",
+    body: () => HARMLESS_BULK_ACTION,
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/bulk-actions/preview",
+    path: () => "/api/console/bulk-actions/preview",
+    body: () => HARMLESS_BULK_ACTION,
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/bulk-actions/[bulk_action_id]",
+    path: (f) => `/api/console/bulk-actions/${f.bulkActionId}`,
+    otherOrg: "bulk_action_not_found",
+  },
+  {
+    // A run that may still be going: 409 invalid_state_transition then (answers.test reruns a finished one).
+    method: "POST",
+    pattern: "/api/console/runs/[run_id]/rerun",
+    path: (f) => `/api/console/runs/${f.runId}/rerun`,
+    body: () => ({ inputs: { rows: [{ a: 2 }] } }),
+    otherOrg: "run_not_found",
   },
 ];
 

@@ -391,6 +391,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshInvitation: async () => victims.invitations[0]!,
       freshAgent: async () => victims.agents[0]!,
       freshSecret: async () => "fuzz-secret",
+      // None started here: the bulk action route answers 404 bulk_action_not_found.
+      bulkActionId: "bulk_fuzz",
     },
   };
   await f.refreshSessions();

@@ -84,6 +84,8 @@ export async function revokeKey(opts: {
   organizationId: string;
   keyId: string;
   actor: Actor;
+  /** More details for the audit event (a bulk action names itself: `bulk_action_id`). */
+  auditData?: Record<string, string>;
 }): Promise<z.output<typeof AccessKeyRecord>> {
   const db = await prisma();
   const row = await db.accessKey.findFirst({ where: { id: opts.keyId, organizationId: opts.organizationId } });
@@ -97,7 +99,7 @@ export async function revokeKey(opts: {
     action: "access_key.revoked",
     targetType: "access_key",
     targetId: row.id,
-    data: { name: row.name },
+    data: { name: row.name, ...opts.auditData },
   });
   return keyRecord(revoked);
 }

@@ -13,6 +13,12 @@ export const JOBS = {
      *  enqueued before it existed have none. */
     organizationId: z.string().optional(),
   }),
+  /** Walk one bulk action's selection from its stored cursor (lib/bulk/job.ts). */
+  bulk_action: z.object({
+    bulkActionId: z.string().min(1),
+    organizationId: z.string().min(1),
+    baseUrl: z.string().optional(),
+  }),
 } as const;
 
 export type QueueName = keyof typeof JOBS;

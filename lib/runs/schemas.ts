@@ -158,6 +158,8 @@ export const OrgRunDetail = RunRecord.extend({
   created_at: responseTimestamp(),
   inputs: z.unknown(),
   allowed_actions: z.array(z.enum(CONTROL_VALUES)),
+  rerun_of: z.string().nullable().meta({ description: "The finished run this one was started again from." }),
+  reruns: z.array(z.string()).meta({ description: "The runs started again from this one, newest first (at most 20)." }),
 });
 
 export const RunItemRecord = z.strictObject({

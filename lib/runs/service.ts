@@ -128,30 +128,9 @@ export async function controlRun(opts: {
   baseUrl: string;
 }) {
   const run = await loadRun(opts.agent, opts.runId);
-  const result = await transactionWithJobs(async (tx) => {
-    let startsEngine = false;
-    const t = await transition({
-      tx,
-      runId: run.id,
-      move: opts.action,
-      actor: opts.actor,
-      triggeredBy: opts.triggeredBy,
-      decide: (locked) => {
-        const effects = controlEffects(opts.action, locked.status);
-        startsEngine = effects.startsEngine;
-        return { ...effects, bumpEpoch: effects.startsEngine };
-      },
-    });
-    if (isRefused(t)) return t;
-    if (opts.action === "retry") await resetFatalItems(tx, run.id);
-    if (startsEngine)
-      await enqueue(
-        "run",
-        { runId: run.id, epoch: t.epoch, baseUrl: opts.baseUrl, organizationId: run.organizationId },
-        { tx },
-      );
-    return t;
-  });
+  const result = await transactionWithJobs((tx) =>
+    controlRunIn(tx, { ...opts, runId: run.id, organizationId: run.organizationId }),
+  );
   if (!isRefused(result)) announceRun(run.id, { status: result.to, epoch: result.epoch });
   if (isRefused(result)) {
     const current = result.refused ?? run.status;
@@ -161,6 +140,49 @@ export async function controlRun(opts: {
     });
   }
   return recordOf(run.id, opts.baseUrl);
+}
+
+/**
+ * One control inside `tx` (a transaction with jobs): the locked transition, its effects and the
+ * engine's job (the caller announces the move once `tx` commits: announceRun). A refused move
+ * writes nothing and is returned as such.
+ * The single control routes and the bulk actions (lib/bulk) both move runs through it.
+ */
+export async function controlRunIn(
+  tx: Prisma.TransactionClient,
+  opts: {
+    runId: string;
+    organizationId: string;
+    action: ControlAction;
+    actor: Actor;
+    triggeredBy?: string;
+    baseUrl: string;
+    auditData?: Record<string, string>;
+  },
+) {
+  let startsEngine = false;
+  const t = await transition({
+    tx,
+    runId: opts.runId,
+    move: opts.action,
+    actor: opts.actor,
+    triggeredBy: opts.triggeredBy,
+    auditData: opts.auditData,
+    decide: (locked) => {
+      const effects = controlEffects(opts.action, locked.status);
+      startsEngine = effects.startsEngine;
+      return { ...effects, bumpEpoch: effects.startsEngine };
+    },
+  });
+  if (isRefused(t)) return t;
+  if (opts.action === "retry") await resetFatalItems(tx, opts.runId);
+  if (startsEngine)
+    await enqueue(
+      "run",
+      { runId: opts.runId, epoch: t.epoch, baseUrl: opts.baseUrl, organizationId: opts.organizationId },
+      { tx },
+    );
+  return t;
 }
 
 /** Retry: the items whose failure failed the run go back to pending, at the step that failed. */
@@ -190,6 +212,26 @@ export async function loadOrgRun(organizationId: string, runId: string) {
   return run;
 }
 
+/**
+ * The conditions of the console's runs list for a filter of its query (OrgRunsQuery without the
+ * paging): the list and the bulk actions' selection by filter (lib/bulk) read the same rows.
+ */
+export function orgRunsWhere(
+  organizationId: string,
+  filter: { agent_id?: string; status?: string },
+): Prisma.RunWhereInput {
+  if (filter.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(filter.status)) {
+    throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
+      allowed: RUN_STATUSES,
+    });
+  }
+  return {
+    organizationId,
+    ...(filter.agent_id ? { agentId: filter.agent_id } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+  };
+}
+
 /** Console: the organization's runs, newest first, with the agent's name. */
 export async function listOrgRuns(opts: {
   organizationId: string;
@@ -198,23 +240,10 @@ export async function listOrgRuns(opts: {
   limit: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgRunPage>> {
-  if (opts.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(opts.status)) {
-    throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
-      allowed: RUN_STATUSES,
-    });
-  }
+  const where = orgRunsWhere(opts.organizationId, { agent_id: opts.agentId, status: opts.status });
   const db = await prisma();
   const rows = await db.run.findMany({
-    where: {
-      AND: [
-        {
-          organizationId: opts.organizationId,
-          ...(opts.agentId ? { agentId: opts.agentId } : {}),
-          ...(opts.status ? { status: opts.status } : {}),
-        },
-        afterCursor("createdAt", opts.cursor),
-      ],
-    },
+    where: { AND: [where, afterCursor("createdAt", opts.cursor)] },
     include: { agent: { select: { name: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: opts.limit + 1,
@@ -238,13 +267,24 @@ export async function getOrgRun(opts: {
   baseUrl: string;
 }): Promise<z.output<typeof OrgRunDetail>> {
   const run = await loadOrgRun(opts.organizationId, opts.runId);
-  const record = await recordOf(run.id, opts.baseUrl);
+  const db = await prisma();
+  const [record, reruns] = await Promise.all([
+    recordOf(run.id, opts.baseUrl),
+    db.run.findMany({
+      where: { rerunOf: run.id, organizationId: opts.organizationId },
+      select: { id: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 20,
+    }),
+  ]);
   return {
     ...record,
     agent_name: run.agent.name,
     created_at: run.createdAt.toISOString(),
     inputs: run.inputs,
     allowed_actions: allowedActions(record.status),
+    rerun_of: run.rerunOf,
+    reruns: reruns.map((r) => r.id),
   };
 }
 

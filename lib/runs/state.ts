@@ -101,6 +101,8 @@ export async function transition(opts: {
   data?: Prisma.RunUpdateManyMutationInput;
   /** Start a new engine generation (the caller enqueues the job for it). */
   bumpEpoch?: boolean;
+  /** More details for the move's audit event (a bulk action names itself: `bulk_action_id`). */
+  auditData?: Record<string, string>;
 }): Promise<TransitionResult | { refused: RunStatus | null; run: LockedRun | null }> {
   const { tx } = opts;
   const entry = RUN_MOVES[opts.move];
@@ -136,7 +138,7 @@ export async function transition(opts: {
     action: `run.${opts.move}`,
     targetType: "run",
     targetId: run.id,
-    data: { from: run.status, to: decided.to, seq: version, triggered_by: opts.triggeredBy ?? null },
+    data: { from: run.status, to: decided.to, seq: version, triggered_by: opts.triggeredBy ?? null, ...opts.auditData },
   });
   // The completion callback of this move, in this transaction (with the audit event above in its events).
   const ids = { runId: run.id, agentId: run.agent_id, organizationId: run.organization_id };

@@ -26,6 +26,8 @@ export async function createRun(opts: {
   baseUrl: string;
   /** Where the run's state changes are sent (takeCallbackUrl); absent: the agent's default. */
   callbackUrl?: string | null;
+  /** The finished run this one starts again (lib/workflow/rerun.ts): stored, and audited as `run.rerun`. */
+  rerunOf?: string;
 }): Promise<{ runId: string }> {
   requireWorkflowAgent(opts.agent);
   assertNotArchived(opts.agent);
@@ -49,16 +51,24 @@ export async function createRun(opts: {
         inputs: inputs as Prisma.InputJsonValue,
         definition: definition as Prisma.InputJsonValue,
         callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,
+        rerunOf: opts.rerunOf ?? null,
       },
     });
     await audit({
       tx,
       organizationId: opts.agent.organizationId,
       actor: opts.actor,
-      action: "run.trigger",
+      action: opts.rerunOf ? "run.rerun" : "run.trigger",
       targetType: "run",
       targetId: runId,
-      data: { from: null, to: "pending", seq: 0, triggered_by: null, trigger_type: opts.triggerType },
+      data: {
+        from: null,
+        to: "pending",
+        seq: 0,
+        triggered_by: null,
+        trigger_type: opts.triggerType,
+        ...(opts.rerunOf ? { rerun_of: opts.rerunOf } : {}),
+      },
     });
     await enqueue("run", { runId, epoch: 0, baseUrl: opts.baseUrl, organizationId: opts.agent.organizationId }, { tx });
   });

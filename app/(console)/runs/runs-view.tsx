@@ -10,6 +10,7 @@ import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
+import { BulkBar, SelectPage, SelectRow, useRunSelection } from "./bulk-actions";
 
 const LIMIT = 20;
 
@@ -25,21 +26,25 @@ export function RunsView() {
   );
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const clear = () => url.update({ status: "", agent_id: "" });
+  const selection = useRunSelection(`${status}|${agentId}`);
 
   return (
     <ListPage
       title="Runs"
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
       filters={
-        <StatusAgentFilters
-          label="Filter runs"
-          statuses={RUN_STATUSES}
-          status={status}
-          agentId={agentId}
-          agents={workflowAgents}
-          agentsPending={agents.isPending}
-          onChange={url.update}
-        />
+        <>
+          <StatusAgentFilters
+            label="Filter runs"
+            statuses={RUN_STATUSES}
+            status={status}
+            agentId={agentId}
+            agents={workflowAgents}
+            agentsPending={agents.isPending}
+            onChange={url.update}
+          />
+          <BulkBar selection={selection} filter={{ status, agent_id: agentId }} filtered={Boolean(status || agentId)} />
+        </>
       }
       query={runs}
       rows={(d) => d.runs}
@@ -59,6 +64,7 @@ export function RunsView() {
         <Table
           label="Runs"
           columns={[
+            { label: <SelectPage pageIds={rows.map((r) => r.run_id)} selection={selection} /> },
             ["Status", "sm"],
             "Agent",
             "Progress",
@@ -71,6 +77,9 @@ export function RunsView() {
           <TBody>
             {rows.map((r) => (
               <Tr key={r.run_id}>
+                <Td className="w-8">
+                  <SelectRow runId={r.run_id} label={`run ${r.run_id} of ${r.agent_name}`} selection={selection} />
+                </Td>
                 <Td className="hidden sm:table-cell">
                   <StatusBadge status={r.status} />
                 </Td>

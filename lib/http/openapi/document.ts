@@ -62,6 +62,7 @@ export const ERROR_DOCS: ErrorDocs = {
   secret_not_found: "no organization secret with this name.",
   invitation_not_found:
     "console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
+  bulk_action_not_found: "console: no bulk action with this id in the organization.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
@@ -73,6 +74,8 @@ export const ERROR_DOCS: ErrorDocs = {
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
   account_exists:
     "console: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
+  selection_changed:
+    "console: a bulk action started with an `expected_count` that its selection no longer has; `details: {allowed, expected_count}`.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

@@ -15,6 +15,7 @@ import { formatBytes, formatDuration, isActive, isWaiting, RunProgress, type Run
 import { RunControls } from "./controls";
 import { ItemsCard } from "./items-card";
 import { ReviewQueue } from "./review-queue";
+import { RerunButton, RerunLinks } from "./rerun";
 
 export const pollInterval = (status: string | undefined): number | false =>
   !status ? false : isActive(status) ? 1_000 : isWaiting(status) ? 5_000 : false;
@@ -179,8 +180,14 @@ export function RunView({ runId }: { runId: string }) {
               ? "Waiting for a person: this page checks for changes every 5 seconds."
               : "Finished: this page no longer updates."
         }
-        actions={<RunControls run={r} />}
+        actions={
+          <>
+            <RunControls run={r} />
+            <RerunButton run={r} />
+          </>
+        }
       />
+      <RerunLinks run={r} />
 
       {r.error && (
         <div role="alert" className="mb-6 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-900 ring-1 ring-red-200">

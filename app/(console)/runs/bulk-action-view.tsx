@@ -1,0 +1,59 @@
+"use client";
+// One bulk action (docs/console.md, Bulk actions): what it selected, who started it, its progress
+// (polled every second while it runs) and its outcome by reason.
+import { Breadcrumb, DetailState } from "@/components/console/detail-state";
+import { useBulkAction } from "@/components/console/queries";
+import { formatDate } from "@/components/console/format";
+import { StatusBadge, statusLabel } from "@/components/ui/badge";
+import { Card, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { BulkOutcome, isRunning } from "./bulk-actions";
+
+export function BulkActionView({ bulkActionId }: { bulkActionId: string }) {
+  const bulk = useBulkAction(bulkActionId, { refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) });
+  if (!bulk.data) return <DetailState query={bulk} of="bulk action" id={bulkActionId} />;
+  const b = bulk.data;
+  const selection =
+    "filter" in b.selection
+      ? Object.entries(b.selection.filter).length
+        ? `Every run matching ${Object.entries(b.selection.filter)
+            .map(([k, v]) => `${k} = ${String(v)}`)
+            .join(", ")} created before it started`
+        : "Every run created before it started"
+      : "run_ids" in b.selection
+        ? `${b.selection.run_ids.length} checked runs`
+        : `${b.selection.key_ids.length} Access Keys`;
+  return (
+    <div data-testid="bulk-action-page">
+      <Breadcrumb list={{ href: "/runs", label: "Runs" }} id={bulkActionId} />
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <span>Bulk {b.action}</span>
+            <span aria-live="polite" data-testid="bulk-status">
+              <StatusBadge status={b.status} className="text-sm" />
+            </span>
+          </span>
+        }
+        description={
+          isRunning(b) ? "Running in the background: this page updates every second." : `${statusLabel(b.status)}.`
+        }
+      />
+      <Card title="Outcome">
+        <BulkOutcome b={b} />
+      </Card>
+      <Card title="Details" className="mt-6">
+        <Details
+          items={[
+            ["Id", <Mono key="id">{b.bulk_action_id}</Mono>],
+            ["Selection", selection],
+            ["Matched at the start", String(b.matched)],
+            ["Allowed at the start", String(b.allowed)],
+            ["Started by", b.started_by.label ?? b.started_by.type],
+            ["Started", formatDate(b.started_at)],
+            ["Finished", b.completed_at ? formatDate(b.completed_at) : "—"],
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}

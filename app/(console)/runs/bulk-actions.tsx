@@ -1,0 +1,373 @@
+"use client";
+// Bulk actions on the runs list (docs/console.md, Bulk actions): checked rows or "everything matching
+// this filter", a dry run in a dialog (what matches, what the action is allowed on and why not the
+// rest, ten of them), then the background job's progress, polled every second until it is done.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { ConsoleApiError } from "@/components/console/api";
+import {
+  bulkRequests,
+  queryKeys,
+  useBulkAction,
+  type BulkAction,
+  type BulkPreviewAnswer,
+  type BulkSelectionBody,
+  type Control,
+} from "@/components/console/queries";
+import { formatNumber } from "@/components/console/format";
+import { StatusBadge, statusLabel } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { Mono, ProgressBar } from "@/components/ui/misc";
+import { ErrorState, SkeletonRows } from "@/components/ui/states";
+import { CONTROLS } from "./shared";
+
+const LABEL: Record<Control, string> = { cancel: "Cancel", pause: "Pause", resume: "Resume", retry: "Retry" };
+const VERB: Record<Control, string> = { cancel: "cancelled", pause: "paused", resume: "resumed", retry: "retried" };
+/** The bar's order: the common ones first. */
+const ORDER: Control[] = ["cancel", "pause", "resume", "retry"];
+
+export interface RunSelection {
+  ids: ReadonlySet<string>;
+  /** Everything matching the list's filter, not only the checked rows. */
+  allMatching: boolean;
+  toggle(id: string, on: boolean): void;
+  setMany(ids: string[], on: boolean): void;
+  selectAllMatching(): void;
+  clear(): void;
+}
+
+/** The runs list's selection; cleared when the filter changes (it selected rows of another list). */
+export function useRunSelection(filterKey: string): RunSelection {
+  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [key, setKey] = useState(filterKey);
+  if (key !== filterKey) {
+    setKey(filterKey);
+    setIds(new Set());
+    setAllMatching(false);
+  }
+  return {
+    ids,
+    allMatching,
+    toggle: (id, on) =>
+      setIds((prev) => {
+        const next = new Set(prev);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    setMany: (list, on) =>
+      setIds((prev) => {
+        const next = new Set(prev);
+        for (const id of list)
+          if (on) next.add(id);
+          else next.delete(id);
+        return next;
+      }),
+    selectAllMatching: () => setAllMatching(true),
+    clear: () => {
+      setIds(new Set());
+      setAllMatching(false);
+    },
+  };
+}
+
+const boxClass = "size-4 rounded border-zinc-400 accent-indigo-600";
+
+/** The heading's checkbox: every row of this page. */
+export function SelectPage({ pageIds, selection }: { pageIds: string[]; selection: RunSelection }) {
+  const checked = pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id));
+  return (
+    <input
+      type="checkbox"
+      className={boxClass}
+      aria-label="Select every run on this page"
+      checked={checked || selection.allMatching}
+      disabled={selection.allMatching}
+      onChange={(e) => selection.setMany(pageIds, e.target.checked)}
+    />
+  );
+}
+
+export function SelectRow({ runId, label, selection }: { runId: string; label: string; selection: RunSelection }) {
+  return (
+    <input
+      type="checkbox"
+      className={boxClass}
+      aria-label={`Select ${label}`}
+      checked={selection.allMatching || selection.ids.has(runId)}
+      disabled={selection.allMatching}
+      onChange={(e) => selection.toggle(runId, e.target.checked)}
+    />
+  );
+}
+
+/** The bar over the list while something is selected, its dialog, and the progress of the last action started. */
+export function BulkBar({
+  selection,
+  filter,
+  filtered,
+}: {
+  selection: RunSelection;
+  /** The list's filter, as its query sends it. */
+  filter: { status?: string; agent_id?: string };
+  /** Whether the list is filtered (else "all matching" means every run). */
+  filtered: boolean;
+}) {
+  const [action, setAction] = useState<Control | null>(null);
+  const [started, setStarted] = useState<string | null>(null);
+  const count = selection.ids.size;
+  const body: BulkSelectionBody = selection.allMatching
+    ? { filter: Object.fromEntries(Object.entries(filter).filter(([, v]) => v)) }
+    : { run_ids: [...selection.ids] };
+  const active = selection.allMatching || count > 0;
+
+  return (
+    <div className={active || started ? "mb-4 space-y-3" : undefined}>
+      {active && (
+        <div
+          role="region"
+          aria-label="Bulk actions"
+          className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 px-3 py-2 text-sm ring-1 ring-indigo-200"
+        >
+          <span className="font-medium text-indigo-950" data-testid="bulk-selected" aria-live="polite">
+            {selection.allMatching
+              ? filtered
+                ? "All runs matching this filter"
+                : "All runs"
+              : `${formatNumber(count)} selected`}
+          </span>
+          <span aria-hidden="true" className="text-indigo-300">
+            ·
+          </span>
+          {ORDER.filter((a) => (CONTROLS as readonly string[]).includes(a)).map((a) => (
+            <Button key={a} size="sm" variant="secondary" onClick={() => setAction(a)}>
+              {LABEL[a]}
+            </Button>
+          ))}
+          <span className="ml-auto flex flex-wrap gap-2">
+            {!selection.allMatching && (
+              <Button size="sm" variant="ghost" onClick={selection.selectAllMatching}>
+                {filtered ? "Select all matching this filter" : "Select all runs"}
+              </Button>
+            )}
+            <Button size="sm" variant="ghost" onClick={selection.clear}>
+              Clear selection
+            </Button>
+          </span>
+        </div>
+      )}
+      {action && (
+        <BulkDialog
+          action={action}
+          selection={body}
+          onClose={() => setAction(null)}
+          onStarted={(b) => {
+            setAction(null);
+            setStarted(b.bulk_action_id);
+            selection.clear();
+          }}
+        />
+      )}
+      {started && <BulkProgress bulkActionId={started} onDismiss={() => setStarted(null)} />}
+    </div>
+  );
+}
+
+function DryRun({ preview, action }: { preview: BulkPreviewAnswer; action: Control }) {
+  const reasons = preview.not_allowed;
+  return (
+    <div className="space-y-4 text-sm" data-testid="bulk-dry-run">
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="rounded-md bg-zinc-50 px-3 py-2 ring-1 ring-zinc-200">
+          <dt className="text-xs font-medium text-zinc-600">Matched</dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="bulk-matched">
+            {formatNumber(preview.matched)}
+          </dd>
+        </div>
+        <div className="rounded-md bg-emerald-50 px-3 py-2 ring-1 ring-emerald-200">
+          <dt className="text-xs font-medium text-emerald-900">Will be {VERB[action]}</dt>
+          <dd className="text-lg font-semibold text-emerald-900 tabular-nums" data-testid="bulk-allowed">
+            {formatNumber(preview.allowed)}
+          </dd>
+        </div>
+      </dl>
+      {reasons.length > 0 && (
+        <div>
+          <p className="font-medium text-zinc-800">Left as they are</p>
+          <ul className="mt-1 space-y-0.5 text-zinc-700" aria-label="Runs left as they are">
+            {reasons.map((r) => (
+              <li key={`${r.reason}-${r.status}`}>
+                {formatNumber(r.count)}{" "}
+                {r.reason === "not_found"
+                  ? "not found in this organization"
+                  : `${statusLabel(r.status ?? "")}: ${LABEL[action].toLowerCase()} is not allowed from this state`}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {preview.sample.length > 0 && (
+        <div>
+          <p className="font-medium text-zinc-800">
+            {preview.allowed > preview.sample.length ? `The first ${preview.sample.length}` : "The runs"}
+          </p>
+          <ul className="mt-1 divide-y divide-zinc-100" aria-label="Sample of the runs">
+            {preview.sample.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center gap-2 py-1">
+                <StatusBadge status={s.status} />
+                <Link
+                  href={`/runs/${s.id}`}
+                  className="font-medium text-indigo-700 hover:underline"
+                  target="_blank"
+                  aria-label={`${s.name}, run ${s.id} (opens in a new tab)`}
+                >
+                  {s.name}
+                </Link>
+                <Mono className="text-xs text-zinc-600">{s.id}</Mono>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function BulkDialog({
+  action,
+  selection,
+  onClose,
+  onStarted,
+}: {
+  action: Control;
+  selection: BulkSelectionBody;
+  onClose: () => void;
+  onStarted: (b: BulkAction) => void;
+}) {
+  const preview = useMutation({ mutationFn: () => bulkRequests.preview({ action, selection }) });
+  const start = useMutation({
+    mutationFn: (expected: number) => bulkRequests.start({ action, selection, expected_count: expected }),
+    onSuccess: onStarted,
+  });
+  const run = preview.mutate;
+  useEffect(() => run(), [run]);
+  const changed = start.error instanceof ConsoleApiError && start.error.code === "selection_changed";
+  const p = preview.data;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`${LABEL[action]} runs`}
+      description="A dry run: nothing has changed yet. Confirm to start it in the background."
+      footer={
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel="Close"
+          label={p ? `${LABEL[action]} ${formatNumber(p.allowed)} ${p.allowed === 1 ? "run" : "runs"}` : LABEL[action]}
+          pendingLabel="Starting…"
+          pending={start.isPending}
+          disabled={!p || p.allowed === 0 || preview.isPending}
+          variant={action === "cancel" ? "danger" : "primary"}
+          onClick={() => p && start.mutate(p.allowed)}
+        />
+      }
+    >
+      {preview.isPending && <SkeletonRows rows={3} label="Counting the runs" />}
+      {preview.error && <ErrorState error={preview.error} title="The dry run failed" />}
+      {p && <DryRun preview={p} action={action} />}
+      {p && p.allowed === 0 && (
+        <p className="mt-3 text-sm text-zinc-700">None of these runs can be {VERB[action]} now.</p>
+      )}
+      {changed && (
+        <div
+          role="alert"
+          className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200"
+        >
+          Runs changed state since this dry run.{" "}
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              start.reset();
+              preview.mutate();
+            }}
+          >
+            Count again
+          </Button>
+        </div>
+      )}
+      {start.error && !changed && <ErrorState error={start.error} title="The bulk action was not started" />}
+    </Dialog>
+  );
+}
+
+export const isRunning = (b: BulkAction | undefined) => !b || b.status === "pending" || b.status === "running";
+
+/** A bulk action's progress and outcome; polled every second while it runs. */
+export function BulkOutcome({ b }: { b: BulkAction }) {
+  const percent = b.total ? Math.round((100 * b.processed) / b.total) : 100;
+  const action = b.action as Control;
+  return (
+    <div className="space-y-2 text-sm">
+      <ProgressBar percent={percent} label={`Progress of bulk action ${b.bulk_action_id}`} />
+      <p data-testid="bulk-counts" className="tabular-nums">
+        {formatNumber(b.counts.done)} {VERB[action] ?? "done"} · {formatNumber(b.counts.skipped)} skipped ·{" "}
+        {formatNumber(b.counts.failed)} failed · {formatNumber(b.processed)} of {formatNumber(b.total)}
+      </p>
+      {b.skipped_reasons.length > 0 && (
+        <ul className="text-xs text-zinc-700" aria-label="Why runs were skipped">
+          {b.skipped_reasons.map((r) => (
+            <li key={`${r.reason}-${r.status}`}>
+              {formatNumber(r.count)}{" "}
+              {r.reason === "not_found"
+                ? "not found"
+                : r.reason === "error"
+                  ? "failed with an error"
+                  : `skipped: ${statusLabel(r.status ?? "")}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {b.error && <p className="text-red-800">{b.error}</p>}
+    </div>
+  );
+}
+
+function BulkProgress({ bulkActionId, onDismiss }: { bulkActionId: string; onDismiss: () => void }) {
+  const qc = useQueryClient();
+  const bulk = useBulkAction(bulkActionId, { refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) });
+  const b = bulk.data;
+  const done = b && !isRunning(b);
+  useEffect(() => {
+    if (done) void qc.invalidateQueries({ queryKey: queryKeys.runs() });
+  }, [done, qc]);
+  return (
+    <section
+      aria-label="Bulk action progress"
+      data-testid="bulk-progress"
+      data-status={b?.status ?? "pending"}
+      className="rounded-lg bg-white px-4 py-3 ring-1 ring-zinc-200"
+    >
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold text-zinc-900" aria-live="polite">
+          {b ? `${LABEL[b.action as Control] ?? b.action}: ${statusLabel(b.status)}` : "Starting…"}
+        </h2>
+        <span className="flex items-center gap-2">
+          <Link href={`/runs/bulk/${bulkActionId}`} className="text-sm font-medium text-indigo-700 hover:underline">
+            Open the bulk action
+          </Link>
+          {done && (
+            <Button size="sm" variant="ghost" onClick={onDismiss}>
+              Dismiss
+            </Button>
+          )}
+        </span>
+      </div>
+      {bulk.error && <ErrorState error={bulk.error} title="The progress could not be loaded" />}
+      {b && <BulkOutcome b={b} />}
+    </section>
+  );
+}

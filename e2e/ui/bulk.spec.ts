@@ -1,0 +1,102 @@
+// Bulk actions on the Runs page (checked rows, the dry run dialog, the progress to done, the bulk
+// action's page) and "Run again" with edited inputs, linked both ways.
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
+
+const rowsInput = { rows: { type: "array", required: true } };
+const wf = (name: string, steps: unknown[]) => ({
+  name,
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: { inputs: rowsInput, items: { from: "rows" }, steps },
+});
+
+/** A write through the console API with the page's session and origin: its answer. */
+async function consoleWrite(page: Page, path: string, data: unknown) {
+  const res = await page.request.post(`/api/console${path}`, { data, headers: { origin: ui().baseUrl } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return res.json();
+}
+
+const startRun = async (page: Page, agentId: string, inputs: Record<string, unknown>): Promise<string> =>
+  (await consoleWrite(page, `/agents/${agentId}/runs`, { inputs })).run_id;
+
+async function statusOf(page: Page, runId: string): Promise<string> {
+  const res = await page.request.get(`/api/console/runs/${runId}`);
+  return (await res.json()).status;
+}
+
+test("support selects three runs, reads the dry run, confirms, and watches the bulk cancel to done", async ({ as }) => {
+  const name = `bulk hold ${Date.now()}`;
+  const agent = await management.createAgent(wf(name, [{ id: "h", type: "wait", ms: 120_000 }]));
+  const page = await as("supportA");
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await startRun(page, agent.agent_id, { rows: [{ n: i }] }));
+  for (const id of runs) await expect.poll(() => statusOf(page, id), { timeout: 30_000 }).toBe("running");
+
+  await page.goto(`/runs?agent_id=${agent.agent_id}`);
+  for (const id of runs) await page.getByRole("checkbox", { name: `Select run ${id} of ${name}` }).check();
+  const bar = page.getByRole("region", { name: "Bulk actions" });
+  await expect(bar.getByTestId("bulk-selected")).toHaveText("3 selected");
+  await expect(bar.getByRole("button", { name: "Select all matching this filter" })).toBeVisible();
+  await bar.getByRole("button", { name: "Cancel", exact: true }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Cancel runs" });
+  await expect(dialog.getByTestId("bulk-matched")).toHaveText("3");
+  await expect(dialog.getByTestId("bulk-allowed")).toHaveText("3");
+  const sample = dialog.getByRole("list", { name: "Sample of the runs" });
+  for (const id of runs)
+    await expect(sample.getByRole("link", { name: new RegExp(id) })).toHaveAttribute("href", `/runs/${id}`);
+  await expectAccessible(page);
+  await screenshots(page, "runs-bulk-dry-run");
+
+  await dialog.getByRole("button", { name: "Cancel 3 runs" }).click();
+  await expect(dialog).toBeHidden();
+  const progress = page.getByTestId("bulk-progress");
+  await expect(progress).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await expect(progress.getByTestId("bulk-counts")).toContainText("3 cancelled · 0 skipped · 0 failed · 3 of 3");
+  for (const id of runs) expect(await statusOf(page, id)).toBe("cancelled");
+  await expectAccessible(page);
+  await screenshots(page, "runs-bulk-done");
+
+  await progress.getByRole("link", { name: "Open the bulk action" }).click();
+  await expect(page.getByTestId("bulk-status")).toHaveText("completed");
+  await expect(page.getByTestId("bulk-counts")).toContainText("3 cancelled");
+  await expectAccessible(page);
+  await screenshots(page, "runs-bulk-action-page");
+});
+
+test("Run again: a finished run's inputs edited in the JSON editor, refused like a trigger, then started and linked both ways", async ({
+  as,
+}) => {
+  const agent = await management.createAgent(
+    wf(`rerun ${Date.now()}`, [{ id: "t", type: "transform", expression: "item" }]),
+  );
+  const page = await as("supportA");
+  const original = await startRun(page, agent.agent_id, { rows: [{ n: 1 }] });
+  await expect.poll(() => statusOf(page, original), { timeout: 30_000 }).toBe("completed");
+
+  await page.goto(`/runs/${original}`);
+  await page.getByRole("button", { name: "Run again" }).click();
+  const dialog = page.getByRole("dialog", { name: "Run again" });
+  const editor = dialog.getByLabel("Inputs (JSON)");
+  await expect(editor).toHaveValue(/"n": 1/);
+  await editor.fill('{"rows": "not a list"}');
+  await dialog.getByRole("button", { name: "Start the run" }).click();
+  await expect(dialog.getByText(/line 1/)).toBeVisible();
+  await expectAccessible(page);
+  await screenshots(page, "run-again-refused");
+
+  await editor.fill('{"rows": [{"n": 2}]}');
+  await dialog.getByRole("button", { name: "Start the run" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/runs/${original}$`));
+  const links = page.getByTestId("rerun-links");
+  await expect(links).toContainText(`Rerun of ${original}`);
+  const rerun = new URL(page.url()).pathname.split("/").pop()!;
+  await expect(page.getByTestId("run-status")).toHaveText("completed", { timeout: 30_000 });
+
+  await links.getByRole("link", { name: original }).click();
+  await expect(page.getByTestId("rerun-links")).toContainText(`Reruns: ${rerun}`);
+  await expectAccessible(page);
+  await screenshots(page, "run-again-linked");
+});

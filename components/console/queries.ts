@@ -51,6 +51,7 @@ import type {
   RunItemPage,
 } from "@/lib/runs/schemas";
 import type { RetentionSetting } from "@/lib/retention/schemas";
+import type { SearchResult, TimelinePage } from "@/lib/search/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -331,3 +332,23 @@ export const useRetentionPreview = (days: number | null) =>
 
 export const setRetention = (retentionDays: number | null) =>
   patch<Retention>("/retention", { retention_days: retentionDays });
+
+/** The header search's results (docs/console.md, Search): kept a minute, the text is the key. */
+export const useSearch = (q: string) =>
+  useQuery({
+    queryKey: ["search", q],
+    queryFn: () => api<SearchResult>(`/search?${search({ q })}`),
+    enabled: q.trim().length > 0,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+/** An end user's case timeline, newest first, a keyset page at a time ("Show older"). */
+export const useUserTimeline = (userId: string, pageSize = 50) =>
+  useInfiniteQuery({
+    queryKey: ["user-timeline", userId],
+    queryFn: ({ pageParam }) =>
+      api<TimelinePage>(`/users/${id(userId)}/timeline?${search({ limit: pageSize, cursor: pageParam })}`),
+    initialPageParam: "",
+    getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
+  });

@@ -11,6 +11,7 @@ import { cn } from "../ui/cn";
 import { signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
 import { requests } from "./queries";
+import { SearchBox } from "./search-box";
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/", label: "Overview" },
@@ -158,9 +159,10 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
           <span aria-hidden className="hidden text-zinc-300 sm:block">
             /
           </span>
-          <div className="min-w-0 flex-1">
+          <div className="min-w-0 shrink sm:flex-1">
             <OrgSwitcher me={me} />
           </div>
+          <SearchBox />
           <UserMenu me={me} />
         </div>
         {menuOpen && (

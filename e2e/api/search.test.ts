@@ -56,7 +56,9 @@ async function seed(org: "orgA" | "orgB", into: typeof a | typeof b) {
   });
   into.session = first.session_id;
   const run = await trigger(into.key, into.flow, {
-    payload: { rows: [{ text: `row ${WORD}` }], user_id: USER, order_id: `o-${tag}` },
+    rows: [{ text: `row ${WORD}` }],
+    user_id: USER,
+    order_id: `o-${tag}`,
   });
   into.run = run.run_id;
   await runUntil(into.key, into.flow, into.run, (s) => s === "completed");
@@ -71,7 +73,7 @@ beforeAll(async () => {
   await seed("orgB", b);
   // A second message in A's session, and a run of A with a review decided.
   await trigger(a.key, a.chat, { session_id: a.session, message: "second" });
-  const reviewed = await trigger(a.key, a.flow, { payload: { rows: [{ review: true }], user_id: USER } });
+  const reviewed = await trigger(a.key, a.flow, { rows: [{ review: true }], user_id: USER });
   a.reviewedRun = reviewed.run_id;
   await runUntil(a.key, a.flow, a.reviewedRun, (s) => s === "needs_review");
   const open = await adminA.call("GET", `/api/console/runs/${a.reviewedRun}/approvals`);

@@ -13,7 +13,16 @@ export const SEARCH_FIELD_MAX_CHARS = 64;
 /** A prefix of an id is looked up from this many characters on (`sess_abc` is 8). */
 export const ID_PREFIX_MIN_CHARS = 8;
 
-export const SEARCH_KINDS = ["session", "message", "run", "run_item", "file", "access_key", "agent", "delivery"] as const;
+export const SEARCH_KINDS = [
+  "session",
+  "message",
+  "run",
+  "run_item",
+  "file",
+  "access_key",
+  "agent",
+  "delivery",
+] as const;
 export const SearchKind = z.enum(SEARCH_KINDS);
 export type SearchKind = z.infer<typeof SearchKind>;
 

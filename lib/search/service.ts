@@ -47,7 +47,11 @@ function idShape(q: string): { kind: SearchKind; whole: boolean } | null {
 export const userHref = (userId: string) => `/users/${encodeURIComponent(userId)}`;
 
 /** The console page of one object. */
-export function hrefOf(kind: SearchKind, id: string, row: { sessionId?: string; runId?: string; agentId?: string } = {}) {
+export function hrefOf(
+  kind: SearchKind,
+  id: string,
+  row: { sessionId?: string; runId?: string; agentId?: string } = {},
+) {
   switch (kind) {
     case "session":
       return `/sessions/${id}`;
@@ -110,49 +114,49 @@ const SELECTS: Record<SearchKind, (org: string, where: Sql) => Sql> = {
       concat_ws(' · ', s.status, CASE WHEN s.user_id <> '' THEN 'user ' || s.user_id END,
         s.message_count || ' messages', s.environment::text) AS detail
     FROM sessions s JOIN agents a ON a.id = s.agent_id
-    WHERE s.organization_id = ${org} AND ${where}
+    WHERE s.organization_id = ${org} AND (${where})
     ORDER BY s.created_at DESC, s.id DESC LIMIT ${TAKE}`,
   message: (org, where) => Prisma.sql`
     SELECT 'message' AS kind, m.id, m.created_at AS at, m.session_id AS ref, m.role || ' message' AS title,
       left(m.content, 2000) AS detail
     FROM messages m
-    WHERE m.organization_id = ${org} AND ${where}
+    WHERE m.organization_id = ${org} AND (${where})
     ORDER BY m.created_at DESC, m.id DESC LIMIT ${TAKE}`,
   run: (org, where) => Prisma.sql`
     SELECT 'run' AS kind, r.id, r.created_at AS at, NULL AS ref, a.name AS title,
       r.status || ' · ' || r.trigger_type || ' · ' || r.items_total || ' items' AS detail
     FROM runs r JOIN agents a ON a.id = r.agent_id
-    WHERE r.organization_id = ${org} AND ${where}
+    WHERE r.organization_id = ${org} AND (${where})
     ORDER BY r.created_at DESC, r.id DESC LIMIT ${TAKE}`,
   run_item: (org, where) => Prisma.sql`
     SELECT 'run_item' AS kind, i.id, i.created_at AS at, i.run_id AS ref,
       'Item ' || i.index || ' of ' || i.run_id AS title, left(i.data::text, 2000) AS detail
     FROM run_items i JOIN runs r ON r.id = i.run_id
-    WHERE r.organization_id = ${org} AND ${where}
+    WHERE r.organization_id = ${org} AND (${where})
     ORDER BY i.created_at DESC, i.id DESC LIMIT ${TAKE}`,
   file: (org, where) => Prisma.sql`
     SELECT 'file' AS kind, f.id, f.created_at AS at, f.agent_id AS ref, f.filename AS title,
       f.content_type || ' · ' || f.size_bytes || ' bytes' AS detail
     FROM files f
-    WHERE f.organization_id = ${org} AND ${where}
+    WHERE f.organization_id = ${org} AND (${where})
     ORDER BY f.created_at DESC, f.id DESC LIMIT ${TAKE}`,
   access_key: (org, where) => Prisma.sql`
     SELECT 'access_key' AS kind, k.id, k.created_at AS at, NULL AS ref, k.name AS title,
       k.start || '…' || CASE WHEN k.revoked_at IS NULL THEN '' ELSE ' · revoked' END AS detail
     FROM access_keys k
-    WHERE k.organization_id = ${org} AND ${where}
+    WHERE k.organization_id = ${org} AND (${where})
     ORDER BY k.created_at DESC, k.id DESC LIMIT ${TAKE}`,
   agent: (org, where) => Prisma.sql`
     SELECT 'agent' AS kind, g.id, g.created_at AS at, NULL AS ref, g.name AS title,
       g.kind::text || CASE WHEN g.archived_at IS NULL THEN '' ELSE ' · archived' END AS detail
     FROM agents g
-    WHERE g.organization_id = ${org} AND ${where}
+    WHERE g.organization_id = ${org} AND (${where})
     ORDER BY g.created_at DESC, g.id DESC LIMIT ${TAKE}`,
   delivery: (org, where) => Prisma.sql`
     SELECT 'delivery' AS kind, d.id, d.created_at AS at, NULL AS ref, d.event AS title,
       d.status || ' · ' || d.subject_id || ' · ' || d.url AS detail
     FROM callback_deliveries d
-    WHERE d.organization_id = ${org} AND ${where}
+    WHERE d.organization_id = ${org} AND (${where})
     ORDER BY d.created_at DESC, d.id DESC LIMIT ${TAKE}`,
 };
 
@@ -178,7 +182,9 @@ function idStartsWith(kind: SearchKind, prefix: string): Sql {
 }
 
 /** Reads `q`: a too-long text or a bad field name is refused before any query. */
-export function parseSearch(raw: string):
+export function parseSearch(
+  raw: string,
+):
   | { mode: "id"; kind: SearchKind; whole: boolean; q: string }
   | { mode: "field"; field: string; value: string; q: string }
   | { mode: "text"; q: string } {
@@ -212,7 +218,9 @@ export function containments(field: string, value: string): string[] {
   const values: unknown[] = [value];
   if (/^-?\d{1,15}(\.\d{1,15})?$/.test(value)) values.push(Number(value));
   if (value === "true" || value === "false") values.push(value === "true");
-  return values.map((v) => JSON.stringify(field.split(".").reduceRight<unknown>((inner, key) => ({ [key]: inner }), v)));
+  return values.map((v) =>
+    JSON.stringify(field.split(".").reduceRight<unknown>((inner, key) => ({ [key]: inner }), v)),
+  );
 }
 
 function anyContains(column: string, docs: string[]): Sql {
@@ -242,7 +250,10 @@ export async function search(opts: { organizationId: string; q: string }): Promi
 
     if (parsed.mode === "id") {
       const { kind } = parsed;
-      await run(kind, parsed.whole ? Prisma.sql`${Prisma.raw(`${ALIAS[kind]}.id`)} = ${parsed.q}` : idStartsWith(kind, parsed.q));
+      await run(
+        kind,
+        parsed.whole ? Prisma.sql`${Prisma.raw(`${ALIAS[kind]}.id`)} = ${parsed.q}` : idStartsWith(kind, parsed.q),
+      );
       const rows = groups.get(kind) ?? [];
       if (rows.length === 1) {
         const h = hit(rows[0]!, words);

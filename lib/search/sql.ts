@@ -14,7 +14,7 @@ export const SEARCH_TIMEOUT_MS = 3000;
 /** PostgreSQL's query_canceled (57014), as the driver adapter passes it on. */
 function isStatementTimeout(e: unknown): boolean {
   const seen = new Set<unknown>();
-  for (let err = e as { code?: unknown; cause?: unknown; message?: unknown } | undefined; err && !seen.has(err); ) {
+  for (let err = e as { code?: unknown; cause?: unknown; message?: unknown } | undefined; err && !seen.has(err);) {
     seen.add(err);
     if (err.code === "57014" || (typeof err.message === "string" && err.message.includes("statement timeout")))
       return true;
@@ -32,7 +32,7 @@ export async function boundedQuery<T>(work: (query: Query) => Promise<T>): Promi
           await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${SEARCH_TIMEOUT_MS}`);
           await tx.$executeRawUnsafe("SET LOCAL transaction_read_only = on");
         }
-        return work(<R,>(sql: Sql) => tx.$queryRaw<R[]>(sql));
+        return work(<R>(sql: Sql) => tx.$queryRaw<R[]>(sql));
       },
       { timeout: SEARCH_TIMEOUT_MS * 4, maxWait: SEARCH_TIMEOUT_MS },
     );

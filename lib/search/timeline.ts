@@ -30,7 +30,11 @@ function entry(row: Row): TimelineEntry {
   const base = { kind: row.kind, id: row.id, at };
   switch (row.kind) {
     case "session":
-      return { ...base, summary: `Session started with ${row.a ?? "an agent"} (${row.b})`, href: `/sessions/${row.id}` };
+      return {
+        ...base,
+        summary: `Session started with ${row.a ?? "an agent"} (${row.b})`,
+        href: `/sessions/${row.id}`,
+      };
     case "message":
       return { ...base, summary: `${row.a} message: ${snippet(row.b ?? "")}`, href: `/sessions/${ref}#${row.id}` };
     case "run":
@@ -38,7 +42,11 @@ function entry(row: Row): TimelineEntry {
     case "access_key":
       return { ...base, summary: `Access Key "${row.a}" (${row.b}) started ${ref}`, href: `/runs/${ref}` };
     case "review":
-      return { ...base, summary: `Review of an item of ${ref}: ${row.b} by ${row.a ?? "someone"}`, href: `/runs/${ref}` };
+      return {
+        ...base,
+        summary: `Review of an item of ${ref}: ${row.b} by ${row.a ?? "someone"}`,
+        href: `/runs/${ref}`,
+      };
     case "delivery":
       return {
         ...base,
@@ -62,7 +70,9 @@ export async function userTimeline(opts: {
     });
   // Each branch repeats the cursor's bound so that it reads only the rows after it.
   const before = (at: string, id: string) =>
-    after ? Prisma.sql`AND (${Prisma.raw(at)}, ${Prisma.raw(id)}) < (${after.at}::timestamp, ${after.id})` : Prisma.empty;
+    after
+      ? Prisma.sql`AND (${Prisma.raw(at)}, ${Prisma.raw(id)}) < (${after.at}::timestamp, ${after.id})`
+      : Prisma.empty;
 
   const sql = Prisma.sql`
     WITH s AS MATERIALIZED (

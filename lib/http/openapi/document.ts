@@ -83,7 +83,8 @@ export const ERROR_DOCS: ErrorDocs = {
   range_not_satisfiable: "download: the range is outside the file.",
   headers_too_large: "the request line and headers exceed `MAX_HEADER_BYTES`.",
   unsupported_media_type: "not `application/json` (JSON routes), or not `multipart/form-data` (upload).",
-  search_too_broad: "console search: the search took longer than its time bound; narrow it (more words, an id, `field:value`).",
+  search_too_broad:
+    "console search: the search took longer than its time bound; narrow it (more words, an id, `field:value`).",
   rate_limited:
     "the Access Key made more requests this minute than its limit, or a client tried too many wrong invitation links or sign-ins; `Retry-After` says when to come back.",
   internal_error: "an unexpected error (logged with the request id).",

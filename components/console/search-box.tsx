@@ -28,7 +28,7 @@ export function SearchBox() {
   return (
     <form
       role="search"
-      className="min-w-0 flex-1 sm:max-w-xs"
+      className="order-last w-full sm:order-none sm:w-64 lg:w-80"
       onSubmit={(e) => {
         e.preventDefault();
         const text = q.trim();

@@ -142,7 +142,7 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
         Skip to content
       </a>
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white">
-        <div className="flex h-14 items-center gap-3 px-4">
+        <div className="flex min-h-14 flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0">
           <Button
             variant="ghost"
             size="sm"
@@ -159,7 +159,7 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
           <span aria-hidden className="hidden text-zinc-300 sm:block">
             /
           </span>
-          <div className="min-w-0 shrink sm:flex-1">
+          <div className="min-w-0 flex-1">
             <OrgSwitcher me={me} />
           </div>
           <SearchBox />

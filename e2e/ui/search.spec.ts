@@ -4,22 +4,23 @@
 import { call, ECHO_AGENT, expect, expectAccessible, expectFitsPhone, management, screenshots, test } from "./fixtures";
 
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const USER = `customer-${tag}@example.com`;
 const WORD = `walrus${tag}`;
 
-async function conversation() {
+/** A conversation of a new end user (an email, as many callers use), with a word of its own. */
+async function conversation(user: string) {
   const agent = await management.createAgent(ECHO_AGENT(`search ${tag}`));
   const key = await management.mintKey();
   const res = await call("POST", `/api/agents/webhook/${agent.agent_id}`, {
     auth: key,
-    body: { message: `my ${WORD} order is late`, user_id: USER, metadata: { order_id: `o-${tag}` } },
+    body: { message: `my ${WORD} order is late`, user_id: user, metadata: { order_id: `o-${tag}` } },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { sessionId: res.body.session_id as string };
 }
 
 test("/ focuses the search box, an exact id opens its object, words show groups", async ({ as }) => {
-  const { sessionId } = await conversation();
+  const USER = `customer-${tag}@example.com`;
+  const { sessionId } = await conversation(USER);
   const page = await as("adminA");
   await page.goto("/");
   const box = page.getByRole("searchbox", { name: /Search/ });
@@ -51,7 +52,8 @@ test("/ focuses the search box, an exact id opens its object, words show groups"
 test("the case timeline: an end user's records newest first, reached from the session page, exportable", async ({
   as,
 }) => {
-  const { sessionId } = await conversation();
+  const USER = `other-${tag}@example.com`;
+  const { sessionId } = await conversation(USER);
   const page = await as("adminA");
   await page.goto(`/sessions/${sessionId}`);
   await page.getByRole("link", { name: new RegExp(USER) }).click();

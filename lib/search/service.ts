@@ -107,57 +107,61 @@ function hit(row: Row, words: string[]): SearchHit {
 }
 
 // One SELECT per kind, each answering Row's columns for the rows that `where` keeps, newest first.
-// `where` is a Prisma.sql fragment: its values are parameters.
-const SELECTS: Record<SearchKind, (org: string, where: Sql) => Sql> = {
-  session: (org, where) => Prisma.sql`
+// `where` is a Prisma.sql fragment: its values are parameters. `order` is newest first: by time, or
+// for a prefix of an id by the id itself (ids begin with their time), backwards along the prefix
+// index, so that a short prefix matching many rows reads only the newest few.
+const byTime = (alias: string) => Prisma.raw(`${alias}.created_at DESC, ${alias}.id DESC`);
+const byId = (alias: string) => Prisma.raw(`left(${alias}.id, 40) USING ~>~`);
+const SELECTS: Record<SearchKind, (org: string, where: Sql, order: (alias: string) => Sql) => Sql> = {
+  session: (org, where, order) => Prisma.sql`
     SELECT 'session' AS kind, s.id, s.created_at AS at, NULL AS ref, a.name AS title,
       concat_ws(' · ', s.status, CASE WHEN s.user_id <> '' THEN 'user ' || s.user_id END,
         s.message_count || ' messages', s.environment::text) AS detail
     FROM sessions s JOIN agents a ON a.id = s.agent_id
     WHERE s.organization_id = ${org} AND (${where})
-    ORDER BY s.created_at DESC, s.id DESC LIMIT ${TAKE}`,
-  message: (org, where) => Prisma.sql`
+    ORDER BY ${order("s")} LIMIT ${TAKE}`,
+  message: (org, where, order) => Prisma.sql`
     SELECT 'message' AS kind, m.id, m.created_at AS at, m.session_id AS ref, m.role || ' message' AS title,
       left(m.content, 2000) AS detail
     FROM messages m
     WHERE m.organization_id = ${org} AND (${where})
-    ORDER BY m.created_at DESC, m.id DESC LIMIT ${TAKE}`,
-  run: (org, where) => Prisma.sql`
+    ORDER BY ${order("m")} LIMIT ${TAKE}`,
+  run: (org, where, order) => Prisma.sql`
     SELECT 'run' AS kind, r.id, r.created_at AS at, NULL AS ref, a.name AS title,
       r.status || ' · ' || r.trigger_type || ' · ' || r.items_total || ' items' AS detail
     FROM runs r JOIN agents a ON a.id = r.agent_id
     WHERE r.organization_id = ${org} AND (${where})
-    ORDER BY r.created_at DESC, r.id DESC LIMIT ${TAKE}`,
-  run_item: (org, where) => Prisma.sql`
+    ORDER BY ${order("r")} LIMIT ${TAKE}`,
+  run_item: (org, where, order) => Prisma.sql`
     SELECT 'run_item' AS kind, i.id, i.created_at AS at, i.run_id AS ref,
       'Item ' || i.index || ' of ' || i.run_id AS title, left(i.data::text, 2000) AS detail
     FROM run_items i JOIN runs r ON r.id = i.run_id
     WHERE r.organization_id = ${org} AND (${where})
-    ORDER BY i.created_at DESC, i.id DESC LIMIT ${TAKE}`,
-  file: (org, where) => Prisma.sql`
+    ORDER BY ${order("i")} LIMIT ${TAKE}`,
+  file: (org, where, order) => Prisma.sql`
     SELECT 'file' AS kind, f.id, f.created_at AS at, f.agent_id AS ref, f.filename AS title,
       f.content_type || ' · ' || f.size_bytes || ' bytes' AS detail
     FROM files f
     WHERE f.organization_id = ${org} AND (${where})
-    ORDER BY f.created_at DESC, f.id DESC LIMIT ${TAKE}`,
-  access_key: (org, where) => Prisma.sql`
+    ORDER BY ${order("f")} LIMIT ${TAKE}`,
+  access_key: (org, where, order) => Prisma.sql`
     SELECT 'access_key' AS kind, k.id, k.created_at AS at, NULL AS ref, k.name AS title,
       k.start || '…' || CASE WHEN k.revoked_at IS NULL THEN '' ELSE ' · revoked' END AS detail
     FROM access_keys k
     WHERE k.organization_id = ${org} AND (${where})
-    ORDER BY k.created_at DESC, k.id DESC LIMIT ${TAKE}`,
-  agent: (org, where) => Prisma.sql`
+    ORDER BY ${order("k")} LIMIT ${TAKE}`,
+  agent: (org, where, order) => Prisma.sql`
     SELECT 'agent' AS kind, g.id, g.created_at AS at, NULL AS ref, g.name AS title,
       g.kind::text || CASE WHEN g.archived_at IS NULL THEN '' ELSE ' · archived' END AS detail
     FROM agents g
     WHERE g.organization_id = ${org} AND (${where})
-    ORDER BY g.created_at DESC, g.id DESC LIMIT ${TAKE}`,
-  delivery: (org, where) => Prisma.sql`
+    ORDER BY ${order("g")} LIMIT ${TAKE}`,
+  delivery: (org, where, order) => Prisma.sql`
     SELECT 'delivery' AS kind, d.id, d.created_at AS at, NULL AS ref, d.event AS title,
       d.status || ' · ' || d.subject_id || ' · ' || d.url AS detail
     FROM callback_deliveries d
     WHERE d.organization_id = ${org} AND (${where})
-    ORDER BY d.created_at DESC, d.id DESC LIMIT ${TAKE}`,
+    ORDER BY ${order("d")} LIMIT ${TAKE}`,
 };
 
 /** Each kind's table alias in SELECTS. */
@@ -241,8 +245,8 @@ export async function search(opts: { organizationId: string; q: string }): Promi
 
   return boundedQuery(async (query) => {
     const groups = new Map<SearchKind, Row[]>();
-    const run = async (kind: SearchKind, where: Sql) => {
-      const rows = await query<Row>(SELECTS[kind](org, where));
+    const run = async (kind: SearchKind, where: Sql, order = byTime) => {
+      const rows = await query<Row>(SELECTS[kind](org, where, order));
       if (rows.length) groups.set(kind, [...(groups.get(kind) ?? []), ...rows]);
     };
     let exact: SearchResult["exact"] = null;

@@ -254,10 +254,8 @@ export async function search(opts: { organizationId: string; q: string }): Promi
 
     if (parsed.mode === "id") {
       const { kind } = parsed;
-      await run(
-        kind,
-        parsed.whole ? Prisma.sql`${Prisma.raw(`${ALIAS[kind]}.id`)} = ${parsed.q}` : idStartsWith(kind, parsed.q),
-      );
+      if (parsed.whole) await run(kind, Prisma.sql`${Prisma.raw(`${ALIAS[kind]}.id`)} = ${parsed.q}`);
+      else await run(kind, idStartsWith(kind, parsed.q), byId);
       const rows = groups.get(kind) ?? [];
       if (rows.length === 1) {
         const h = hit(rows[0]!, words);

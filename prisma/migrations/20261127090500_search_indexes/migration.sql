@@ -23,3 +23,6 @@ CREATE INDEX "callback_deliveries_id_prefix_idx" ON "callback_deliveries" ((left
 
 -- The case timeline: the callback deliveries of an end user's messages and runs.
 CREATE INDEX "callback_deliveries_subject_id_idx" ON "callback_deliveries"("subject_id");
+
+-- A free-text search first reads the organization's newest messages (lib/search/service.ts).
+CREATE INDEX "messages_organization_id_created_at_id_idx" ON "messages"("organization_id", "created_at", "id");

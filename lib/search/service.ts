@@ -186,6 +186,28 @@ const RECENT: Record<"message" | "run_item", (org: string, where: Sql) => Sql> =
     ORDER BY i.created_at DESC, i.id DESC LIMIT ${TAKE}`,
 };
 
+/**
+ * The second pass, for a rarer word: every match, found by the full-text index and then sorted. The
+ * CTE keeps the planner from walking the time index in order and computing to_tsvector on each row
+ * while it waits for ten matches that a rare word never brings (a LIMIT's classic trap).
+ */
+const ALL_MATCHES: Record<"message" | "run_item", (org: string, where: Sql) => Sql> = {
+  message: (org, where) => Prisma.sql`
+    WITH hits AS MATERIALIZED (
+      SELECT m.id, m.created_at, m.session_id, m.role, m.content FROM messages m
+      WHERE m.organization_id = ${org} AND (${where}))
+    SELECT 'message' AS kind, m.id, m.created_at AS at, m.session_id AS ref, m.role || ' message' AS title,
+      left(m.content, 2000) AS detail
+    FROM hits m ORDER BY m.created_at DESC, m.id DESC LIMIT ${TAKE}`,
+  run_item: (org, where) => Prisma.sql`
+    WITH hits AS MATERIALIZED (
+      SELECT i.id, i.created_at, i.run_id, i.index, i.data FROM run_items i JOIN runs r ON r.id = i.run_id
+      WHERE r.organization_id = ${org} AND (${where}))
+    SELECT 'run_item' AS kind, i.id, i.created_at AS at, i.run_id AS ref,
+      'Item ' || i.index || ' of ' || i.run_id AS title, left(i.data::text, 2000) AS detail
+    FROM hits i ORDER BY i.created_at DESC, i.id DESC LIMIT ${TAKE}`,
+};
+
 /** Each kind's table alias in SELECTS. */
 const ALIAS: Record<SearchKind, string> = {
   session: "s",
@@ -302,8 +324,8 @@ export async function search(opts: { organizationId: string; q: string }): Promi
       // full-text index is asked only when they hold fewer than a page (a rarer word: few matches).
       for (const kind of ["message", "run_item"] as const) {
         const recent = await query<Row>(RECENT[kind](org, matches[kind]));
-        if (recent.length >= TAKE) groups.set(kind, recent);
-        else await run(kind, matches[kind]);
+        const rows = recent.length >= TAKE ? recent : await query<Row>(ALL_MATCHES[kind](org, matches[kind]));
+        if (rows.length) groups.set(kind, rows);
       }
     }
 

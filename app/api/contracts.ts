@@ -54,26 +54,28 @@ import * as c49 from "./console/runs/[run_id]/rerun/contract";
 import * as c50 from "./console/runs/[run_id]/resume/contract";
 import * as c51 from "./console/runs/[run_id]/retry/contract";
 import * as c52 from "./console/runs/contract";
-import * as c53 from "./console/secrets/[name]/contract";
-import * as c54 from "./console/secrets/contract";
-import * as c55 from "./console/sessions/[session_id]/contract";
-import * as c56 from "./console/sessions/[session_id]/messages/contract";
-import * as c57 from "./console/sessions/contract";
-import * as c58 from "./console/webhooks/secret/contract";
-import * as c59 from "./contract";
-import * as c60 from "./files/download/contract";
-import * as c61 from "./health/contract";
-import * as c62 from "./metrics/contract";
-import * as c63 from "./openapi.json/contract";
-import * as c64 from "./ready/contract";
-import * as c65 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c66 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c67 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c68 from "./v1/organizations/[org_id]/agents/contract";
-import * as c69 from "./v1/organizations/[org_id]/retention/contract";
-import * as c70 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c71 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c72 from "./workflows/[agent_id]/trigger/contract";
+import * as c53 from "./console/search/contract";
+import * as c54 from "./console/secrets/[name]/contract";
+import * as c55 from "./console/secrets/contract";
+import * as c56 from "./console/sessions/[session_id]/contract";
+import * as c57 from "./console/sessions/[session_id]/messages/contract";
+import * as c58 from "./console/sessions/contract";
+import * as c59 from "./console/users/[user_id]/timeline/contract";
+import * as c60 from "./console/webhooks/secret/contract";
+import * as c61 from "./contract";
+import * as c62 from "./files/download/contract";
+import * as c63 from "./health/contract";
+import * as c64 from "./metrics/contract";
+import * as c65 from "./openapi.json/contract";
+import * as c66 from "./ready/contract";
+import * as c67 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c68 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c69 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c70 from "./v1/organizations/[org_id]/agents/contract";
+import * as c71 from "./v1/organizations/[org_id]/retention/contract";
+import * as c72 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c73 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c74 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -149,4 +151,6 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c70),
   ...Object.values(c71),
   ...Object.values(c72),
+  ...Object.values(c73),
+  ...Object.values(c74),
 ];

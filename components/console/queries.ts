@@ -52,6 +52,7 @@ import type {
 } from "@/lib/runs/schemas";
 import type { RetentionSetting } from "@/lib/retention/schemas";
 import type { BULK_ACTIONS, BulkActionRecord, BulkPreview, BulkSelection } from "@/lib/bulk/schemas";
+import type { SearchResult, TimelinePage } from "@/lib/search/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -360,3 +361,22 @@ export const bulkRequests = {
   rerun: (runId: string, inputs: Record<string, unknown>) =>
     post<z.infer<typeof RunAccepted>>(`/runs/${id(runId)}/rerun`, { inputs }),
 };
+/** The header search's results (docs/console.md, Search): kept a minute, the text is the key. */
+export const useSearch = (q: string) =>
+  useQuery({
+    queryKey: ["search", q],
+    queryFn: () => api<SearchResult>(`/search?${search({ q })}`),
+    enabled: q.trim().length > 0,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+/** An end user's case timeline, newest first, a keyset page at a time ("Show older"). */
+export const useUserTimeline = (userId: string, pageSize = 50) =>
+  useInfiniteQuery({
+    queryKey: ["user-timeline", userId],
+    queryFn: ({ pageParam }) =>
+      api<TimelinePage>(`/users/${id(userId)}/timeline?${search({ limit: pageSize, cursor: pageParam })}`),
+    initialPageParam: "",
+    getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
+  });

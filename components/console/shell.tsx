@@ -11,6 +11,7 @@ import { cn } from "../ui/cn";
 import { signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
 import { requests } from "./queries";
+import { SearchBox } from "./search-box";
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/", label: "Overview" },
@@ -141,7 +142,7 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
         Skip to content
       </a>
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white">
-        <div className="flex h-14 items-center gap-3 px-4">
+        <div className="flex min-h-14 flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0">
           <Button
             variant="ghost"
             size="sm"
@@ -161,6 +162,7 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
           <div className="min-w-0 flex-1">
             <OrgSwitcher me={me} />
           </div>
+          <SearchBox />
           <UserMenu me={me} />
         </div>
         {menuOpen && (

@@ -342,6 +342,13 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ inputs: { rows: [{ a: 2 }] } }),
     otherOrg: "run_not_found",
   },
+  // Search and the case timeline answer what org A holds: another organization's caller finds nothing.
+  { method: "GET", pattern: "/api/console/search", path: (f) => `/api/console/search?q=${f.sessionId}` },
+  {
+    method: "GET",
+    pattern: "/api/console/users/[user_id]/timeline",
+    path: () => "/api/console/users/matrix-user/timeline",
+  },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

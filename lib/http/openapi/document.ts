@@ -41,6 +41,9 @@ export const ERROR_DOCS: ErrorDocs = {
     "`callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.",
   invalid_agent:
     "an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.",
+  search_query_too_long: "console search: the text is longer than 200 characters.",
+  invalid_search_field:
+    "console search: the field of `field:value` is not letters, digits, `_`, `-` and dots between them, or is over 64 characters.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "console sign-in: wrong email or password.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
@@ -83,6 +86,8 @@ export const ERROR_DOCS: ErrorDocs = {
   range_not_satisfiable: "download: the range is outside the file.",
   headers_too_large: "the request line and headers exceed `MAX_HEADER_BYTES`.",
   unsupported_media_type: "not `application/json` (JSON routes), or not `multipart/form-data` (upload).",
+  search_too_broad:
+    "console search: the search took longer than its time bound; narrow it (more words, an id, `field:value`).",
   rate_limited:
     "the Access Key made more requests this minute than its limit, or a client tried too many wrong invitation links or sign-ins; `Retry-After` says when to come back.",
   internal_error: "an unexpected error (logged with the request id).",

@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { useApprovals, useRun } from "@/components/console/queries";
+import { endUserOf, UserLink } from "@/components/console/search-box";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
@@ -251,6 +252,11 @@ export function RunView({ runId }: { runId: string }) {
             ],
           ]}
         />
+        {endUserOf(r.inputs) && (
+          <p className="mt-4 text-sm text-zinc-700">
+            End user: <UserLink userId={endUserOf(r.inputs)!} />
+          </p>
+        )}
         <details className="mt-4 text-sm">
           <summary className="cursor-pointer font-medium text-zinc-800">Inputs</summary>
           <pre className="mt-2 max-h-72 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap ring-1 ring-zinc-200">

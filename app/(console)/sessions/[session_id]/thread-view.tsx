@@ -10,6 +10,7 @@ import {
   type SessionDetail,
   type TokenUsage,
 } from "@/components/console/queries";
+import { UserLink } from "@/components/console/search-box";
 import { formatCost, formatDate, formatMs, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -58,7 +59,7 @@ function SessionHeader({ session }: { session: SessionDetail }) {
               {session.agent_name}
             </Link>,
           ],
-          ["User", session.user_id ? <Mono key="u">{session.user_id}</Mono> : "—"],
+          ["User", session.user_id ? <UserLink key="u" userId={session.user_id} /> : "—"],
           ["Channel", session.channel],
           ["Created", <When key="c" iso={session.created_at} />],
           ["Last message", <When key="l" iso={session.last_message_at} />],

@@ -28,6 +28,7 @@ export const AUDIT_GROUPS = {
       cancel: "Run cancelled",
       retry: "Run retried",
       approval_resolved: "Approval resolved",
+      review_taken_over: "Review taken over",
     },
   },
   callback_delivery: {

@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   secret_in_use: 409,
   upload_incomplete: 409,
   account_exists: 409,
+  approval_claimed: 409,
   invitation_expired: 410,
   request_timeout: 408,
   payload_too_large: 413,

@@ -478,7 +478,19 @@ describe("approvals", () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(3);
     expect(Object.keys(list.body[0]).sort()).toEqual(
-      ["blocking", "data", "error", "exception_id", "item_id", "requires_human_review", "step_id"].sort(),
+      [
+        "blocking",
+        "data",
+        "error",
+        "exception_id",
+        "item_id",
+        "requires_human_review",
+        "step_id",
+        "resolution",
+        "resolved_by",
+        "resolved_at",
+        "reason",
+      ].sort(),
     );
     expect(list.body[0]).toMatchObject({
       step_id: "big",

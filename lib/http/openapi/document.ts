@@ -73,6 +73,8 @@ export const ERROR_DOCS: ErrorDocs = {
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
   account_exists:
     "console: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
+  approval_claimed:
+    "console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

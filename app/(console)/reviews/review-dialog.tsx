@@ -99,7 +99,7 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
       description={
         <>
           Run <span className="font-mono">{item.run_id}</span>
-          {item.step_id ? `, step ${item.step_id}` : ""}. {item.error ?? "Waiting for review."}
+          {item.step_id ? `, step ${item.step_id}` : ""}: {item.error ?? "waiting for review"}
         </>
       }
       className="max-w-2xl"

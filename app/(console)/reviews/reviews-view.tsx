@@ -42,12 +42,17 @@ function dayBound(day: string, end: boolean): string {
 function ClaimNote({ item, me }: { item: ReviewItem; me: string }) {
   if (!item.claimed_by || !item.claimed_until) return <span className="text-zinc-600">Nobody is reviewing it</span>;
   const left = timeLeft(item.claimed_until);
-  return item.claimed_by === me ? (
-    <Badge tone="indigo">You are reviewing this ({left})</Badge>
-  ) : (
-    <Badge tone="amber">
-      Being reviewed by {item.claimed_by} ({left})
-    </Badge>
+  // Not a Badge: a long name or email must wrap on a phone.
+  const mine = item.claimed_by === me;
+  return (
+    <span
+      className={
+        "inline-block max-w-full rounded-md px-2 py-0.5 text-xs font-medium break-words ring-1 ring-inset " +
+        (mine ? "bg-indigo-50 text-indigo-800 ring-indigo-200" : "bg-amber-50 text-amber-900 ring-amber-200")
+      }
+    >
+      {mine ? `You are reviewing this (${left})` : `Being reviewed by ${item.claimed_by} (${left})`}
+    </span>
   );
 }
 
@@ -332,7 +337,7 @@ export function ReviewsView() {
                             </>
                           )}
                           {r.error ?? "Waiting for review"} ·{" "}
-                          <Link href={`/runs/${r.run_id}`} className="text-indigo-700 hover:underline">
+                          <Link href={`/runs/${r.run_id}`} className="text-indigo-700 underline">
                             open run
                           </Link>{" "}
                           · waiting{" "}

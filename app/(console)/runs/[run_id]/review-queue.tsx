@@ -300,10 +300,8 @@ export function ReviewQueue({
                     {a.error ?? "Waiting for review"}
                   </p>
                   {a.claimed_by && a.claimed_until && (
-                    <p className="mt-1 text-sm">
-                      <Badge tone="amber">
-                        Being reviewed by {a.claimed_by} ({timeLeft(a.claimed_until)})
-                      </Badge>
+                    <p className="mt-1 text-sm font-medium break-words text-amber-900">
+                      Being reviewed by {a.claimed_by} ({timeLeft(a.claimed_until)}); deciding here takes it over.
                     </p>
                   )}
                 </div>

@@ -29,27 +29,17 @@ export const ResolveBody = z.object({
   exception_id: z.string().min(1),
   resolution: z.string(),
   modified_data: z.unknown().optional(),
-  reason: z
-    .string()
-    .trim()
-    .min(1)
-    .max(1000)
-    .optional()
-    .meta({
-      description:
-        "Why: stored with the decision and shown with it (optional here; the console asks for one on reject).",
-    }),
+  reason: z.string().trim().min(1).max(1000).optional().meta({
+    description: "Why: stored with the decision and shown with it (optional here; the console asks for one on reject).",
+  }),
 });
 
 /** Which approvals the listing answers: the open ones (the default, as before) or those already decided. */
 export const ApprovalsQuery = z.object({
-  status: z
-    .enum(["open", "resolved"])
-    .default("open")
-    .meta({
-      description:
-        "`open` (the default): items waiting for a person; `resolved`: the decided ones, with who, when and why.",
-    }),
+  status: z.enum(["open", "resolved"]).default("open").meta({
+    description:
+      "`open` (the default): items waiting for a person; `resolved`: the decided ones, with who, when and why.",
+  }),
 });
 
 /** POST /api/workflows/{agent_id}/trigger; other top-level keys are kept so that inputs sent

@@ -508,7 +508,15 @@ describe("approvals", () => {
 
     const r1 = await resolve({ exception_id: a, resolution: "approved" });
     expect(r1.status).toBe(200);
-    expect(r1.body).toEqual({ exception_id: a, resolution: "approved", all_resolved: false, resumed: false });
+    expect(r1.body).toEqual({
+      exception_id: a,
+      resolution: "approved",
+      all_resolved: false,
+      resumed: false,
+      resolved_by: expect.stringMatching(/^key_/),
+      resolved_at: expect.any(String),
+      reason: null,
+    });
     expectError(await resolve({ exception_id: a, resolution: "approved" }), 404, "approval_not_found");
     const r2 = await resolve({ exception_id: b, resolution: "rejected" });
     expect(r2.body).toMatchObject({ all_resolved: false, resumed: false });
@@ -520,7 +528,15 @@ describe("approvals", () => {
       resolution: "modified",
       modified_data: { qty: 3, price: 10, total: 30, note: "edited" },
     });
-    expect(r3.body).toEqual({ exception_id: c, resolution: "modified", all_resolved: true, resumed: true });
+    expect(r3.body).toEqual({
+      exception_id: c,
+      resolution: "modified",
+      all_resolved: true,
+      resumed: true,
+      resolved_by: expect.stringMatching(/^key_/),
+      resolved_at: expect.any(String),
+      reason: null,
+    });
 
     const done = await waitFor(agents.orders, runId, (r) => r.status === "completed");
     expect(done.item_counts).toEqual({ completed: 3, failed: 1, needs_review: 0, total: 4 });

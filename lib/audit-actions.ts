@@ -29,6 +29,7 @@ export const AUDIT_GROUPS = {
       retry: "Run retried",
       approval_resolved: "Approval resolved",
       rerun: "Run started again",
+      review_taken_over: "Review taken over",
     },
   },
   callback_delivery: {

@@ -46,6 +46,7 @@ export const ERROR_STATUS = {
   upload_incomplete: 409,
   account_exists: 409,
   selection_changed: 409,
+  approval_claimed: 409,
   invitation_expired: 410,
   request_timeout: 408,
   payload_too_large: 413,

@@ -53,6 +53,11 @@ import type {
 import type { RetentionSetting } from "@/lib/retention/schemas";
 import type { BULK_ACTIONS, BulkActionRecord, BulkPreview, BulkSelection } from "@/lib/bulk/schemas";
 import type { SearchResult, TimelinePage } from "@/lib/search/schemas";
+import type {
+  BulkDecideResult as BulkDecideResultAnswer,
+  ChangesAnswer as ChangesAnswerSchema,
+  ReviewPage as ReviewPageAnswer,
+} from "@/lib/reviews/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -225,9 +230,11 @@ export const useSessionMessages = (p: { sessionId: string; pageSize: number; liv
       api<MessagePage>(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, cursor: pageParam })}`),
     initialPageParam: "",
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
-    // A settled thread is not polled.
+    // A settled thread is not polled; liveMs 0: the page keeps it fresh otherwise (components/console/live.tsx).
     refetchInterval: (q) =>
-      q.state.data?.pages.some((pg) => pg.messages.some((m) => m.status === "processing")) ? p.liveMs : false,
+      p.liveMs && q.state.data?.pages.some((pg) => pg.messages.some((m) => m.status === "processing"))
+        ? p.liveMs
+        : false,
   });
 
 export const useKeys = () =>
@@ -294,7 +301,13 @@ export const requests = {
   controlRun: (runId: string, action: Control) => post<RunDetail>(`/runs/${runId}/${action}`),
   resolveApproval: (
     runId: string,
-    body: { exception_id: string; resolution: ResolveAnswer["resolution"]; modified_data?: unknown },
+    body: {
+      exception_id: string;
+      resolution: ResolveAnswer["resolution"];
+      modified_data?: unknown;
+      reason?: string;
+      take_over?: boolean;
+    },
   ) => post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, body),
   mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>("/keys", body),
   revokeKey: (keyId: string) => del<AccessKey>(`/keys/${keyId}`),
@@ -380,3 +393,54 @@ export const useUserTimeline = (userId: string, pageSize = 50) =>
     initialPageParam: "",
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   });
+// The review inbox (app/(console)/reviews) and live updates (components/console/live.tsx).
+
+export type ReviewItem = z.infer<typeof ReviewPageAnswer>["items"][number];
+export type ReviewList = z.infer<typeof ReviewPageAnswer>;
+export type BulkDecision = z.infer<typeof BulkDecideResultAnswer>;
+export type Changes = z.infer<typeof ChangesAnswerSchema>;
+
+export const reviewsKey = () => ["reviews"] as const;
+
+export const useReviews = (p: {
+  agentId: string;
+  from: string;
+  to: string;
+  claimed: string;
+  limit: number;
+  cursor: string;
+}) => {
+  const query = search({
+    agent_id: p.agentId,
+    from: p.from,
+    to: p.to,
+    claimed: p.claimed,
+    limit: p.limit,
+    cursor: p.cursor,
+  });
+  return useQuery({
+    queryKey: [...reviewsKey(), query],
+    queryFn: () => api<ReviewList>(`/reviews?${query}`),
+    placeholderData: keepPreviousData,
+  });
+};
+
+export const reviewRequests = {
+  claim: (exceptionId: string, takeOver = false) =>
+    post<ReviewItem>(`/reviews/${id(exceptionId)}/claim`, { take_over: takeOver }),
+  resolve: (
+    exceptionId: string,
+    body: {
+      resolution: ResolveAnswer["resolution"];
+      modified_data?: unknown;
+      reason?: string;
+      take_over?: boolean;
+    },
+  ) => post<ResolveAnswer>(`/reviews/${id(exceptionId)}/resolve`, body),
+  bulk: (body: { exception_ids: string[]; resolution: "approved" | "rejected"; reason?: string; take_over: boolean }) =>
+    post<BulkDecision>("/reviews/bulk", body),
+};
+
+/** One long poll of the changes feed: answers when a topic changed after `since` (or after its hold). */
+export const pollChanges = (topics: readonly string[], since: string | null, signal: AbortSignal) =>
+  api<Changes>(`/changes?${search({ topics: topics.join(","), since: since ?? undefined })}`, { signal });

@@ -18,6 +18,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/agents", label: "Agents" },
   { href: "/sessions", label: "Sessions" },
   { href: "/runs", label: "Runs" },
+  { href: "/reviews", label: "Reviews" },
   { href: "/uploads", label: "Uploads" },
   { href: "/keys", label: "Access Keys" },
   { href: "/webhooks", label: "Webhooks" },

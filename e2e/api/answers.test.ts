@@ -206,6 +206,8 @@ describe("every route's answer is its contract's", () => {
       "POST /api/console/auth/sign-out-everywhere",
       "POST /api/console/invitations/accept",
       "POST /api/console/runs/[run_id]/approvals/resolve",
+      "POST /api/console/reviews/[exception_id]/claim",
+      "POST /api/console/reviews/[exception_id]/resolve",
       ...["pause", "resume", "cancel", "retry"].map((a) => `POST /api/console/runs/[run_id]/${a}`),
       "POST /api/console/runs/[run_id]/rerun",
     ]);
@@ -223,7 +225,17 @@ describe("every route's answer is its contract's", () => {
       await ok(
         "POST",
         `${runs}/${reviewed}/approvals/resolve`,
-        { body: { exception_id: open.body.approvals[0].exception_id, resolution: "rejected" } },
+        { body: { exception_id: open.body.approvals[0].exception_id, resolution: "rejected", reason: "a test" } },
+        admin,
+      );
+      const inbox = await startRun(agents.review, { rows: [{ n: 1 }] });
+      await runUntil(agents.review, inbox, (s) => s === "needs_review");
+      const [item] = (await ok("GET", `${runs}/${inbox}/approvals`, {}, admin)).body.approvals;
+      await ok("POST", `/api/console/reviews/${item.exception_id}/claim`, { body: {} }, admin);
+      await ok(
+        "POST",
+        `/api/console/reviews/${item.exception_id}/resolve`,
+        { body: { resolution: "approved" } },
         admin,
       );
       const held = await startRun(agents.hold, {});

@@ -349,6 +349,28 @@ export const REQUESTS: ConsoleRequest[] = [
     pattern: "/api/console/users/[user_id]/timeline",
     path: () => "/api/console/users/matrix-user/timeline",
   },
+  { method: "GET", pattern: "/api/console/reviews", path: () => "/api/console/reviews?claimed=unclaimed" },
+  {
+    method: "POST",
+    pattern: "/api/console/reviews/[exception_id]/claim",
+    path: () => "/api/console/reviews/exc_unknown/claim",
+    body: () => ({}),
+    otherOrg: "approval_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/reviews/[exception_id]/resolve",
+    path: () => "/api/console/reviews/exc_unknown/resolve",
+    body: () => ({ resolution: "approved" }),
+    otherOrg: "approval_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/reviews/bulk",
+    path: () => "/api/console/reviews/bulk",
+    body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
+  },
+  { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

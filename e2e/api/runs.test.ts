@@ -478,7 +478,19 @@ describe("approvals", () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(3);
     expect(Object.keys(list.body[0]).sort()).toEqual(
-      ["blocking", "data", "error", "exception_id", "item_id", "requires_human_review", "step_id"].sort(),
+      [
+        "blocking",
+        "data",
+        "error",
+        "exception_id",
+        "item_id",
+        "requires_human_review",
+        "step_id",
+        "resolution",
+        "resolved_by",
+        "resolved_at",
+        "reason",
+      ].sort(),
     );
     expect(list.body[0]).toMatchObject({
       step_id: "big",
@@ -496,7 +508,15 @@ describe("approvals", () => {
 
     const r1 = await resolve({ exception_id: a, resolution: "approved" });
     expect(r1.status).toBe(200);
-    expect(r1.body).toEqual({ exception_id: a, resolution: "approved", all_resolved: false, resumed: false });
+    expect(r1.body).toEqual({
+      exception_id: a,
+      resolution: "approved",
+      all_resolved: false,
+      resumed: false,
+      resolved_by: expect.stringMatching(/^key_/),
+      resolved_at: expect.any(String),
+      reason: null,
+    });
     expectError(await resolve({ exception_id: a, resolution: "approved" }), 404, "approval_not_found");
     const r2 = await resolve({ exception_id: b, resolution: "rejected" });
     expect(r2.body).toMatchObject({ all_resolved: false, resumed: false });
@@ -508,7 +528,15 @@ describe("approvals", () => {
       resolution: "modified",
       modified_data: { qty: 3, price: 10, total: 30, note: "edited" },
     });
-    expect(r3.body).toEqual({ exception_id: c, resolution: "modified", all_resolved: true, resumed: true });
+    expect(r3.body).toEqual({
+      exception_id: c,
+      resolution: "modified",
+      all_resolved: true,
+      resumed: true,
+      resolved_by: expect.stringMatching(/^key_/),
+      resolved_at: expect.any(String),
+      reason: null,
+    });
 
     const done = await waitFor(agents.orders, runId, (r) => r.status === "completed");
     expect(done.item_counts).toEqual({ completed: 3, failed: 1, needs_review: 0, total: 4 });

@@ -252,7 +252,13 @@ test("reviewers reject, edit & approve, and approve; the last approval resumes t
 
   // Reject item 3: it ends failed; the run still waits for the other two.
   await review(3).getByRole("button", { name: "Reject item 3" }).click();
+  const reject = page.getByRole("dialog", { name: "Reject item 3?" });
+  await reject.getByRole("button", { name: "Reject item" }).click();
+  await expect(reject.getByRole("alert")).toHaveText("Say why this item is rejected.");
+  await reject.getByLabel("Reason for rejecting").fill("duplicate order");
+  await reject.getByRole("button", { name: "Reject item" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Rejected: item 3" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Review decisions" })).toContainText("Reason: duplicate order");
   await expect(review(3)).toHaveCount(0);
   await expect(page.getByTestId("count-failed")).toHaveText("1");
   await expect(status).toHaveText("needs review");

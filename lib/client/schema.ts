@@ -51,7 +51,7 @@ export interface paths {
     };
     /**
      * List open approvals
-     * @description Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the run in `needs_review` until it is resolved.
+     * @description Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the run in `needs_review` until it is resolved. With `status=resolved`, the decided ones instead, each with `resolution`, `resolved_by`, `resolved_at` and `reason`.
      */
     get: operations["listApprovals"];
     put?: never;
@@ -819,6 +819,13 @@ export interface components {
       /** @constant */
       requires_human_review: true;
       blocking: boolean;
+      /** @description The decision; null while the approval is open. */
+      resolution: ("approved" | "rejected" | "modified") | null;
+      /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+      resolved_by: string | null;
+      resolved_at: string | null;
+      /** @description The reason given with the decision, if any. */
+      reason: string | null;
     };
     ApprovalList: components["schemas"]["Approval"][];
     ConversationAccepted: {
@@ -942,6 +949,7 @@ export interface components {
       | "upload_incomplete"
       | "account_exists"
       | "selection_changed"
+      | "approval_claimed"
       | "invitation_expired"
       | "request_timeout"
       | "payload_too_large"
@@ -1123,6 +1131,8 @@ export interface components {
       exception_id: string;
       resolution: string;
       modified_data?: unknown;
+      /** @description Why: stored with the decision and shown with it (optional here; the console asks for one on reject). */
+      reason?: string;
     };
     ResolveResult: {
       exception_id: string;
@@ -1131,6 +1141,10 @@ export interface components {
       all_resolved: boolean;
       /** @description The run went back to running because this was its last open approval. */
       resumed: boolean;
+      resolved_by: string | null;
+      /** Format: date-time */
+      resolved_at: string;
+      reason: string | null;
     };
     RunAccepted: {
       run_id: string;
@@ -2253,7 +2267,10 @@ export interface operations {
   };
   listApprovals: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `open` (the default): the items waiting for a person; `resolved`: the decided ones. */
+        status?: "open" | "resolved";
+      };
       header?: never;
       path: {
         /**

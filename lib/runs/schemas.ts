@@ -29,6 +29,17 @@ export const ResolveBody = z.object({
   exception_id: z.string().min(1),
   resolution: z.string(),
   modified_data: z.unknown().optional(),
+  reason: z.string().trim().min(1).max(1000).optional().meta({
+    description: "Why: stored with the decision and shown with it (optional here; the console asks for one on reject).",
+  }),
+});
+
+/** Which approvals the listing answers: the open ones (the default, as before) or those already decided. */
+export const ApprovalsQuery = z.object({
+  status: z.enum(["open", "resolved"]).default("open").meta({
+    description:
+      "`open` (the default): items waiting for a person; `resolved`: the decided ones, with who, when and why.",
+  }),
 });
 
 /** POST /api/workflows/{agent_id}/trigger; other top-level keys are kept so that inputs sent
@@ -129,6 +140,13 @@ export const Approval = z.strictObject({
   error: z.string().nullable(),
   requires_human_review: z.literal(true),
   blocking: z.boolean(),
+  resolution: z.enum(RESOLUTIONS).nullable().meta({ description: "The decision; null while the approval is open." }),
+  resolved_by: z
+    .string()
+    .nullable()
+    .meta({ description: "Who decided: a member's email, or the id of the Access Key (`key_...`); null while open." }),
+  resolved_at: responseTimestamp().nullable(),
+  reason: z.string().nullable().meta({ description: "The reason given with the decision, if any." }),
 });
 
 export const ApprovalList = z.array(Approval);
@@ -138,6 +156,9 @@ export const ResolveResult = z.strictObject({
   resolution: z.enum(RESOLUTIONS),
   all_resolved: z.boolean(),
   resumed: z.boolean().meta({ description: "The run went back to running because this was its last open approval." }),
+  resolved_by: z.string().nullable(),
+  resolved_at: responseTimestamp(),
+  reason: z.string().nullable(),
 });
 
 // Answers of the console API (app/api/console/runs), typed for the console's query hooks
@@ -181,5 +202,19 @@ export const RunItemPage = z.strictObject({
 });
 
 /** An approval with its item's index (the console names items by it). */
-export const ConsoleApproval = Approval.extend({ index: z.number().int().nullable() });
-export const ConsoleApprovalList = z.strictObject({ approvals: z.array(ConsoleApproval) });
+export const ConsoleApproval = Approval.extend({
+  index: z.number().int().nullable(),
+  /** The member deciding it in the console, while their claim lasts (docs/console.md, Reviews). */
+  claimed_by: z.string().nullable(),
+  claimed_until: responseTimestamp().nullable(),
+  /** Edit and approve: the fields the edit changed. */
+  diff: z.array(z.strictObject({ path: z.string(), before: z.unknown(), after: z.unknown() })).nullable(),
+});
+export const ConsoleApprovalList = z.strictObject({
+  approvals: z.array(ConsoleApproval),
+  /** The run's latest decisions, newest first: its review trail. */
+  decisions: z.array(ConsoleApproval),
+});
+
+/** Console decisions: a reject needs a reason; an item another member claimed needs take_over. */
+export const ConsoleResolveBody = ResolveBody.extend({ take_over: z.boolean().default(false) });

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useAgents, useRuns } from "@/components/console/queries";
 import { ListPage } from "@/components/console/list-page";
+import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
@@ -9,8 +10,8 @@ import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
-import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 import { BulkBar, SelectPage, SelectRow, useRunSelection } from "./bulk-actions";
+import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
 
@@ -19,11 +20,8 @@ export function RunsView() {
   const status = (RUN_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
   const agentId = url.filters.agent_id;
   const agents = useAgents({ staleTime: 60_000 });
-  const runs = useRuns(
-    { status, agentId, limit: url.limit, cursor: url.cursor },
-    // Live while something listed is in progress; still otherwise.
-    { refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false) },
-  );
+  const runs = useRuns({ status, agentId, limit: url.limit, cursor: url.cursor });
+  useLiveUpdates(["runs"]);
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const clear = () => url.update({ status: "", agent_id: "" });
   const selection = useRunSelection(`${status}|${agentId}`);
@@ -32,6 +30,7 @@ export function RunsView() {
     <ListPage
       title="Runs"
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
+      actions={<LiveToggle />}
       filters={
         <>
           <StatusAgentFilters

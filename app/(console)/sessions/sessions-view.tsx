@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useAgents, useSessions } from "@/components/console/queries";
 import { FilterBar, ListPage } from "@/components/console/list-page";
+import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
@@ -43,11 +44,13 @@ export function SessionsView() {
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
 
   const sessions = useSessions(params);
+  useLiveUpdates(["sessions"]);
 
   return (
     <ListPage
       title="Sessions"
       description="Conversations with your conversational agents, most recently active first."
+      actions={<LiveToggle />}
       filters={
         <FilterBar label="Filter sessions" grid filtered={filtered} onClear={() => update(NO_FILTERS)}>
           <Field label="Agent">

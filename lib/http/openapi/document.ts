@@ -79,6 +79,8 @@ export const ERROR_DOCS: ErrorDocs = {
     "console: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
   selection_changed:
     "console: a bulk action started with an `expected_count` that its selection no longer has; `details: {allowed, expected_count}`.",
+  approval_claimed:
+    "console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

@@ -200,10 +200,22 @@ export const approval = {
   error: "large order",
   requires_human_review: true,
   blocking: true,
+  resolution: null,
+  resolved_by: null,
+  resolved_at: null,
+  reason: null,
 };
 
 export const resolveBody = { exception_id: ID.exception, resolution: "approved" };
-export const resolveResult = { exception_id: ID.exception, resolution: "approved", all_resolved: true, resumed: true };
+export const resolveResult = {
+  exception_id: ID.exception,
+  resolution: "approved",
+  all_resolved: true,
+  resumed: true,
+  resolved_by: ID.key,
+  resolved_at: LATER,
+  reason: "within the customer's credit limit",
+};
 
 export const accessKeyRecord = {
   key_id: ID.key,

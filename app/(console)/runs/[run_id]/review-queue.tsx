@@ -1,14 +1,17 @@
 "use client";
 // Items waiting for a person: approve (the item continues), edit and approve (it continues with
-// the edited data), or reject (it ends failed). Resolving the last one of a needs_review run
-// resumes the run by itself; the page's polling shows it.
+// the edited data), or reject (it ends failed, with a reason, after a confirmation). Resolving the
+// last one of a needs_review run resumes the run by itself; the page's polling shows it. An item
+// another member claimed in the review inbox shows who; deciding it here takes it over. Below, the
+// run's review trail: who decided what, when, why, and an edit's changes (docs/console.md, Reviews).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
+import { formatDate, relative, timeLeft } from "@/components/console/format";
 import { queryKeys, requests, type ResolveAnswer } from "@/components/console/queries";
 import { Badge, statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Textarea } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -106,24 +109,124 @@ function EditDialog({
   );
 }
 
+function RejectDialog({
+  approval,
+  onClose,
+  onSubmit,
+  pending,
+}: {
+  approval: Approval | null;
+  onClose: () => void;
+  onSubmit: (reason: string) => void;
+  pending: boolean;
+}) {
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [forId, setForId] = useState<string | null>(null);
+  if (approval && forId !== approval.exception_id) {
+    setForId(approval.exception_id);
+    setReason("");
+    setError(null);
+  }
+  return (
+    <ConfirmDialog
+      open={Boolean(approval)}
+      onClose={onClose}
+      title={approval ? `Reject ${itemName(approval)}?` : "Reject"}
+      description="The item ends failed and will not run again. Say why: the reason is kept with the decision."
+      confirmLabel="Reject item"
+      pendingLabel="Rejecting…"
+      pending={pending}
+      onConfirm={() => {
+        const r = reason.trim();
+        if (!r) return setError("Say why this item is rejected.");
+        onSubmit(r);
+      }}
+    >
+      <Field label="Reason for rejecting" error={error ?? undefined} hint="Required, up to 1,000 characters.">
+        {({ id, describedBy, invalid }) => (
+          <Textarea
+            id={id}
+            aria-describedby={describedBy}
+            invalid={invalid}
+            rows={3}
+            maxLength={1000}
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              if (error) setError(null);
+            }}
+          />
+        )}
+      </Field>
+    </ConfirmDialog>
+  );
+}
+
+const DECIDED = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" } as const;
+
+/** The run's review trail: each decision with who, when, why and an edit's changes. */
+export function Decisions({ decisions }: { decisions: Approval[] }) {
+  if (decisions.length === 0) return null;
+  return (
+    <div className="mt-4">
+      <h3 className="mb-2 text-sm font-semibold text-zinc-900">Decided</h3>
+      <ul aria-label="Review decisions" className="space-y-2">
+        {decisions.map((d) => (
+          <li key={d.exception_id} className="rounded-md bg-white p-3 text-sm ring-1 ring-zinc-200">
+            <p className="break-words text-zinc-900">
+              <span className="font-medium capitalize">{itemName(d)}</span>:{" "}
+              {d.resolution ? DECIDED[d.resolution] : "Decided"} by {d.resolved_by ?? "someone"}
+              {d.resolved_at && (
+                <>
+                  {" "}
+                  <time dateTime={d.resolved_at} title={formatDate(d.resolved_at)}>
+                    {relative(d.resolved_at)}
+                  </time>
+                </>
+              )}
+            </p>
+            {d.reason && <p className="mt-1 break-words text-zinc-700">Reason: {d.reason}</p>}
+            {d.diff && d.diff.length > 0 && (
+              <ul aria-label={`Changes to ${itemName(d)}`} className="mt-1 font-mono text-xs break-all text-zinc-700">
+                {d.diff.map((c) => (
+                  <li key={c.path}>
+                    {c.path}: {JSON.stringify(c.before)} → {JSON.stringify(c.after)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function ReviewQueue({
   runId,
   runStatus,
   approvals,
+  decisions,
 }: {
   runId: string;
   runStatus: string;
   approvals: Approval[];
+  decisions: Approval[];
 }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<Approval | null>(null);
+  const [rejecting, setRejecting] = useState<Approval | null>(null);
   const resolve = useMutation({
-    mutationFn: (v: { approval: Approval; resolution: Resolution; modified_data?: unknown }) =>
+    mutationFn: (v: { approval: Approval; resolution: Resolution; modified_data?: unknown; reason?: string }) =>
       requests.resolveApproval(runId, {
         exception_id: v.approval.exception_id,
         resolution: v.resolution,
         ...(v.resolution === "modified" ? { modified_data: v.modified_data } : {}),
+        ...(v.reason ? { reason: v.reason } : {}),
+        // Deciding on the run page is deliberate: an inbox claim is taken over (and audited).
+        take_over: true,
       }),
     onSuccess: (answer, v) => {
       const what = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" }[v.resolution];
@@ -137,6 +240,7 @@ export function ReviewQueue({
             : undefined,
       });
       setEditing(null);
+      setRejecting(null);
     },
     onError: (e, v) => {
       if (v.resolution === "modified" && e instanceof ConsoleApiError && e.code === "invalid_request") return;
@@ -146,6 +250,7 @@ export function ReviewQueue({
         detail: e instanceof ConsoleApiError && e.requestId ? `request id ${e.requestId}` : undefined,
       });
       setEditing(null);
+      setRejecting(null);
     },
     onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.run(runId) }),
   });
@@ -157,9 +262,13 @@ export function ReviewQueue({
 
   if (approvals.length === 0) {
     return (
-      <EmptyState title="Nothing waits for review">
-        Items stopped by a review step, or by an unexpected step error, show up here for a person to approve or reject.
-      </EmptyState>
+      <>
+        <EmptyState title="Nothing waits for review">
+          Items stopped by a review step, or by an unexpected step error, show up here for a person to approve or
+          reject.
+        </EmptyState>
+        <Decisions decisions={decisions} />
+      </>
     );
   }
   return (
@@ -190,6 +299,11 @@ export function ReviewQueue({
                     )}
                     {a.error ?? "Waiting for review"}
                   </p>
+                  {a.claimed_by && a.claimed_until && (
+                    <p className="mt-1 text-sm font-medium break-words text-amber-900">
+                      Being reviewed by {a.claimed_by} ({timeLeft(a.claimed_until)}); deciding here takes it over.
+                    </p>
+                  )}
                 </div>
                 <div className="flex flex-wrap gap-2">
                   <Button
@@ -218,9 +332,12 @@ export function ReviewQueue({
                     aria-label={`Reject ${name}`}
                     className="text-red-700"
                     disabled={!resolvable || resolve.isPending}
-                    onClick={() => resolve.mutate({ approval: a, resolution: "rejected" })}
+                    onClick={() => {
+                      resolve.reset();
+                      setRejecting(a);
+                    }}
                   >
-                    {busy && resolve.variables?.resolution === "rejected" ? "Rejecting…" : "Reject"}
+                    {busy && resolve.variables?.resolution === "rejected" ? "Rejecting…" : "Reject…"}
                   </Button>
                 </div>
               </div>
@@ -236,6 +353,13 @@ export function ReviewQueue({
           {approvals.length - SHOWN} more wait below these; they appear here as these are resolved.
         </p>
       )}
+      <RejectDialog
+        approval={rejecting}
+        onClose={() => setRejecting(null)}
+        pending={resolve.isPending}
+        onSubmit={(reason) => rejecting && resolve.mutate({ approval: rejecting, resolution: "rejected", reason })}
+      />
+      <Decisions decisions={decisions} />
       <EditDialog
         approval={editing}
         onClose={() => setEditing(null)}

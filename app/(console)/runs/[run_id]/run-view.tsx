@@ -271,7 +271,12 @@ export function RunView({ runId }: { runId: string }) {
         ) : approvals.error ? (
           <ErrorState error={approvals.error} title="The review queue could not be loaded" />
         ) : (
-          <ReviewQueue runId={runId} runStatus={r.status} approvals={waiting} />
+          <ReviewQueue
+            runId={runId}
+            runStatus={r.status}
+            approvals={waiting}
+            decisions={approvals.data?.decisions ?? []}
+          />
         )}
       </Section>
 

@@ -16,11 +16,10 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 
 const PAGE_SIZE = 50;
-/** While a reply is being produced, the thread is read again this often. */
-const LIVE_INTERVAL_MS = 1_000;
 
 const tokens = (u: TokenUsage | null) =>
   u
@@ -147,11 +146,21 @@ function Message({ m }: { m: MessageItem }) {
 
 export function ThreadView({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
-  // Live only while a reply is being produced.
-  const messages = useSessionMessages({ sessionId, pageSize: PAGE_SIZE, liveMs: LIVE_INTERVAL_MS });
+  // Live through the changes feed (components/console/live.tsx): new messages and settled replies.
+  const live = useLiveUpdates(["messages"]);
+  const messages = useSessionMessages({ sessionId, pageSize: PAGE_SIZE, liveMs: 0 });
   const all = messages.data?.pages.flatMap((p) => p.messages) ?? [];
   const processing = all.some((m) => m.status === "processing");
-  const session = useSession(sessionId, { refetchInterval: processing ? LIVE_INTERVAL_MS : false });
+  const session = useSession(sessionId);
+
+  // A thread read to its end stays at its end: a new message past the last page is fetched too.
+  const complete = useRef(false);
+  const { hasNextPage, isFetching, fetchNextPage } = messages;
+  useEffect(() => {
+    if (isFetching || !messages.data) return;
+    if (hasNextPage && complete.current && live) void fetchNextPage();
+    else complete.current = !hasNextPage;
+  }, [hasNextPage, isFetching, fetchNextPage, live, messages.data]);
 
   // When the last reply settles, read the header once more for its final counts and cost.
   const wasProcessing = useRef(false);
@@ -174,7 +183,12 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
           </>
         }
         description={session.data ? `${session.data.agent_name} · ${session.data.channel}` : undefined}
-        actions={<CopyButton value={sessionId} label="Copy session id" />}
+        actions={
+          <>
+            <LiveToggle />
+            <CopyButton value={sessionId} label="Copy session id" />
+          </>
+        }
       />
       {session.isPending ? (
         <Card title="Session">
@@ -199,8 +213,8 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
             </h2>
             {processing && (
               <p role="status" className="flex items-center gap-2 text-xs text-sky-800">
-                <span aria-hidden className="size-2 animate-pulse rounded-full bg-sky-500" />A reply is being produced;
-                updating live.
+                <span aria-hidden className="size-2 animate-pulse rounded-full bg-sky-500" />
+                <span>A reply is being produced{live ? "; updating live." : "; updates are paused."}</span>
               </p>
             )}
           </div>

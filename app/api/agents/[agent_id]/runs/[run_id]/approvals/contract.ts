@@ -1,6 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
+import { queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS, RUN_ID } from "@/lib/http/openapi/parts";
-import { ApprovalList, RunParams } from "@/lib/runs/schemas";
+import { ApprovalList, ApprovalsQuery, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -8,6 +9,7 @@ export const GET = route({
   path: "/api/agents/[agent_id]/runs/[run_id]/approvals",
   auth: "accessKey",
   params: RunParams,
+  query: ApprovalsQuery,
   responses: { 200: ApprovalList },
   errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
   openapi: () => ({
@@ -16,8 +18,15 @@ export const GET = route({
     tag: "Workflow runs",
     description:
       "Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the " +
-      "run in `needs_review` until it is resolved.",
-    parameters: [AGENT_ID, RUN_ID],
+      "run in `needs_review` until it is resolved. With `status=resolved`, the decided ones instead, each with " +
+      "`resolution`, `resolved_by`, `resolved_at` and `reason`.",
+    parameters: [
+      AGENT_ID,
+      RUN_ID,
+      ...queryParameters(ApprovalsQuery, {
+        status: "`open` (the default): the items waiting for a person; `resolved`: the decided ones.",
+      }),
+    ],
     responses: {
       "200": {
         description: "The open approvals.",

@@ -1,4 +1,4 @@
-import { ConsoleRunParams, ResolveBody, ResolveResult } from "@/lib/runs/schemas";
+import { ConsoleResolveBody, ConsoleRunParams, ResolveResult } from "@/lib/runs/schemas";
 import { CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
 
@@ -14,7 +14,8 @@ export const POST = route({
     "run_not_found",
     "approval_not_found",
     "invalid_state_transition",
+    "approval_claimed",
   ],
   params: ConsoleRunParams,
-  body: ResolveBody,
+  body: ConsoleResolveBody,
 });

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { ReviewsView } from "./reviews-view";
+
+export const metadata: Metadata = { title: "Reviews" };
+
+export default async function ReviewsPage() {
+  await requireConsolePage("/reviews");
+  return <ReviewsView />;
+}

@@ -1,0 +1,12 @@
+import { ChangesAnswer, ChangesQuery } from "@/lib/reviews/schemas";
+import { CONSOLE_ERRORS } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/console/changes",
+  auth: "console",
+  responses: { 200: ChangesAnswer },
+  errors: [...CONSOLE_ERRORS, "rate_limited"],
+  query: ChangesQuery,
+});

@@ -12,6 +12,7 @@ import { ConsoleApiError } from "./api";
 const RECORDS = {
   run: { notFound: "run_not_found", list: { href: "/runs", label: "All runs" } },
   delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
+  session: { notFound: "session_not_found", list: { href: "/sessions", label: "All sessions" } },
 } as const;
 
 export function DetailState({

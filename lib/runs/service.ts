@@ -112,7 +112,7 @@ function controlEffects(
     case "cancel":
       return { to: "cancelled", data: { completedAt: utcNow() }, startsEngine: false };
     case "resume":
-      // Resuming a running run changes nothing: its engine is already at work.
+      // From paused or needs_review only (RUN_MOVES): a new engine pass continues the run.
       return { to: "running", data: { completedAt: null }, startsEngine: from !== "running" };
     case "retry":
       return { to: "pending", data: { completedAt: null, error: null }, startsEngine: true };

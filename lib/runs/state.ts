@@ -30,7 +30,8 @@ export type ControlAction = (typeof CONTROL_ACTIONS)[number];
  */
 export const RUN_MOVES = {
   pause: { from: ["running", "pending"], to: ["paused"] },
-  resume: { from: ["paused", "needs_review", "running"], to: ["running"] },
+  // Not from `running`: that would be a no-op "running -> running" in the audit trail (refused, 409).
+  resume: { from: ["paused", "needs_review"], to: ["running"] },
   cancel: { from: ["running", "pending", "needs_review", "paused"], to: ["cancelled"] },
   retry: { from: ["failed"], to: ["pending"] },
   start: { from: ["pending"], to: ["running"] },

@@ -108,7 +108,7 @@ const CONTROL_TEXT: Record<ControlAction, { summary: string; description: string
   resume: {
     summary: "Resume a run",
     description:
-      "From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting).",
+      "From `paused` or `needs_review` to `running` (items still waiting for review stay waiting). A run already `running` is refused with 409 `invalid_state_transition`: the move would change nothing.",
   },
   cancel: {
     summary: "Cancel a run",

@@ -48,3 +48,9 @@ export function shortId(id: string): string {
   const prefix = cut > 0 && cut <= 8 ? id.slice(0, cut + 1) : "";
   return `${prefix}…${id.slice(-6)}`;
 }
+
+/** Why the test console refuses an input over the API's body limit, before it is sent. */
+export function bodyTooLarge(what: string, bytes: number, limit: number): string {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) ? 2 : 0)} MiB`;
+  return `${what} is too large to send: the request would be ${mb(bytes)} (${formatNumber(bytes)} bytes), and the API accepts at most ${mb(limit)} (${formatNumber(limit)} bytes). Shorten it and send again.`;
+}

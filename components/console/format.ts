@@ -51,6 +51,6 @@ export function shortId(id: string): string {
 
 /** Why the test console refuses an input over the API's body limit, before it is sent. */
 export function bodyTooLarge(what: string, bytes: number, limit: number): string {
-  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) ? 2 : 0)} MiB`;
-  return `${what} is too large to send: the request would be ${mb(bytes)} (${formatNumber(bytes)} bytes), and the API accepts at most ${mb(limit)} (${formatNumber(limit)} bytes). Shorten it and send again.`;
+  const mib = +(limit / (1024 * 1024)).toFixed(2);
+  return `${what} is too large to send: the request would be ${formatNumber(bytes)} bytes, and the API accepts at most ${formatNumber(limit)} bytes (${mib} MiB). Shorten it and send again.`;
 }

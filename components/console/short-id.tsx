@@ -5,7 +5,7 @@ import { shortId } from "./format";
 
 export function ShortId({ id, className }: { id: string; className?: string }) {
   return (
-    <span title={id} className={cn("font-mono text-xs", className)}>
+    <span title={id} className={cn("font-mono", className ?? "text-xs")}>
       {shortId(id)}
     </span>
   );

@@ -203,7 +203,7 @@ test("the test console refuses a message over the API's body limit before sendin
   await page.getByRole("button", { name: "Send" }).click();
   const alert = page.getByRole("alert").filter({ hasText: "The message is too large to send" });
   await expect(alert).toBeVisible();
-  await expect(alert).toContainText("at most 1 MiB (1,048,576 bytes)");
+  await expect(alert).toContainText("at most 1,048,576 bytes (1 MiB)");
   expect(sent).toBe(0);
   // The text is kept to shorten; shortened, it is sent.
   await input.fill("short enough");

@@ -2,12 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import {
-  queryKeys,
-  useSession,
-  useSessionMessages,
-  type SessionDetail,
-} from "@/components/console/queries";
+import { queryKeys, useSession, useSessionMessages, type SessionDetail } from "@/components/console/queries";
 import { ConsoleApiError } from "@/components/console/api";
 import { DetailState } from "@/components/console/detail-state";
 import { formatCost, formatDate, formatNumber, relative } from "@/components/console/format";

@@ -50,7 +50,7 @@ export function shortId(id: string): string {
 }
 
 /** Why the test console refuses an input over the API's body limit, before it is sent. */
-export function bodyTooLarge(what: string, bytes: number, limit: number): string {
+export function bodyTooLarge(what: "The message is" | "The inputs are", bytes: number, limit: number): string {
   const mib = +(limit / (1024 * 1024)).toFixed(2);
-  return `${what} is too large to send: the request would be ${formatNumber(bytes)} bytes, and the API accepts at most ${formatNumber(limit)} bytes (${mib} MiB). Shorten it and send again.`;
+  return `${what} too large to send: the request would be ${formatNumber(bytes)} bytes, and the API accepts at most ${formatNumber(limit)} bytes (${mib} MiB). Shorten it and send again.`;
 }

@@ -244,3 +244,28 @@ test("the test console refuses a message over the API's body limit before sendin
     });
   }
 });
+
+test("the run test console refuses inputs over the API's body limit before starting a run", async ({ as }) => {
+  const agent = await management.createAgent({
+    name: `defects run limit ${Date.now()}`,
+    kind: "workflow",
+    runtime: { type: "echo" },
+    workflow: {
+      inputs: { rows: { type: "array", required: true } },
+      items: { from: "rows" },
+      steps: [{ id: "t", type: "transform", expression: "item" }],
+    },
+  });
+  const page = await as("adminA");
+  let sent = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes(`/agents/${agent.agent_id}/runs`)) sent++;
+  });
+  await page.goto(`/agents/${agent.agent_id}`);
+  const editor = page.getByLabel("Inputs (JSON)");
+  await editor.fill(JSON.stringify({ rows: ["z".repeat(1024 * 1024)] }));
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page.getByText("The inputs are too large to send")).toBeVisible();
+  await expect(page.getByText("at most 1,048,576 bytes (1 MiB)")).toBeVisible();
+  expect(sent).toBe(0);
+});

@@ -86,7 +86,7 @@ export function ChatConsole({ agent }: { agent: Agent }) {
     // Over the API's body limit the server would answer 413: refuse here, keeping the text to shorten.
     const bytes = jsonBodyBytes({ message: text, ...(sessionId ? { session_id: sessionId } : {}) });
     if (bytes > JSON_BODY_LIMIT) {
-      setTooLarge(bodyTooLarge("The message", bytes, JSON_BODY_LIMIT));
+      setTooLarge(bodyTooLarge("The message is", bytes, JSON_BODY_LIMIT));
       return;
     }
     setEntries((all) => [...all, { key: entryKey++, role: "user", text }]);

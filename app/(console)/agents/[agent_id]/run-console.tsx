@@ -77,7 +77,7 @@ export function RunConsole({ agent }: { agent: Agent }) {
             // Over the API's body limit the server would answer 413: refuse here, before sending.
             const bytes = jsonBodyBytes({ inputs: parsed.value });
             if (bytes > JSON_BODY_LIMIT) {
-              setClientError({ line: null, message: bodyTooLarge("The inputs", bytes, JSON_BODY_LIMIT) });
+              setClientError({ line: null, message: bodyTooLarge("The inputs are", bytes, JSON_BODY_LIMIT) });
               start.reset();
               return;
             }

@@ -22,6 +22,7 @@ const BROWSER_SAFE = [
   "lib/secrets/refs",
   "lib/runtime/schema",
   "lib/workflow/schema",
+  "lib/http/body-limit",
 ];
 /** Packages the browser-safe modules may load: plain JavaScript, no Node built-ins. */
 const SAFE_PACKAGES = ["zod", "jsonata"];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConversationTriggerBody, ListMessagesQuery, ListSessionsQuery } from "./conversations/schemas";
 import { ApiError } from "./errors";
-import { fieldLabel, fieldSentence, labelOfField, validationMessage } from "./validation-messages";
+import { fieldLabel, fieldSentence, labelledSentence, labelOfField, validationMessage } from "./validation-messages";
 import { parseWith } from "./validate";
 
 /** The envelope's fields for a value the schema refuses. */
@@ -188,5 +188,15 @@ describe("validation messages", () => {
     const r = z.object({ name: z.string() }).safeParse({}, { error: validationMessage });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]!.message).toBe("is required");
+  });
+
+  it("reads a field's phrase after the label a form shows, never zod's default text", () => {
+    const r = z.object({ name: z.string().min(1) }).safeParse({ name: "" }, { error: validationMessage });
+    const message = r.error!.issues[0]!.message;
+    expect(message).not.toMatch(/Too small|expected string/);
+    expect(labelledSentence("Name", message)).toBe("Name must not be empty.");
+    expect(labelledSentence("Days", "Enter a number of days from 1 to 3650.")).toBe(
+      "Enter a number of days from 1 to 3650.",
+    );
   });
 });

@@ -31,6 +31,16 @@ export function fieldSentence(field: string, message: string): string {
 
 const PREDICATE = /^(must|is|are|has|have|may|needs?|cannot|should)\b/;
 
+/**
+ * A field's message as a sentence after a label a person reads ("Name" + "must not be empty" ->
+ * "Name must not be empty."); a message that is already a sentence is kept.
+ */
+export function labelledSentence(label: string, message: string): string {
+  if (!PREDICATE.test(message)) return message;
+  const sentence = `${label} ${message}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
 
 function list(values: readonly unknown[]): string {

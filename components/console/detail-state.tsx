@@ -13,6 +13,7 @@ const RECORDS = {
   run: { notFound: "run_not_found", list: { href: "/runs", label: "All runs" } },
   delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
   "bulk action": { notFound: "bulk_action_not_found", list: { href: "/runs", label: "All runs" } },
+  session: { notFound: "session_not_found", list: { href: "/sessions", label: "All sessions" } },
 } as const;
 
 export function DetailState({

@@ -37,4 +37,20 @@ export function formatMs(ms: number | null | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-export const shortId = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);
+/**
+ * An id shortened the one way the console shortens ids: its prefix and its LAST six characters
+ * (`sess_…3f9a2c`). Ids start with a time component, so two ids made close together share their
+ * first characters and differ at the end. Show the full id on hover (title) and copy it whole.
+ */
+export function shortId(id: string): string {
+  if (id.length <= 16) return id;
+  const cut = id.indexOf("_");
+  const prefix = cut > 0 && cut <= 8 ? id.slice(0, cut + 1) : "";
+  return `${prefix}…${id.slice(-6)}`;
+}
+
+/** Why the test console refuses an input over the API's body limit, before it is sent. */
+export function bodyTooLarge(what: "The message is" | "The inputs are", bytes: number, limit: number): string {
+  const mib = +(limit / (1024 * 1024)).toFixed(2);
+  return `${what} too large to send: the request would be ${formatNumber(bytes)} bytes, and the API accepts at most ${formatNumber(limit)} bytes (${mib} MiB). Shorten it and send again.`;
+}

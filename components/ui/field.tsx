@@ -1,16 +1,43 @@
+"use client";
 import {
+  useEffect,
   useId,
+  useRef,
+  useState,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
+import { labelledSentence } from "@/lib/validation-messages";
 import { cn } from "./cn";
 
 const control =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 ring-1 ring-inset ring-zinc-300 " +
   "placeholder:text-zinc-500 focus:ring-2 focus:ring-inset focus:ring-indigo-600 disabled:bg-zinc-100 disabled:text-zinc-500";
 const invalid = "ring-red-500 focus:ring-red-600";
+
+/**
+ * The error a field shows: the API's phrase read after the field's label ("Name must not be
+ * empty."), hidden once the person edits the field (a corrected field clears its error), shown again
+ * when the form is sent.
+ */
+function useShownError(label: string, error: string | undefined) {
+  const box = useRef<HTMLDivElement>(null);
+  const [edited, setEdited] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const form = box.current?.closest("form");
+    if (!form) return;
+    const sent = () => setEdited(undefined);
+    form.addEventListener("submit", sent, true);
+    return () => form.removeEventListener("submit", sent, true);
+  }, []);
+  const shown = error && error !== edited ? labelledSentence(label, error) : undefined;
+  const onEdit = () => {
+    if (error) setEdited(error);
+  };
+  return { box, shown, onEdit };
+}
 
 /** A label, a control and its hint or error, wired together for assistive technology. */
 export function Field({
@@ -27,23 +54,24 @@ export function Field({
   className?: string;
 }) {
   const id = useId();
+  const { box, shown, onEdit } = useShownError(label, error);
   const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
+  const errorId = shown ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={cn("space-y-1", className)}>
+    <div ref={box} className={cn("space-y-1", className)} onChange={onEdit} onInput={onEdit}>
       <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
         {label}
       </label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      {children({ id, describedBy, invalid: Boolean(shown) })}
       {hint && (
         <p id={hintId} className="text-xs text-zinc-600">
           {hint}
         </p>
       )}
-      {error && (
+      {shown && (
         <p id={errorId} role="alert" className="text-xs font-medium text-red-700">
-          {error}
+          {shown}
         </p>
       )}
     </div>

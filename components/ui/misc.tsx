@@ -1,5 +1,5 @@
 "use client";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
@@ -47,41 +47,8 @@ export function PageHeader({
   );
 }
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      variant="secondary"
-      size="sm"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(value);
-        } catch {
-          // Clipboard refused (insecure context): the value stays selectable on the page.
-        }
-        setCopied(true);
-        setTimeout(() => setCopied(false), 1500);
-      }}
-    >
-      <span aria-live="polite">{copied ? "Copied" : label}</span>
-    </Button>
-  );
-}
-
-/** A secret or link shown only once: selectable, with a copy button. */
-export function ShownOnce({ value, testId, copyLabel }: { value: string; testId: string; copyLabel: string }) {
-  return (
-    <div className="flex flex-wrap items-center gap-2">
-      <code
-        data-testid={testId}
-        className="min-w-0 flex-1 rounded-md bg-zinc-100 px-3 py-2 font-mono text-xs break-all select-all"
-      >
-        {value}
-      </code>
-      <CopyButton value={value} label={copyLabel} />
-    </div>
-  );
-}
+// The copy controls live in ./copy.tsx; these names are kept for the pages that import them here.
+export { CopyButton, CopyField, CopyField as ShownOnce } from "./copy";
 
 export function ProgressBar({ percent, label }: { percent: number; label: string }) {
   const p = Math.max(0, Math.min(100, percent));

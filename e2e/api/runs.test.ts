@@ -358,12 +358,16 @@ describe("controls (docs/workflows.md, States and transitions), allowed and refu
     for (const b of blockers) expect((await getRun(agents.blocker, b)).body.status).toBe("cancelled");
   });
 
-  it("running: pause, resume and cancel apply; retry is refused; paused: resume and cancel apply", async () => {
+  it("running: pause and cancel apply, resume answers the run unchanged and records nothing, retry is refused; paused: resume and cancel apply", async () => {
     // 400 items of 100 ms: the run is still running whatever the machine's speed when the controls come.
     const runId = await trigger(agents.slow, { rows: rows(400) });
     await waitFor(agents.slow, runId, (r) => r.status === "running" && r.item_counts.completed >= 2);
     expect(await expectRefused(agents.slow, runId, "retry", "running")).toEqual(["pause", "resume", "cancel"]);
-    await expectMoved(agents.slow, runId, "resume", "running");
+    // SPEC 3.1 allows resume from running: 200 with the run still running; the move changes nothing,
+    // so nothing is recorded (the trail below has no "resume:running->running").
+    const resumed = await control(agents.slow, runId, "resume");
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.status).toBe("running");
     const pausedAt = (await expectMoved(agents.slow, runId, "pause", "paused", "support:alice")).item_counts.completed;
     // Once the pause is answered, at most the item then in flight may still be counted.
     await sleep(400);
@@ -384,12 +388,11 @@ describe("controls (docs/workflows.md, States and transitions), allowed and refu
     expect(path).toEqual([
       "trigger:null->pending",
       "start:pending->running",
-      "resume:running->running",
       "pause:running->paused",
       "resume:paused->running",
       "cancel:running->cancelled",
     ]);
-    expect(run.events[3]).toMatchObject({ actor: "runs key", triggered_by: "support:alice" });
+    expect(run.events[2]).toMatchObject({ actor: "runs key", triggered_by: "support:alice" });
     expect(run.events[1]).toMatchObject({ actor: "system" });
     // no item is counted twice across pause/resume, and cancel stops the run
     await sleep(300);

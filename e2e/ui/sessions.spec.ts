@@ -203,6 +203,8 @@ test("a thread updates live while a reply is processing, and shows a failed repl
     await page.goto(`/sessions/${accepted.body.session_id}`);
     const reply = page.getByRole("article", { name: "Assistant message" });
     await expect(reply.getByText("processing", { exact: true })).toBeVisible();
+    // Not known yet: "—", never "$0.00" or "0 ms".
+    for (const n of [1, 2, 3]) await expect(reply.locator("dd").nth(n)).toHaveText("—");
     await expect(page.getByRole("status").filter({ hasText: "updating live" })).toBeVisible();
     await expect.poll(endpoint.requests).toBeGreaterThan(0);
     endpoint.open();

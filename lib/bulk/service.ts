@@ -1,6 +1,6 @@
 // Bulk actions (docs/api.md, Bulk actions): one control on many runs, or revoking many Access Keys.
 // The dry run counts what the selection matches and which of those the action is allowed on, by the
-// one table of run moves (lib/runs/state.ts, ALLOWED_FROM); starting stores the action with its
+// one table of run moves (lib/runs/state.ts, usefulFrom); starting stores the action with its
 // frozen selection (a filter selects only rows created up to its start) and enqueues its job
 // (lib/bulk/job.ts) in the same transaction. Support members may act on runs; keys need an admin.
 import type { z } from "zod";
@@ -12,7 +12,7 @@ import { newId } from "../ids";
 import { afterCursor, pageOf } from "../pagination";
 import { enqueue, transactionWithJobs } from "../queue";
 import { orgRunsWhere } from "../runs/service";
-import { ALLOWED_FROM } from "../runs/state";
+import { usefulFrom } from "../runs/state";
 import { parseWith } from "../validate";
 import {
   BULK_RUN_ACTIONS,
@@ -34,9 +34,9 @@ type ReasonCount = Preview["not_allowed"][number];
 export const isRunAction = (action: BulkActionName): action is BulkRunAction =>
   (BULK_RUN_ACTIONS as readonly string[]).includes(action);
 
-/** The states a run action is allowed from, as the single controls are (RUN_MOVES). */
+/** The states a run action would change a run from, as the single controls (RUN_MOVES, without no-ops). */
 export const allowedStatuses = (action: BulkActionName): readonly string[] =>
-  isRunAction(action) ? ALLOWED_FROM[action] : ["active"];
+  isRunAction(action) ? usefulFrom(action) : ["active"];
 
 const invalidSelection = (message: string) =>
   new ApiError("invalid_request", `Invalid selection: ${message}`, { fields: [{ field: "selection", message }] });

@@ -133,7 +133,7 @@ export interface paths {
     put?: never;
     /**
      * Resume a run
-     * @description From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
+     * @description From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). A run already `running` is answered as it is: the move changes nothing and is not recorded in its audit trail. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`.
      */
     post: operations["resumeRun"];
     delete?: never;

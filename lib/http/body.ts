@@ -3,8 +3,9 @@
 import { ApiError } from "../errors";
 import { readStreamCapped } from "../streams";
 import { assertStorable } from "../validate";
+import { JSON_BODY_LIMIT } from "./body-limit";
 
-export const JSON_BODY_LIMIT = 1024 * 1024; // 1 MiB (docs/api.md, Errors: payload_too_large)
+export { JSON_BODY_LIMIT } from "./body-limit"; // 1 MiB (docs/api.md, Errors: payload_too_large)
 
 export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);

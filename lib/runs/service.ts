@@ -13,6 +13,7 @@ import { announceRun } from "./signals";
 import { waitForRunChange } from "./waiters";
 import {
   allowedActions,
+  usefulActions,
   isRefused,
   RUN_STATUSES,
   transition,
@@ -112,7 +113,8 @@ function controlEffects(
     case "cancel":
       return { to: "cancelled", data: { completedAt: utcNow() }, startsEngine: false };
     case "resume":
-      // Resuming a running run changes nothing: its engine is already at work.
+      // From paused or needs_review a new engine pass continues the run; from running it changes
+      // nothing (NO_OP_CONTROLS) and transition() writes nothing.
       return { to: "running", data: { completedAt: null }, startsEngine: from !== "running" };
     case "retry":
       return { to: "pending", data: { completedAt: null, error: null }, startsEngine: true };
@@ -131,7 +133,7 @@ export async function controlRun(opts: {
   const result = await transactionWithJobs((tx) =>
     controlRunIn(tx, { ...opts, runId: run.id, organizationId: run.organizationId }),
   );
-  if (!isRefused(result)) announceRun(run.id, { status: result.to, epoch: result.epoch });
+  if (!isRefused(result) && !result.unchanged) announceRun(run.id, { status: result.to, epoch: result.epoch });
   if (isRefused(result)) {
     const current = result.refused ?? run.status;
     throw new ApiError("invalid_state_transition", `Cannot ${opts.action} a run that is ${current}.`, {
@@ -282,7 +284,7 @@ export async function getOrgRun(opts: {
     agent_name: run.agent.name,
     created_at: run.createdAt.toISOString(),
     inputs: run.inputs,
-    allowed_actions: allowedActions(record.status),
+    allowed_actions: usefulActions(record.status),
     rerun_of: run.rerunOf,
     reruns: reruns.map((r) => r.id),
   };

@@ -30,6 +30,7 @@ export type ControlAction = (typeof CONTROL_ACTIONS)[number];
  */
 export const RUN_MOVES = {
   pause: { from: ["running", "pending"], to: ["paused"] },
+  // From `running` too, as the specification says: that move changes nothing (NO_OP_CONTROLS).
   resume: { from: ["paused", "needs_review", "running"], to: ["running"] },
   cancel: { from: ["running", "pending", "needs_review", "paused"], to: ["cancelled"] },
   retry: { from: ["failed"], to: ["pending"] },
@@ -49,6 +50,24 @@ export const ALLOWED_FROM: Record<ControlAction, readonly RunStatus[]> = {
 
 export const allowedActions = (status: string): ControlAction[] =>
   CONTROL_ACTIONS.filter((a) => (ALLOWED_FROM[a] as readonly string[]).includes(status));
+
+/**
+ * Controls the specification allows that change nothing: resuming a running run answers the run as
+ * it is and writes nothing (no "running -> running" in the audit trail); the console does not offer
+ * them and bulk actions count them as not allowed.
+ */
+export const NO_OP_CONTROLS: Partial<Record<ControlAction, readonly RunStatus[]>> = { resume: ["running"] };
+
+const isNoOp = (action: ControlAction, status: string) =>
+  (NO_OP_CONTROLS[action] as readonly string[] | undefined)?.includes(status) ?? false;
+
+/** The states a control would change a run from: ALLOWED_FROM without the no-ops. */
+export const usefulFrom = (action: ControlAction): readonly RunStatus[] =>
+  ALLOWED_FROM[action].filter((s) => !isNoOp(action, s));
+
+/** The controls that would change a run in `status` (what the console offers). */
+export const usefulActions = (status: string): ControlAction[] =>
+  allowedActions(status).filter((a) => !isNoOp(a, status));
 
 /** Whether `from -> to` is a move of the table (and, with `move`, that move). */
 export function isLegalMove(from: string, to: string, move?: RunMove): boolean {
@@ -76,6 +95,8 @@ export interface TransitionResult {
   to: RunStatus;
   version: number;
   epoch: number;
+  /** The move changed nothing (NO_OP_CONTROLS): nothing was written or audited. */
+  unchanged?: true;
 }
 
 export const utcNow = () => new Date();
@@ -122,6 +143,10 @@ export async function transition(opts: {
   if (!decided) return { refused: run.status, run };
   if (!(entry.to as readonly RunStatus[]).includes(decided.to)) {
     throw new Error(`run ${run.id}: ${opts.move} cannot lead to ${decided.to}`);
+  }
+  // A move to the state the run is in, without a new engine pass, changes nothing: nothing is written.
+  if (decided.to === run.status && !decided.bumpEpoch) {
+    return { from: run.status, to: run.status, version: run.version, epoch: run.epoch, unchanged: true };
   }
   const version = run.version + 1;
   const epoch = decided.bumpEpoch ? run.epoch + 1 : run.epoch;

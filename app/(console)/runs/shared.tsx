@@ -1,6 +1,6 @@
 // What the runs list and the run page share: the run states, the controls and small display helpers
 // (the records' types come from components/console/queries.ts).
-import { formatNumber } from "@/components/console/format";
+import { formatNumber, shortId } from "@/components/console/format";
 import type { RunListItem } from "@/components/console/queries";
 import { ProgressBar } from "@/components/ui/misc";
 import type { RunStatus } from "@/lib/runs/statuses";
@@ -37,8 +37,8 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-/** Run ids share a time-ordered prefix: their tail tells them apart. */
-export const runTag = (id: string) => (id.length > 14 ? `run_…${id.slice(-8)}` : id);
+/** Run ids share a time-ordered prefix: their tail tells them apart (the console's one shortId). */
+export const runTag = shortId;
 
 export const formatPercent = (p: number) => `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
 

@@ -3,7 +3,8 @@
 // filtered by status and agent (in the URL), paged with the server's cursor.
 import Link from "next/link";
 import { useAgents, useDeliveries } from "@/components/console/queries";
-import { formatDate, relative, shortId } from "@/components/console/format";
+import { formatDate, relative } from "@/components/console/format";
+import { ShortId } from "@/components/console/short-id";
 import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { ListBody } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
@@ -108,7 +109,7 @@ function Deliveries() {
                       {d.event}
                     </Link>
                     <div className="text-xs text-zinc-600">
-                      <Mono>{shortId(d.id)}</Mono>
+                      <ShortId id={d.id} />
                     </div>
                     <div className="mt-1 flex flex-wrap items-center gap-2 sm:hidden">
                       <StatusBadge status={d.status} />

@@ -108,7 +108,7 @@ const CONTROL_TEXT: Record<ControlAction, { summary: string; description: string
   resume: {
     summary: "Resume a run",
     description:
-      "From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting).",
+      "From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). A run already `running` is answered as it is: the move changes nothing and is not recorded in its audit trail.",
   },
   cancel: {
     summary: "Cancel a run",

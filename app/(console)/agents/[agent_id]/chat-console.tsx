@@ -4,7 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
+import { bodyTooLarge } from "@/components/console/format";
 import { requests, type Agent } from "@/components/console/queries";
+import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -28,10 +30,12 @@ export function ChatConsole({ agent }: { agent: Agent }) {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [message, setMessage] = useState("");
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
   const log = useRef<HTMLDivElement>(null);
   const inputId = useId();
   const focusInput = () => document.getElementById(inputId)?.focus();
   const hintId = `${inputId}-hint`;
+  const limitId = `${inputId}-limit`;
 
   const send = useMutation({
     mutationFn: async (text: string) => {
@@ -79,6 +83,12 @@ export function ChatConsole({ agent }: { agent: Agent }) {
   const submit = () => {
     const text = message.trim();
     if (!text || send.isPending) return;
+    // Over the API's body limit the server would answer 413: refuse here, keeping the text to shorten.
+    const bytes = jsonBodyBytes({ message: text, ...(sessionId ? { session_id: sessionId } : {}) });
+    if (bytes > JSON_BODY_LIMIT) {
+      setTooLarge(bodyTooLarge("The message is", bytes, JSON_BODY_LIMIT));
+      return;
+    }
     setEntries((all) => [...all, { key: entryKey++, role: "user", text }]);
     setMessage("");
     send.mutate(text);
@@ -146,8 +156,13 @@ export function ChatConsole({ agent }: { agent: Agent }) {
               id={inputId}
               rows={2}
               value={message}
-              aria-describedby={hintId}
-              onChange={(e) => setMessage(e.target.value)}
+              aria-describedby={tooLarge ? `${hintId} ${limitId}` : hintId}
+              aria-invalid={tooLarge ? true : undefined}
+              invalid={Boolean(tooLarge)}
+              onChange={(e) => {
+                setMessage(e.target.value);
+                setTooLarge(null);
+              }}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                   e.preventDefault();
@@ -155,6 +170,11 @@ export function ChatConsole({ agent }: { agent: Agent }) {
                 }
               }}
             />
+            {tooLarge && (
+              <p id={limitId} role="alert" className="text-xs font-medium text-red-700">
+                {tooLarge}
+              </p>
+            )}
             <p id={hintId} className="text-xs text-zinc-600">
               Enter sends, Shift+Enter starts a new line.
               {sessionId ? (

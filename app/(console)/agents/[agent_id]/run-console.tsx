@@ -4,7 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
+import { bodyTooLarge } from "@/components/console/format";
 import { requests, type Agent } from "@/components/console/queries";
+import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
 import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
 import { Button } from "@/components/ui/button";
 import { Card, Mono } from "@/components/ui/misc";
@@ -69,6 +71,13 @@ export function RunConsole({ agent }: { agent: Agent }) {
             const parsed = parseJsonObject(text);
             if (!parsed.ok) {
               setClientError(parsed.error);
+              start.reset();
+              return;
+            }
+            // Over the API's body limit the server would answer 413: refuse here, before sending.
+            const bytes = jsonBodyBytes({ inputs: parsed.value });
+            if (bytes > JSON_BODY_LIMIT) {
+              setClientError({ line: null, message: bodyTooLarge("The inputs are", bytes, JSON_BODY_LIMIT) });
               start.reset();
               return;
             }

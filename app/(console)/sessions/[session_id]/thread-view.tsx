@@ -2,29 +2,20 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import {
-  queryKeys,
-  useSession,
-  useSessionMessages,
-  type MessageItem,
-  type SessionDetail,
-  type TokenUsage,
-} from "@/components/console/queries";
+import { queryKeys, useSession, useSessionMessages, type SessionDetail } from "@/components/console/queries";
+import { ConsoleApiError } from "@/components/console/api";
+import { DetailState } from "@/components/console/detail-state";
 import { UserLink } from "@/components/console/search-box";
-import { formatCost, formatDate, formatMs, formatNumber, relative, shortId } from "@/components/console/format";
+import { formatCost, formatDate, formatNumber, relative } from "@/components/console/format";
+import { ShortId } from "@/components/console/short-id";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import { MessageList, tokens } from "./message-view";
 
 const PAGE_SIZE = 50;
-
-const tokens = (u: TokenUsage | null) =>
-  u
-    ? `${formatNumber(u.total_tokens)} (${formatNumber(u.prompt_tokens)} in, ${formatNumber(u.completion_tokens)} out)`
-    : "—";
 
 function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <>—</>;
@@ -85,65 +76,6 @@ function SessionHeader({ session }: { session: SessionDetail }) {
   );
 }
 
-function Message({ m }: { m: MessageItem }) {
-  const assistant = m.role === "assistant";
-  const label = assistant ? "Assistant" : "User";
-  return (
-    <li>
-      <article
-        aria-label={`${label} message`}
-        data-message-id={m.message_id}
-        className={cn(
-          "rounded-lg border-l-4 bg-white p-3 ring-1 ring-zinc-200 sm:p-4",
-          assistant ? "border-indigo-400" : "border-zinc-300",
-          m.status === "error" && "border-red-400",
-        )}
-      >
-        <header className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <h3 className="text-sm font-semibold text-zinc-900">{label}</h3>
-          <StatusBadge status={m.status} />
-          <span className="text-xs text-zinc-600">
-            <time dateTime={m.created_at} title={formatDate(m.created_at)}>
-              {formatDate(m.created_at)}
-            </time>
-          </span>
-        </header>
-        {m.content ? (
-          <p className="mt-2 text-sm whitespace-pre-wrap text-zinc-900 [overflow-wrap:anywhere]">{m.content}</p>
-        ) : m.status === "processing" ? (
-          <p className="mt-2 text-sm text-zinc-600 italic">Waiting for the agent&apos;s reply…</p>
-        ) : null}
-        {m.error && (
-          <div className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
-            <p>
-              <span className="font-medium">Error </span>
-              <Mono>{m.error.code}</Mono>
-            </p>
-            <p className="mt-0.5 [overflow-wrap:anywhere]">{m.error.message}</p>
-          </div>
-        )}
-        {assistant && (
-          <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-4">
-            {(
-              [
-                ["Model", m.model ?? "—"],
-                ["Tokens", tokens(m.token_usage)],
-                ["Cost", formatCost(m.cost)],
-                ["Processing time", formatMs(m.processing_time_ms)],
-              ] as const
-            ).map(([k, v]) => (
-              <div key={k} className="min-w-0">
-                <dt className="text-zinc-600">{k}</dt>
-                <dd className="break-words text-zinc-900">{v}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
-      </article>
-    </li>
-  );
-}
-
 export function ThreadView({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
   // Live through the changes feed (components/console/live.tsx): new messages and settled replies.
@@ -169,6 +101,11 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
     wasProcessing.current = processing;
   }, [processing, qc, sessionId]);
 
+  // An id this organization has no session for: "Session not found", as the run page says it.
+  if (session.error instanceof ConsoleApiError && session.error.code === "session_not_found") {
+    return <DetailState query={session} of="session" id={sessionId} />;
+  }
+
   return (
     <>
       <p className="mb-2 text-sm">
@@ -179,7 +116,7 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
       <PageHeader
         title={
           <>
-            Session <span className="font-mono text-lg">{shortId(sessionId)}</span>
+            Session <ShortId id={sessionId} className="text-lg" />
           </>
         }
         description={session.data ? `${session.data.agent_name} · ${session.data.channel}` : undefined}
@@ -226,11 +163,7 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
             <EmptyState title="No messages in this session">Messages appear here as the agent is triggered.</EmptyState>
           ) : (
             <>
-              <ol aria-label="Thread, oldest first" className="space-y-3">
-                {all.map((m) => (
-                  <Message key={m.message_id} m={m} />
-                ))}
-              </ol>
+              <MessageList messages={all} />
               {messages.hasNextPage && (
                 <div className="mt-4 flex justify-center">
                   <Button

@@ -49,6 +49,7 @@ export async function createRun(opts: {
         inputs: inputs as Prisma.InputJsonValue,
         definition: definition as Prisma.InputJsonValue,
         callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,
+        accessKeyId: opts.actor.type === "access_key" ? (opts.actor.id ?? null) : null,
       },
     });
     await audit({

@@ -43,6 +43,7 @@ export const ERROR_DOCS: ErrorDocs = {
     "an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "console sign-in: wrong email or password.",
+  access_key_expired: "the Access Key is past its `expires_at`: mint a new one, or have an admin extend it.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
   invitation_email_mismatch: "console: accepting an invitation while signed in with another email.",
   cross_site_request: "console: a state change from another origin.",
@@ -73,6 +74,8 @@ export const ERROR_DOCS: ErrorDocs = {
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
   account_exists:
     "console: an invitation accepted signed out with a password for an email that has an account: sign in to accept.",
+  access_key_rolled: "the Access Key was already rolled: roll its successor instead.",
+  access_key_revoked: "the Access Key is revoked: it cannot be rolled or changed.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

@@ -95,7 +95,10 @@ export const RollKeyBody = z.strictObject({
     .int()
     .min(0)
     .max(MAX_GRACE_SECONDS)
-    .refine((n) => n === 0 || n >= MIN_GRACE_SECONDS, "must be 0 (revoke now) or from 3600 (1 hour) to 604800 (7 days)"),
+    .refine(
+      (n) => n === 0 || n >= MIN_GRACE_SECONDS,
+      "must be 0 (revoke now) or from 3600 (1 hour) to 604800 (7 days)",
+    ),
 });
 export type RollKeyBody = z.infer<typeof RollKeyBody>;
 

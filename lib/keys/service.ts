@@ -230,7 +230,10 @@ export async function rollKey(opts: {
     // Conditional: of two rolls at once, one wins; the other finds the key rolled.
     const moved = await tx.accessKey.updateMany({
       where: { id: old.id, rolledToId: null, revokedAt: null },
-      data: grace === 0 ? { rolledToId: successorId, revokedAt: at } : { rolledToId: successorId, revokeAt: new Date(at.getTime() + grace * 1000) },
+      data:
+        grace === 0
+          ? { rolledToId: successorId, revokedAt: at }
+          : { rolledToId: successorId, revokeAt: new Date(at.getTime() + grace * 1000) },
     });
     if (moved.count !== 1) throw new ApiError("access_key_rolled", "This Access Key was already rolled or revoked.");
     await audit({
@@ -318,7 +321,10 @@ export async function revokeRolledKeys(limit = 100): Promise<string[]> {
   });
   const done: string[] = [];
   for (const k of due) {
-    const moved = await db.accessKey.updateMany({ where: { id: k.id, revokedAt: null }, data: { revokedAt: k.revokeAt } });
+    const moved = await db.accessKey.updateMany({
+      where: { id: k.id, revokedAt: null },
+      data: { revokedAt: k.revokeAt },
+    });
     if (moved.count !== 1) continue; // another worker got there first
     evictKey(k.keyHash);
     await audit({

@@ -8,6 +8,12 @@ export const POST = route({
   auth: "console",
   body: RollKeyBody,
   responses: { 201: MintedAccessKey },
-  errors: [...CONSOLE_ADMIN_ERRORS, ...JSON_BODY_ERRORS, "access_key_not_found", "access_key_rolled", "access_key_revoked"],
+  errors: [
+    ...CONSOLE_ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "access_key_not_found",
+    "access_key_rolled",
+    "access_key_revoked",
+  ],
   admin: true,
 });

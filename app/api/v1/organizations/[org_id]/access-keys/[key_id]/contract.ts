@@ -56,7 +56,10 @@ export const PATCH = route({
       "200": {
         description: "The key.",
         examples: {
-          changed: { summary: "With an expiry", value: { ...ex.accessKeyRecord, expires_at: "2026-12-31T23:59:59.000Z" } },
+          changed: {
+            summary: "With an expiry",
+            value: { ...ex.accessKeyRecord, expires_at: "2026-12-31T23:59:59.000Z" },
+          },
         },
       },
     },

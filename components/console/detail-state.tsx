@@ -12,6 +12,7 @@ import { ConsoleApiError } from "./api";
 const RECORDS = {
   run: { notFound: "run_not_found", list: { href: "/runs", label: "All runs" } },
   delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
+  key: { notFound: "access_key_not_found", list: { href: "/keys", label: "All keys" } },
 } as const;
 
 export function DetailState({

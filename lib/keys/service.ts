@@ -144,22 +144,6 @@ export async function listKeyPage(opts: { organizationId: string; limit: number;
   return { access_keys: page.rows.map(keyRecord), next_cursor: page.next_cursor };
 }
 
-/** Live keys whose expiry falls within `days` from now, soonest first (the overview's "expiring soon"). */
-export async function keysExpiringSoon(opts: { organizationId: string; days?: number; take?: number }) {
-  const db = await prisma();
-  const at = now();
-  const rows = await db.accessKey.findMany({
-    where: {
-      organizationId: opts.organizationId,
-      revokedAt: null,
-      expiresAt: { gt: at, lte: new Date(at.getTime() + (opts.days ?? 7) * 86_400_000) },
-    },
-    orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
-    take: opts.take ?? 10,
-  });
-  return rows.map((k) => ({ key_id: k.id, name: k.name, start: k.start, expires_at: k.expiresAt!.toISOString() }));
-}
-
 export async function revokeKey(opts: {
   organizationId: string;
   keyId: string;

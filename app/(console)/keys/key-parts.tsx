@@ -31,7 +31,7 @@ export function expiryText(iso: string | null, now = Date.now()): string {
   if (!iso) return "never expires";
   const ms = new Date(iso).getTime() - now;
   if (ms <= 0) return "expired";
-  if (ms >= 2 * DAY) return `expires in ${Math.floor(ms / DAY)} days`;
+  if (ms >= 2 * DAY) return `expires in ${Math.round(ms / DAY)} days`;
   const h = Math.max(1, Math.floor(ms / 3_600_000));
   return h >= 24 ? "expires in 1 day" : `expires in ${h} hour${h === 1 ? "" : "s"}`;
 }

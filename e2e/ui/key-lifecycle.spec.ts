@@ -69,7 +69,7 @@ test("roll a key through its grace period: both keys linked with the time left, 
     (k: { rolled_from_key_id: string }) => k.rolled_from_key_id === old.key_id,
   );
   await expect(oldRow).toContainText(`rolled to ${successor.key_id}`);
-  await expect(oldRow).toContainText(/(60|59) min left of grace/);
+  await expect(oldRow).toContainText(/(1 h|59 min) left of grace/);
   await expect(oldRow.getByText("rolled", { exact: true })).toBeVisible();
   const newRow = page.getByRole("row").filter({ hasText: `rolled from ${old.key_id}` });
   await expect(newRow).toContainText("active");

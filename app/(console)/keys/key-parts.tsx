@@ -55,7 +55,7 @@ export function RollLinks({ k }: { k: AccessKey }) {
       {k.rolled_to_key_id && (
         <span className="block text-xs text-zinc-600">
           rolled to{" "}
-          <Link href={`/keys/${k.rolled_to_key_id}`} className="text-indigo-700 underline">
+          <Link href={`/keys/${k.rolled_to_key_id}`} className="break-all text-indigo-700 underline">
             {k.rolled_to_key_id}
           </Link>
           {k.revoke_at && !k.revoked_at && <>, {timeLeft(k.revoke_at)} of grace</>}
@@ -64,7 +64,7 @@ export function RollLinks({ k }: { k: AccessKey }) {
       {k.rolled_from_key_id && (
         <span className="block text-xs text-zinc-600">
           rolled from{" "}
-          <Link href={`/keys/${k.rolled_from_key_id}`} className="text-indigo-700 underline">
+          <Link href={`/keys/${k.rolled_from_key_id}`} className="break-all text-indigo-700 underline">
             {k.rolled_from_key_id}
           </Link>
         </span>

@@ -7,7 +7,12 @@
 export const AUDIT_GROUPS = {
   access_key: {
     label: "Access Keys",
-    actions: { created: "Access Key minted", revoked: "Access Key revoked" },
+    actions: {
+      created: "Access Key minted",
+      revoked: "Access Key revoked",
+      rolled: "Access Key rolled",
+      updated: "Access Key changed",
+    },
   },
   agent: {
     label: "Agents",

@@ -9,8 +9,8 @@ import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
 import { isApiError } from "../lib/errors";
 import { parseWith } from "../lib/validate";
-import { MintKeyBody } from "../lib/keys/schemas";
-import { mintKey, revokeKey } from "../lib/keys/service";
+import { MintKeyBody, RollKeyBody } from "../lib/keys/schemas";
+import { mintKey, revokeKey, rollKey } from "../lib/keys/service";
 import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";
 import { SecretParams, SetSecretBody } from "../lib/secrets/schemas";
 import { setSecret } from "../lib/secrets/service";
@@ -23,8 +23,11 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   create-token --email EMAIL [--name NAME]
   create-agent --org ORG --file agent.json
   mint-key     --org ORG --name NAME [--permissions agents:invoke,...] [--rate-limit N]
+               [--expires-at RFC3339] [--agents agt_...,...]
                N: requests a minute on the public API (default: RATE_LIMIT_PER_MINUTE)
   revoke-key   --org ORG --key KEY_ID
+  roll-key     --org ORG --key KEY_ID --grace SECONDS
+               mint a successor (shown once); the old key works SECONDS more (0, or 3600 to 604800)
   set-secret   --org ORG --name NAME   (the value is read from standard input, never from the command line)
                create or replace an organization secret that agents name (api_key_secret, {{secrets.NAME}})
 
@@ -54,6 +57,9 @@ async function main(argv: string[]) {
       permissions: { type: "string" },
       key: { type: "string" },
       "rate-limit": { type: "string" },
+      "expires-at": { type: "string" },
+      agents: { type: "string" },
+      grace: { type: "string" },
       json: { type: "boolean", default: false },
     },
     strict: true,
@@ -109,7 +115,13 @@ async function main(argv: string[]) {
         throw new UsageError("--rate-limit must be a whole number");
       const input = parseWith(
         MintKeyBody,
-        { name: v.name, permissions, rate_limit_per_minute: rateLimit === undefined ? undefined : Number(rateLimit) },
+        {
+          name: v.name,
+          permissions,
+          rate_limit_per_minute: rateLimit === undefined ? undefined : Number(rateLimit),
+          expires_at: v["expires-at"],
+          agent_ids: v.agents?.split(",").map((a) => a.trim()),
+        },
         "options",
       );
       out = await mintKey({ organizationId: org.id, input, actor: cliActor });
@@ -121,6 +133,15 @@ async function main(argv: string[]) {
       const org = await findOrganization(v.org!);
       out = await revokeKey({ organizationId: org.id, keyId: v.key!, actor: cliActor });
       human = `access key ${out.key_id} revoked at ${out.revoked_at}`;
+      break;
+    }
+    case "roll-key": {
+      need(v, "org", "key", "grace");
+      if (!/^\d+$/.test(v.grace!)) throw new UsageError("--grace must be a whole number of seconds");
+      const org = await findOrganization(v.org!);
+      const input = parseWith(RollKeyBody, { grace_period_seconds: Number(v.grace) }, "options");
+      out = await rollKey({ organizationId: org.id, keyId: v.key!, input, actor: cliActor });
+      human = `access key ${out.key_id}: ${out.key}  (shown once; rolled from ${v.key})`;
       break;
     }
     case "set-secret": {

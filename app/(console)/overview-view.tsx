@@ -5,6 +5,7 @@ import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/misc";
+import { expiryText } from "./keys/key-parts";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 
 const RUN_STATES = ["pending", "running", "needs_review", "paused", "completed", "failed", "cancelled"] as const;
@@ -94,6 +95,20 @@ export function OverviewView() {
           )}
         </Card>
       </div>
+      {d && d.expiring_keys.length > 0 && (
+        <Card title="Keys expiring within 7 days" className="mt-6">
+          <ul className="divide-y divide-zinc-100">
+            {d.expiring_keys.map((k) => (
+              <li key={k.key_id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 hover:underline">
+                  {k.name}
+                </Link>
+                <span className="text-zinc-600">{expiryText(k.expires_at)}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
     </>
   );
 }

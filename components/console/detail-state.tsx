@@ -14,6 +14,7 @@ const RECORDS = {
   delivery: { notFound: "delivery_not_found", list: { href: "/webhooks", label: "All deliveries" } },
   "bulk action": { notFound: "bulk_action_not_found", list: { href: "/runs", label: "All runs" } },
   session: { notFound: "session_not_found", list: { href: "/sessions", label: "All sessions" } },
+  key: { notFound: "access_key_not_found", list: { href: "/keys", label: "All keys" } },
 } as const;
 
 export function DetailState({

@@ -27,6 +27,7 @@ import type {
 } from "@/lib/conversations/schemas";
 import type { AgentFilePage } from "@/lib/files/schemas";
 import type { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody, PERMISSIONS } from "@/lib/keys/schemas";
+import type { KeyUsagePreview, UpdateKeyBody } from "@/lib/keys/schemas";
 import type {
   AcceptedInvitation,
   AcceptInvitationBody,
@@ -114,6 +115,7 @@ export const queryKeys = {
   session: (sessionId: string) => ["session", sessionId] as const,
   sessionMessages: (sessionId: string) => ["session-messages", sessionId] as const,
   keys: () => ["keys"] as const,
+  key: (keyId: string) => ["keys", keyId] as const,
   members: () => ["members"] as const,
   invitations: () => ["invitations"] as const,
   audit: () => ["audit"] as const,
@@ -240,6 +242,18 @@ export const useSessionMessages = (p: { sessionId: string; pageSize: number; liv
 export const useKeys = () =>
   useQuery({ queryKey: queryKeys.keys(), queryFn: () => api<z.infer<typeof AccessKeyList>>("/keys") });
 
+export const useKey = (keyId: string) =>
+  useQuery({ queryKey: queryKeys.key(keyId), queryFn: () => api<AccessKey>(`/keys/${id(keyId)}`) });
+
+export type KeyUsage = z.infer<typeof KeyUsagePreview>;
+/** What a key is used for (the revoke dialog and the key's page); `enabled` false until asked. */
+export const useKeyUsage = (keyId: string | undefined) =>
+  useQuery({
+    queryKey: [...queryKeys.key(keyId ?? ""), "usage"],
+    queryFn: () => api<KeyUsage>(`/keys/${id(keyId!)}/usage-preview`),
+    enabled: !!keyId,
+  });
+
 export const useMembers = () =>
   useQuery({ queryKey: queryKeys.members(), queryFn: () => api<z.infer<typeof MemberList>>("/members") });
 
@@ -311,6 +325,9 @@ export const requests = {
   ) => post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, body),
   mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>("/keys", body),
   revokeKey: (keyId: string) => del<AccessKey>(`/keys/${keyId}`),
+  rollKey: (keyId: string, graceSeconds: number) =>
+    post<z.infer<typeof MintedAccessKey>>(`/keys/${id(keyId)}/roll`, { grace_period_seconds: graceSeconds }),
+  updateKey: (keyId: string, body: z.input<typeof UpdateKeyBody>) => patch<AccessKey>(`/keys/${id(keyId)}`, body),
   invite: (body: InviteBody) => post<NewInvitation>("/invitations", body),
   revokeInvitation: (invitationId: string) =>
     del<z.infer<typeof RevokedInvitation>>(`/invitations/${id(invitationId)}`),

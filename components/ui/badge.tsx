@@ -12,6 +12,8 @@ const STATUS_TONES: Record<string, string> = {
   failed: "bg-red-50 text-red-800 ring-red-300",
   error: "bg-red-50 text-red-800 ring-red-300",
   revoked: "bg-red-50 text-red-800 ring-red-300",
+  expired: "bg-red-50 text-red-800 ring-red-300",
+  rolled: "bg-amber-50 text-amber-900 ring-amber-300",
   needs_review: "bg-amber-50 text-amber-900 ring-amber-300",
   paused: "bg-violet-50 text-violet-800 ring-violet-300",
   cancelled: "bg-zinc-200 text-zinc-800 ring-zinc-400",

@@ -103,6 +103,13 @@ describe("every route's answer is its contract's", () => {
     const auth = orgA.user_token;
     const minted = await ok("POST", `${org}/access-keys`, { auth, body: { name: "answers" } });
     await ok("GET", `${org}/access-keys`, { auth });
+    await ok("PATCH", `${org}/access-keys/${minted.body.key_id}`, { auth, body: { name: "answers 2" } });
+    await ok("GET", `${org}/access-keys/${minted.body.key_id}/usage-preview`, { auth });
+    const rolled = await ok("POST", `${org}/access-keys/${minted.body.key_id}/roll`, {
+      auth,
+      body: { grace_period_seconds: 3600 },
+    });
+    await ok("DELETE", `${org}/access-keys/${rolled.body.key_id}`, { auth });
     await ok("DELETE", `${org}/access-keys/${minted.body.key_id}`, { auth });
     const agent = await ok("POST", `${org}/agents`, { auth, body: { ...ECHO_AGENT, name: "answers agent" } });
     await ok("GET", `${org}/agents`, { auth });

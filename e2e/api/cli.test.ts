@@ -75,6 +75,32 @@ describe("admin CLI", () => {
     expect(revoked.revoked_at).toBeTruthy();
   });
 
+  it("mint-key takes an expiry and an agent scope; roll-key mints the successor and keeps the old key for the grace", async () => {
+    await admin(target, ["bootstrap", "--org", "Rolls", "--email", "rolls@example.com", "--password", "long-password"]);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "agent-")), "agent.json");
+    writeFileSync(file, JSON.stringify({ name: "scoped", kind: "conversational", runtime: { type: "echo" } }));
+    const agent = await admin(target, ["create-agent", "--org", "Rolls", "--file", file]);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const key = await admin(target, [
+      "mint-key",
+      "--org",
+      "Rolls",
+      "--name",
+      "ops",
+      "--expires-at",
+      expiresAt,
+      "--agents",
+      agent.agent_id!,
+    ]);
+    expect(key).toMatchObject({ expires_at: expiresAt, agent_ids: [agent.agent_id] });
+    const rolled = await admin(target, ["roll-key", "--org", "Rolls", "--key", key.key_id!, "--grace", "3600"]);
+    expect(rolled.key).toMatch(/^ak_/);
+    expect(rolled).toMatchObject({ name: "ops", rolled_from_key_id: key.key_id, agent_ids: [agent.agent_id] });
+    const again = await adminRaw(["roll-key", "--org", "Rolls", "--key", key.key_id!, "--grace", "3600"]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("already rolled");
+  });
+
   it("set-secret reads the value from standard input; agents name it, and an unknown name is refused", async () => {
     const org = await admin(target, [
       "bootstrap",

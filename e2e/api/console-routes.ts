@@ -149,6 +149,32 @@ export const REQUESTS: ConsoleRequest[] = [
     path: async (f) => `/api/console/keys/${await f.freshKey()}`,
     otherOrg: "access_key_not_found",
   },
+  {
+    method: "GET",
+    pattern: "/api/console/keys/[key_id]",
+    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
+    otherOrg: "access_key_not_found",
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/keys/[key_id]",
+    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
+    body: () => ({ name: `matrix ${unique()}`, rate_limit_per_minute: 60 }),
+    otherOrg: "access_key_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/keys/[key_id]/roll",
+    path: async (f) => `/api/console/keys/${await f.freshKey()}/roll`,
+    body: () => ({ grace_period_seconds: 3600 }),
+    otherOrg: "access_key_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/keys/[key_id]/usage-preview",
+    path: async (f) => `/api/console/keys/${await f.freshKey()}/usage-preview`,
+    otherOrg: "access_key_not_found",
+  },
   { method: "GET", pattern: "/api/console/agents", path: () => "/api/console/agents" },
   {
     method: "POST",

@@ -23,6 +23,8 @@ export interface UiContext {
   orgA: { organization_id: string; user_token: string };
   orgB: { organization_id: string; user_token: string };
   users: { adminA: UiUser; supportA: UiUser; adminB: UiUser; multi: UiUser };
+  /** The server's PostgreSQL database (absent: embedded, which admits one process). */
+  databaseUrl?: string;
 }
 
 async function signedIn(baseUrl: string, email: string, file: string) {
@@ -106,6 +108,7 @@ export default async function globalSetup(_config: FullConfig) {
       adminB: { email: "admin-b@ui.test", state: file("adminB") },
       multi: { email: "multi@ui.test", state: file("multi") },
     },
+    ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}),
   };
   writeFileSync(path.join(UI_DIR, "context.json"), JSON.stringify(context, null, 2));
   process.env.UI_BASE_URL = baseUrl;

@@ -51,7 +51,13 @@ const MAX_CACHED_AGENTS = 10_000;
  * public API reads it on every request. An update evicts it at once in this process; other
  * processes see it within the TTL.
  */
-export async function agentForRequest(organizationId: string, agentId: string): Promise<Agent> {
+export async function agentForRequest(
+  organizationId: string,
+  agentId: string,
+  /** An Access Key's agent scope (empty: every agent): another agent is missing, as another organization's is. */
+  scope: readonly string[] = [],
+): Promise<Agent> {
+  if (scope.length > 0 && !scope.includes(agentId)) throw notFound();
   const key = `${organizationId}/${agentId}`;
   const now = Date.now();
   const hit = agentCache.get(key);

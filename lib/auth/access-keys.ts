@@ -1,6 +1,7 @@
 // Access Key verification (docs/api.md, Authentication) with a short positive cache. A revoked key is refused within
 // KEY_CACHE_TTL_MS (default 2 s) on every instance sharing the database, and at once on the
 // instance that revoked it. last_used_at is written at most once a minute per key.
+import { now as clockNow } from "../clock";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { prisma } from "../db";
@@ -14,6 +15,12 @@ export interface KeyPrincipal {
   permissions: string[];
   /** The key's own requests-a-minute limit on the public API; null: RATE_LIMIT_PER_MINUTE. */
   rateLimitPerMinute: number | null;
+  /** The agents the key may reach; empty: every agent of the organization. */
+  agentIds: string[];
+  /** Epoch ms after which the key is refused as expired; null: never. */
+  expiresAt: number | null;
+  /** Epoch ms from which a rolled key is refused (the end of its grace); null: not rolled. */
+  revokeAt: number | null;
 }
 
 interface CacheEntry {
@@ -67,6 +74,9 @@ export async function verifyAccessKey(raw: string | null): Promise<KeyPrincipal>
             name: row.name,
             permissions: row.permissions,
             rateLimitPerMinute: row.rateLimitPerMinute,
+            agentIds: row.agentIds ?? [],
+            expiresAt: row.expiresAt?.getTime() ?? null,
+            revokeAt: row.revokeAt?.getTime() ?? null,
           }
         : null;
     entry = { principal, hash, expires: now + env().KEY_CACHE_TTL_MS };
@@ -74,6 +84,15 @@ export async function verifyAccessKey(raw: string | null): Promise<KeyPrincipal>
     if (env().KEY_CACHE_TTL_MS > 0) cache.set(hash, entry);
   }
   if (!entry.principal) throw unauthorized();
+  // On every verification, cached or not: the cache never outlives a key's expiry or grace.
+  const at = clockNow().getTime();
+  if (entry.principal.revokeAt !== null && entry.principal.revokeAt <= at) throw unauthorized();
+  if (entry.principal.expiresAt !== null && entry.principal.expiresAt <= at) {
+    throw new ApiError(
+      "access_key_expired",
+      `This Access Key expired at ${new Date(entry.principal.expiresAt).toISOString()}: mint a new key (or ask an admin to extend it).`,
+    );
+  }
   touch(entry.principal.keyId, now);
   return entry.principal;
 }

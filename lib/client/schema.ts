@@ -483,6 +483,50 @@ export interface paths {
     delete: operations["revokeAccessKey"];
     options?: never;
     head?: never;
+    /**
+     * Change an Access Key
+     * @description Admin only. Any of `name`, `rate_limit_per_minute`, `expires_at`, `agent_ids` (`null` clears the limit, the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the audit log records the values before and after. A revoked key answers `409 access_key_revoked`.
+     */
+    patch: operations["updateAccessKey"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/access-keys/{key_id}/roll": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Roll an Access Key
+     * @description Admin only. Mints a successor with the same name, permissions, rate limit, agent scope and expiry, and answers it as minting does (the raw key, this once). The old key keeps working for `grace_period_seconds` (0: revoked at once; else 3600 to 604800): from its `revoke_at` it is refused, and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one `409 access_key_revoked`.
+     */
+    post: operations["rollAccessKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/access-keys/{key_id}/usage-preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an Access Key is used for
+     * @description What revoking the key would break: its requests (messages and runs it triggered) in the last 24 hours and 7 days, its last request, the agents it reached in 7 days, the end users (`user_id`, at most 20) and the number of sessions and runs it started. Counts stop at 10,000 (`capped: true`).
+     */
+    get: operations["previewAccessKeyUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -784,6 +828,16 @@ export interface components {
       created_at: string;
       last_used_at: string | null;
       revoked_at: string | null;
+      /** @description After this instant the key is refused (`access_key_expired`); null: never. */
+      expires_at: string | null;
+      /** @description The agents the key may reach; null: every agent of the organization. */
+      agent_ids: string[] | null;
+      /** @description A rolled key's end of grace: refused from then on, and revoked soon after. */
+      revoke_at: string | null;
+      /** @description The successor this key was rolled to. */
+      rolled_to_key_id: string | null;
+      /** @description The key this one was rolled from. */
+      rolled_from_key_id: string | null;
     };
     AgentList: {
       agents: components["schemas"]["AgentRecord"][];
@@ -920,6 +974,7 @@ export interface components {
       | "invalid_search_field"
       | "unauthorized"
       | "invalid_credentials"
+      | "access_key_expired"
       | "forbidden"
       | "invitation_email_mismatch"
       | "cross_site_request"
@@ -950,6 +1005,8 @@ export interface components {
       | "account_exists"
       | "selection_changed"
       | "approval_claimed"
+      | "access_key_rolled"
+      | "access_key_revoked"
       | "invitation_expired"
       | "request_timeout"
       | "payload_too_large"
@@ -991,6 +1048,40 @@ export interface components {
         [key: string]: string;
       };
       max_concurrency?: number;
+    };
+    KeyUsagePreview: {
+      key_id: string;
+      /** @description Triggers (messages and runs) in the last 24 hours. */
+      requests_24h: {
+        /** @description Exact up to 10,000; when `capped`, at least that. */
+        count: number;
+        capped: boolean;
+      };
+      /** @description Triggers (messages and runs) in the last 7 days. */
+      requests_7d: {
+        /** @description Exact up to 10,000; when `capped`, at least that. */
+        count: number;
+        capped: boolean;
+      };
+      last_request_at: string | null;
+      /** @description Agents it triggered in the last 7 days (at most 100). */
+      agents: {
+        agent_id: string;
+        name: string;
+      }[];
+      /** @description End users (`user_id`) of its sessions, at most 20. */
+      user_ids: string[];
+      more_user_ids: boolean;
+      sessions_started: {
+        /** @description Exact up to 10,000; when `capped`, at least that. */
+        count: number;
+        capped: boolean;
+      };
+      runs_started: {
+        /** @description Exact up to 10,000; when `capped`, at least that. */
+        count: number;
+        capped: boolean;
+      };
     };
     ManagementAccessKeyList: {
       access_keys: components["schemas"]["AccessKeyRecord"][];
@@ -1068,6 +1159,10 @@ export interface components {
        */
       permissions?: "agents:invoke"[];
       rate_limit_per_minute?: number | null;
+      /** @description RFC 3339; in the future, at most 5 years away; null: never expires. */
+      expires_at?: string | null;
+      /** @description The agents the key may reach; null or absent: every agent of the organization. */
+      agent_ids?: string[] | null;
     };
     MintedAccessKey: {
       key_id: string;
@@ -1082,6 +1177,16 @@ export interface components {
       created_at: string;
       last_used_at: string | null;
       revoked_at: string | null;
+      /** @description After this instant the key is refused (`access_key_expired`); null: never. */
+      expires_at: string | null;
+      /** @description The agents the key may reach; null: every agent of the organization. */
+      agent_ids: string[] | null;
+      /** @description A rolled key's end of grace: refused from then on, and revoked soon after. */
+      revoke_at: string | null;
+      /** @description The successor this key was rolled to. */
+      rolled_to_key_id: string | null;
+      /** @description The key this one was rolled from. */
+      rolled_from_key_id: string | null;
       /** @description The raw Access Key: returned here only, never again. */
       key: string;
     };
@@ -1145,6 +1250,9 @@ export interface components {
       /** Format: date-time */
       resolved_at: string;
       reason: string | null;
+    };
+    RollKeyBody: {
+      grace_period_seconds: number;
     };
     RunAccepted: {
       run_id: string;
@@ -1320,6 +1428,14 @@ export interface components {
       runtime?: components["schemas"]["RuntimeConfig"];
       workflow?: components["schemas"]["WorkflowDefinition"];
       callback_url?: string | null;
+    };
+    UpdateKeyBody: {
+      name?: string;
+      rate_limit_per_minute?: number | null;
+      /** @description RFC 3339; in the future, at most 5 years away; null: never expires. */
+      expires_at?: string | null;
+      /** @description The agents the key may reach; null or absent: every agent of the organization. */
+      agent_ids?: string[] | null;
     };
     UploadedFile: {
       /** @description Use it as `{"file_id": "fi_..."}` in a trigger body. */
@@ -1923,6 +2039,40 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "organization_not_found" | "secret_not_found";
+          };
+        };
+      };
+    };
+    /** @description `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed. */
+    Error409_access_key_revoked: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "access_key_revoked";
+          };
+        };
+      };
+    };
+    /**
+     * @description `access_key_rolled`: the Access Key was already rolled: roll its successor instead.
+     *
+     *     `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed.
+     */
+    Error409_access_key_rolled_access_key_revoked: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "access_key_rolled" | "access_key_revoked";
           };
         };
       };
@@ -3583,6 +3733,126 @@ export interface operations {
       };
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
+    };
+  };
+  updateAccessKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The Access Key's id (`key_...`), not the key itself.
+         * @example key_0VdXj3Op5Qr6St7Uv8Wx9y
+         */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateKeyBody"];
+      };
+    };
+    responses: {
+      /** @description The key. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessKeyRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
+      409: components["responses"]["Error409_access_key_revoked"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  rollAccessKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The Access Key's id (`key_...`), not the key itself.
+         * @example key_0VdXj3Op5Qr6St7Uv8Wx9y
+         */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RollKeyBody"];
+      };
+    };
+    responses: {
+      /** @description The successor, with its raw secret. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MintedAccessKey"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
+      409: components["responses"]["Error409_access_key_rolled_access_key_revoked"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  previewAccessKeyUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The Access Key's id (`key_...`), not the key itself.
+         * @example key_0VdXj3Op5Qr6St7Uv8Wx9y
+         */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key's usage. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["KeyUsagePreview"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
       404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
     };
   };

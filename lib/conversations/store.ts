@@ -13,33 +13,34 @@ import type { Message } from "../generated/prisma/client";
 const at = (d: Date) => d.toISOString();
 
 const MESSAGE_COLUMNS = `id, session_id, agent_id, organization_id, project_id, role, status, content, payload,
-  created_at, completed_at, reply_to_id, lease_until, callback_url`;
+  created_at, completed_at, reply_to_id, lease_until, callback_url, access_key_id`;
 
 /**
  * The two messages of a trigger, selected from the session row `s` (none when it does not exist).
  * Parameters: $1 session, $2 organization, $3 project, $4 agent, $5 time, $6 user message id,
  * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease; `callback` names the parameter of
- * the reply's callback_url.
+ * the reply's callback_url, `key` the parameter of the user message's access_key_id.
  */
-const messagesFromS = (callback: string) => `
+const messagesFromS = (callback: string, key: string) => `
 INSERT INTO messages (${MESSAGE_COLUMNS})
-  SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL, NULL FROM s
+  SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL, NULL,
+    ${key}::text FROM s
   UNION ALL
   SELECT $9, s.id, $4, $2, $3, 'assistant', 'processing', '', NULL, $10::timestamp(3), NULL, $6, $11::timestamp(3),
-    ${callback}::text FROM s
+    ${callback}::text, NULL FROM s
 RETURNING id`;
 
-/** $12 channel, $13 user_id, $14 environment, $15 metadata, $16 callback_url. */
+/** $12 channel, $13 user_id, $14 environment, $15 metadata, $16 callback_url, $17 access_key_id. */
 const NEW_SESSION = `
 WITH s AS (
   INSERT INTO sessions (id, organization_id, project_id, agent_id, status, channel, user_id, environment, metadata,
-                        message_count, created_at, last_message_at)
-  VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3))
+                        message_count, created_at, last_message_at, access_key_id)
+  VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3), $17::text)
   RETURNING id)
-${messagesFromS("$16")}`;
+${messagesFromS("$16", "$17")}`;
 
 /**
- * $12 environment, $13 user_id ('' when none was given), $14 callback_url ('' when none was given). Counters move in the database (never
+ * $12 environment, $13 user_id ('' when none was given), $14 callback_url ('' when none was given), $15 access_key_id. Counters move in the database (never
  * read-modify-write) so that concurrent triggers on one session stay exact; GREATEST keeps
  * last_message_at monotonic whatever the commit order. A session without a user_id takes the first
  * one a later message gives; a session's user_id, once set, is kept.
@@ -50,7 +51,7 @@ WITH s AS (
     user_id = CASE WHEN user_id = '' THEN $13::text ELSE user_id END
   WHERE id = $1 AND organization_id = $2 AND agent_id = $4 AND environment = $12::"Environment"
   RETURNING id)
-${messagesFromS("$14")}`;
+${messagesFromS("$14", "$15")}`;
 
 export interface TriggerRows {
   sessionId: string;
@@ -71,6 +72,8 @@ export interface TriggerRows {
   leaseUntil: Date;
   /** Where the reply's completion callback goes (null: none). */
   callbackUrl: string | null;
+  /** The Access Key that sent it (null: the console), for the key's usage preview. */
+  accessKeyId: string | null;
 }
 
 /** Stores a trigger; false when the session to continue does not exist (nothing is stored then). */
@@ -98,8 +101,9 @@ export async function insertTrigger(t: TriggerRows): Promise<boolean> {
         t.environment,
         JSON.stringify(t.metadata),
         t.callbackUrl,
+        t.accessKeyId,
       ])
-    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId, t.callbackUrl]);
+    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId, t.callbackUrl, t.accessKeyId]);
   return rows.length === 2;
 }
 

@@ -33,6 +33,8 @@ export interface ConversationTrigger {
   baseUrl: string;
   /** `draft`: the console's test console; its sessions never appear in the public API. */
   environment?: "production" | "draft";
+  /** The Access Key that sent the trigger (absent: the console), recorded on the message and a new session. */
+  accessKeyId?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ async function storeTrigger(opts: {
   payload: Record<string, unknown>;
   environment: "production" | "draft";
   callbackUrl: string | null;
+  accessKeyId: string | null;
 }): Promise<ReplyTask> {
   const { agent, body, environment } = opts;
   const now = new Date();
@@ -66,6 +69,7 @@ async function storeTrigger(opts: {
     at: now,
     leaseUntil: new Date(now.getTime() + leaseMs()),
     callbackUrl: opts.callbackUrl,
+    accessKeyId: opts.accessKeyId,
   };
   if (!(await insertTrigger(rows))) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
@@ -99,7 +103,7 @@ async function prepare(opts: ConversationTrigger) {
     agentId: agent.id,
     baseUrl: opts.baseUrl,
   })) as Record<string, unknown>;
-  return { body, payload, environment, callbackUrl };
+  return { body, payload, environment, callbackUrl, accessKeyId: opts.accessKeyId ?? null };
 }
 
 const agentIds = (agent: Agent) => ({

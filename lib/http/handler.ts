@@ -176,7 +176,7 @@ export function withAccessKey<
         // Per key, before anything else is looked up: a key over its limit costs no more work.
         await limitAccessKey(key, extras.headers);
         requirePermission(key, "agents:invoke");
-        const agent = await agentForRequest(key.organizationId, String(rawParams.agent_id ?? ""));
+        const agent = await agentForRequest(key.organizationId, String(rawParams.agent_id ?? ""), key.agentIds);
         spec.agentKind?.(agent);
         return {
           key,

@@ -184,6 +184,7 @@ async function authenticate(req: Request, rawParams: Record<string, unknown>, ex
   const agentId = String(rawParams.agent_id ?? "");
   let organizationId: string;
   let principal: string;
+  let scope: string[] = [];
   if (req.headers.get("authorization") !== null) {
     const key = await verifyAccessKey(bearerToken(req.headers.get("authorization")));
     extras.principal = key.keyId;
@@ -193,6 +194,7 @@ async function authenticate(req: Request, rawParams: Record<string, unknown>, ex
     requirePermission(key, "agents:invoke");
     organizationId = key.organizationId;
     principal = key.keyId;
+    scope = key.agentIds;
   } else {
     // The dashboard's Uppy: the signed-in session, from the dashboard's own pages only. Without
     // either credential, 401 (an API client that forgot its key sends no Origin).
@@ -202,7 +204,7 @@ async function authenticate(req: Request, rawParams: Record<string, unknown>, ex
     organizationId = user.organizationId;
     principal = user.userId;
   }
-  const agent: AgentRow = await agentForRequest(organizationId, agentId);
+  const agent: AgentRow = await agentForRequest(organizationId, agentId, scope);
   return { principal, organizationId, agent };
 }
 

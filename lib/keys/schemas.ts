@@ -6,11 +6,35 @@ export const PERMISSIONS = ["agents:invoke"] as const;
 /** Largest per-key rate limit: requests a minute. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
 
+/** Latest expiry a key may be given, from now: 5 years. */
+export const MAX_KEY_LIFETIME_MS = 5 * 365 * 24 * 3_600_000;
+/** Agents a scoped key may name. */
+export const MAX_KEY_AGENTS = 100;
+/** A roll's grace period: 0 (the old key is revoked at once), or 1 hour to 7 days. */
+export const MIN_GRACE_SECONDS = 3_600;
+export const MAX_GRACE_SECONDS = 7 * 24 * 3_600;
+
+const keyName = z.string().trim().min(1).max(200);
+const rateLimit = z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
+/** RFC 3339 with an offset; "in the future, at most 5 years away" is checked by the service (it knows now). */
+const expiresAt = z.iso
+  .datetime({ offset: true })
+  .nullable()
+  .meta({ description: "RFC 3339; in the future, at most 5 years away; null: never expires." });
+const agentIds = z
+  .array(z.string().regex(/^agt_[0-9A-Za-z]{1,64}$/, "must be an agent id (agt_...)"))
+  .min(1)
+  .max(MAX_KEY_AGENTS)
+  .nullable()
+  .meta({ description: "The agents the key may reach; null or absent: every agent of the organization." });
+
 export const MintKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: keyName,
   permissions: z.array(z.enum(PERMISSIONS)).max(20).default(["agents:invoke"]),
   /** Requests a minute on the public API; absent or null: the service default (RATE_LIMIT_PER_MINUTE). */
-  rate_limit_per_minute: z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable().optional(),
+  rate_limit_per_minute: rateLimit.optional(),
+  expires_at: expiresAt.optional(),
+  agent_ids: agentIds.optional(),
 });
 export type MintKeyBody = z.infer<typeof MintKeyBody>;
 
@@ -30,6 +54,18 @@ export const AccessKeyRecord = z.strictObject({
   created_at: responseTimestamp(),
   last_used_at: responseTimestamp().nullable(),
   revoked_at: responseTimestamp().nullable(),
+  expires_at: responseTimestamp()
+    .nullable()
+    .meta({ description: "After this instant the key is refused (`access_key_expired`); null: never." }),
+  agent_ids: z
+    .array(z.string())
+    .nullable()
+    .meta({ description: "The agents the key may reach; null: every agent of the organization." }),
+  revoke_at: responseTimestamp()
+    .nullable()
+    .meta({ description: "A rolled key's end of grace: refused from then on, and revoked soon after." }),
+  rolled_to_key_id: z.string().nullable().meta({ description: "The successor this key was rolled to." }),
+  rolled_from_key_id: z.string().nullable().meta({ description: "The key this one was rolled from." }),
 });
 
 /** The answer to minting: the record and, this once, the raw key. */
@@ -51,3 +87,53 @@ export const AccessKeyList = z.strictObject({
 /** The management API's list: a page of keys, newest first (docs/api.md, Paging). */
 export const ManagementKeyListQuery = z.object(managementPageQuery());
 export const ManagementAccessKeyList = AccessKeyList.extend({ next_cursor: responseNextCursor() });
+
+/** Rolling a key: how long the old key keeps working (0: revoked at once). */
+export const RollKeyBody = z.strictObject({
+  grace_period_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_GRACE_SECONDS)
+    .refine(
+      (n) => n === 0 || n >= MIN_GRACE_SECONDS,
+      "must be 0 (revoke now) or from 3600 (1 hour) to 604800 (7 days)",
+    ),
+});
+export type RollKeyBody = z.infer<typeof RollKeyBody>;
+
+/** Changing a key after mint: any of these; the secret never changes. */
+export const UpdateKeyBody = z
+  .strictObject({
+    name: keyName.optional(),
+    rate_limit_per_minute: rateLimit.optional(),
+    expires_at: expiresAt.optional(),
+    agent_ids: agentIds.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "give at least one of name, rate_limit_per_minute, expires_at, agent_ids");
+export type UpdateKeyBody = z.infer<typeof UpdateKeyBody>;
+
+/** Largest count a usage preview gives exactly: beyond it, `capped` is true ("10,000+"). */
+export const PREVIEW_COUNT_CAP = 10_000;
+/** End users a usage preview names at most. */
+export const PREVIEW_USER_IDS = 20;
+
+const cappedCount = z.strictObject({
+  count: z.number().int().meta({ description: "Exact up to 10,000; when `capped`, at least that." }),
+  capped: z.boolean(),
+});
+
+/** What a key was used for: what revoking it would break (docs/api.md, Access Keys). */
+export const KeyUsagePreview = z.strictObject({
+  key_id: responseId("key"),
+  requests_24h: cappedCount.meta({ description: "Triggers (messages and runs) in the last 24 hours." }),
+  requests_7d: cappedCount.meta({ description: "Triggers (messages and runs) in the last 7 days." }),
+  last_request_at: responseTimestamp().nullable(),
+  agents: z
+    .array(z.strictObject({ agent_id: z.string(), name: z.string() }))
+    .meta({ description: "Agents it triggered in the last 7 days (at most 100)." }),
+  user_ids: z.array(z.string()).meta({ description: "End users (`user_id`) of its sessions, at most 20." }),
+  more_user_ids: z.boolean(),
+  sessions_started: cappedCount,
+  runs_started: cappedCount,
+});

@@ -1,6 +1,7 @@
 // Console overview: what an admin or support person checks first. Nothing here counts history:
 // run and session counts come from counters kept by triggers as work happens (prisma/schema.prisma
 // RunStatusCount, SessionCountHourly), the lists are short pages of indexes.
+import { now as clockNow } from "../clock";
 import { prisma } from "../db";
 import type { z } from "zod";
 import { RUN_STATUSES } from "../runs/state";
@@ -13,7 +14,8 @@ export async function overview(opts: { organizationId: string; now?: Date }): Pr
   const now = opts.now ?? new Date();
   const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const db = await prisma();
-  const [agents, activeKeys, sessionsToday, byStatus, review, failedRuns, errorMessages] = await Promise.all([
+  const keyNow = opts.now ?? clockNow();
+  const [agents, activeKeys, sessionsToday, byStatus, review, failedRuns, errorMessages, expiring] = await Promise.all([
     db.agent.count({ where: { organizationId } }),
     db.accessKey.count({ where: { organizationId, revokedAt: null } }),
     db.sessionCountHourly.aggregate({
@@ -36,6 +38,16 @@ export async function overview(opts: { organizationId: string; now?: Date }): Pr
     db.message.findMany({
       where: { organizationId, status: "error" },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: RECENT,
+    }),
+    // Through the (organization_id, expires_at) index: live keys whose expiry is within a week.
+    db.accessKey.findMany({
+      where: {
+        organizationId,
+        revokedAt: null,
+        expiresAt: { gt: keyNow, lte: new Date(keyNow.getTime() + 7 * 86_400_000) },
+      },
+      orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
       take: RECENT,
     }),
   ]);
@@ -85,5 +97,11 @@ export async function overview(opts: { organizationId: string; now?: Date }): Pr
       updated_at: r.updatedAt.toISOString(),
     })),
     recent_errors: errors,
+    expiring_keys: expiring.map((k) => ({
+      key_id: k.id,
+      name: k.name,
+      start: k.start,
+      expires_at: k.expiresAt!.toISOString(),
+    })),
   };
 }

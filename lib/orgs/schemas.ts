@@ -101,6 +101,10 @@ export const Overview = z.strictObject({
       at: z.string(),
     }),
   ),
+  /** Live Access Keys expiring within 7 days, soonest first. */
+  expiring_keys: z.array(
+    z.strictObject({ key_id: z.string(), name: z.string(), start: z.string(), expires_at: z.string() }),
+  ),
 });
 
 /** The signed-in person as the console knows them (no ids the browser cannot already see). */

@@ -8,6 +8,7 @@ import { leaseMs } from "../conversations/replies";
 import { env } from "../env";
 import { deleteExpiredUploads } from "../files/resumable";
 import { deleteExpiredIdempotencyRecords } from "../idempotency";
+import { revokeRolledKeys } from "../keys/service";
 import { log } from "../log";
 import { sweepRetentionExclusively } from "../retention/service";
 
@@ -52,6 +53,13 @@ export const SWEEPS: Sweep[] = [
     what: "idempotency sweep",
     everyMs: () => 60_000,
     run: () => deleteExpiredIdempotencyRecords(),
+  },
+  {
+    // Rolled Access Keys past their grace are revoked (verification already refuses them at
+    // revoke_at; this writes it down with an audit row by the system).
+    what: "key roll sweep",
+    everyMs: () => 30_000,
+    run: () => revokeRolledKeys(),
   },
 ];
 

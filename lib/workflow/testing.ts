@@ -41,6 +41,9 @@ export async function workflowAgent(
       name: "unit key",
       permissions: ["agents:invoke"],
       rateLimitPerMinute: null,
+      agentIds: [],
+      expiresAt: null,
+      revokeAt: null,
     },
   };
 }

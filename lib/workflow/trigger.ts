@@ -52,6 +52,7 @@ export async function createRun(opts: {
         definition: definition as Prisma.InputJsonValue,
         callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,
         rerunOf: opts.rerunOf ?? null,
+        accessKeyId: opts.actor.type === "access_key" ? (opts.actor.id ?? null) : null,
       },
     });
     await audit({

@@ -1,19 +1,30 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import Link from "next/link";
 import { ListResult } from "@/components/console/list-result";
-import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/field";
+import { Field, Select, TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
+import {
+  AgentScopeField,
+  EditKeyDialog,
+  EXPIRIES,
+  expiryFromDays,
+  expiryText,
+  KeyStateBadge,
+  RevokeDialog,
+  RollDialog,
+  RollLinks,
+} from "./key-parts";
 
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
@@ -30,6 +41,8 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
   const [name, setName] = useState("");
   const [permissions, setPermissions] = useState<Permission[]>(["agents:invoke"]);
   const [rateLimit, setRateLimit] = useState("");
+  const [expiry, setExpiry] = useState("");
+  const [agentIds, setAgentIds] = useState<string[]>([]);
   return (
     <ShownOnceDialog
       open={open}
@@ -48,12 +61,17 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
           permissions,
           // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
           ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
+          ...(expiry ? { expires_at: expiryFromDays(expiry) } : {}),
+          ...(agentIds.length ? { agent_ids: agentIds } : {}),
         })
       }
       onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.keys() })}
       reset={() => {
         setName("");
         setRateLimit("");
+        setExpiry("");
+        setAgentIds([]);
+        setPermissions(["agents:invoke"]);
       }}
       shown={(minted) => ({
         title: "Copy your new Access Key",
@@ -118,38 +136,48 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
               </label>
             ))}
           </fieldset>
+          {permissions.length === 0 && (
+            <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300" role="note">
+              <p className="font-medium">This key has no permission at all.</p>
+              <p>
+                Every request with it will be refused (403). Tick a permission, or confirm that this is what you want.
+              </p>
+              <label className="mt-2 flex items-start gap-2">
+                <input type="checkbox" required className="mt-0.5 size-4 accent-amber-600" />
+                <span>Mint it anyway, with no permission</span>
+              </label>
+            </div>
+          )}
+          <Field label="Expiry" error={fieldError.expires_at}>
+            {({ id, describedBy, invalid }) => (
+              <Select
+                id={id}
+                aria-describedby={describedBy}
+                invalid={invalid}
+                value={expiry}
+                onChange={(e) => setExpiry(e.target.value)}
+              >
+                {EXPIRIES.map((x) => (
+                  <option key={x.value} value={x.value}>
+                    {x.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <AgentScopeField value={agentIds} onChange={setAgentIds} error={fieldError.agent_ids} />
         </>
       )}
     </ShownOnceDialog>
   );
 }
 
-function RevokeDialog({ target, onClose }: { target: AccessKey | null; onClose: () => void }) {
-  return (
-    <ConfirmWrite
-      target={target}
-      onClose={onClose}
-      title={`Revoke ${target?.name ?? "key"}?`}
-      description="Integrations using this key stop working within seconds. This cannot be undone; mint a new key to replace it."
-      confirmLabel="Revoke key"
-      pendingLabel="Revoking…"
-      errorTitle="The key was not revoked"
-      write={(k) => requests.revokeKey(k.key_id)}
-      done={(k) => ({ message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." })}
-      invalidates={() => [queryKeys.keys()]}
-    >
-      {target && (
-        <p className="text-sm">
-          <Mono>{target.start}…</Mono> · {target.permissions.join(", ") || "no permissions"}
-        </p>
-      )}
-    </ConfirmWrite>
-  );
-}
 export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<AccessKey | null>(null);
+  const [rolling, setRolling] = useState<AccessKey | null>(null);
+  const [editing, setEditing] = useState<AccessKey | null>(null);
   const keys = useKeys();
   return (
     <>
@@ -160,7 +188,7 @@ export function KeysView() {
       />
       {!admin && (
         <p className="mb-4 rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-          You have read access. Admins mint and revoke keys.
+          You have read access. Admins mint, change, roll and revoke keys.
         </p>
       )}
       <ListResult
@@ -184,7 +212,7 @@ export function KeysView() {
               "Key",
               ["Permissions", "md"],
               ["Rate limit", "lg"],
-              ["Created", "sm"],
+              ["Expires", "sm"],
               ["Last used", "sm"],
               "Status",
               admin && ACTIONS,
@@ -193,7 +221,12 @@ export function KeysView() {
             <TBody>
               {rows.map((k) => (
                 <Tr key={k.key_id}>
-                  <Td className="font-medium break-words">{k.name}</Td>
+                  <Td className="break-words">
+                    <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
+                      {k.name}
+                    </Link>
+                    <RollLinks k={k} />
+                  </Td>
                   <Td>
                     <Mono>{k.start}…</Mono>
                   </Td>
@@ -203,15 +236,23 @@ export function KeysView() {
                     </div>
                   </Td>
                   <Td className="hidden whitespace-nowrap lg:table-cell">{k.rate}</Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(k.created_at)}</Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell" title={formatDate(k.expires_at)}>
+                    {k.revoked_at ? "—" : expiryText(k.expires_at)}
+                  </Td>
                   <Td className="hidden whitespace-nowrap sm:table-cell">
                     {k.last_used_at ? relative(k.last_used_at) : "never"}
                   </Td>
-                  <Td>{k.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</Td>
+                  <Td>
+                    <KeyStateBadge k={k} />
+                  </Td>
                   {admin && (
                     <RowActions
                       of={k.name}
-                      actions={[!k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) }]}
+                      actions={[
+                        !k.revoked_at && !k.rolled_to_key_id && { label: "Roll", onClick: () => setRolling(k) },
+                        !k.revoked_at && { label: "Change", onClick: () => setEditing(k) },
+                        !k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) },
+                      ]}
                     />
                   )}
                 </Tr>
@@ -228,6 +269,8 @@ export function KeysView() {
         />
       )}
       {admin && <RevokeDialog target={revoking} onClose={() => setRevoking(null)} />}
+      {admin && <RollDialog target={rolling} onClose={() => setRolling(null)} />}
+      {admin && <EditKeyDialog target={editing} onClose={() => setEditing(null)} />}
     </>
   );
 }

@@ -46,6 +46,7 @@ export const ERROR_DOCS: ErrorDocs = {
     "console search: the field of `field:value` is not letters, digits, `_`, `-` and dots between them, or is over 64 characters.",
   unauthorized: "missing, malformed, unknown or revoked credentials.",
   invalid_credentials: "console sign-in: wrong email or password.",
+  access_key_expired: "the Access Key is past its `expires_at`: mint a new one, or have an admin extend it.",
   forbidden: "the Access Key lacks `agents:invoke`, or the user is not an admin.",
   invitation_email_mismatch: "console: accepting an invitation while signed in with another email.",
   cross_site_request: "console: a state change from another origin.",
@@ -81,6 +82,8 @@ export const ERROR_DOCS: ErrorDocs = {
     "console: a bulk action started with an `expected_count` that its selection no longer has; `details: {allowed, expected_count}`.",
   approval_claimed:
     "console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.",
+  access_key_rolled: "the Access Key was already rolled: roll its successor instead.",
+  access_key_revoked: "the Access Key is revoked: it cannot be rolled or changed.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

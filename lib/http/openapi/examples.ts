@@ -227,6 +227,11 @@ export const accessKeyRecord = {
   created_at: AT,
   last_used_at: null,
   revoked_at: null,
+  expires_at: null,
+  agent_ids: null,
+  revoke_at: null,
+  rolled_to_key_id: null,
+  rolled_from_key_id: null,
 };
 
 export const mintKeyBody = { name: "billing", permissions: ["agents:invoke"], rate_limit_per_minute: 120 };

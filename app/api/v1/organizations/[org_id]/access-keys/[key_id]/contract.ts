@@ -1,6 +1,8 @@
 import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, KEY_ID, ORG_ID } from "@/lib/http/openapi/management";
-import { AccessKeyRecord } from "@/lib/keys/schemas";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { AccessKeyRecord, UpdateKeyBody } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
 export const DELETE = route({
@@ -22,6 +24,43 @@ export const DELETE = route({
       "200": {
         description: "The revoked key.",
         examples: { revoked: { summary: "Revoked", value: { ...ex.accessKeyRecord, revoked_at: ex.EXAMPLE_TIME } } },
+      },
+    },
+  }),
+});
+
+export const PATCH = route({
+  method: "PATCH",
+  path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
+  auth: "userToken",
+  body: UpdateKeyBody,
+  admin: true,
+  responses: { 200: AccessKeyRecord },
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "access_key_not_found", "access_key_revoked"],
+  openapi: (c) => ({
+    operationId: "updateAccessKey",
+    summary: "Change an Access Key",
+    tag: "Access Keys",
+    description:
+      "Admin only. Any of `name`, `rate_limit_per_minute`, `expires_at`, `agent_ids` (`null` clears the limit, " +
+      "the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the " +
+      "audit log records the values before and after. A revoked key answers `409 access_key_revoked`.",
+    parameters: [ORG_ID, KEY_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("UpdateKeyBody", UpdateKeyBody), {
+        expiry: { summary: "Expire at the end of the year", value: { expires_at: "2026-12-31T23:59:59Z" } },
+      }),
+    },
+    responses: {
+      "200": {
+        description: "The key.",
+        examples: {
+          changed: {
+            summary: "With an expiry",
+            value: { ...ex.accessKeyRecord, expires_at: "2026-12-31T23:59:59.000Z" },
+          },
+        },
       },
     },
   }),

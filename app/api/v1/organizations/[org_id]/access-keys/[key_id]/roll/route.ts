@@ -1,0 +1,9 @@
+import { Reply, withUserToken } from "@/lib/http/handler";
+import { rollKey } from "@/lib/keys/service";
+import * as contract from "./contract";
+
+export const POST = withUserToken(
+  contract.POST,
+  async ({ organizationId, actor, params, body }) =>
+    new Reply(await rollKey({ organizationId, keyId: String(params.key_id), input: body, actor }), 201),
+);

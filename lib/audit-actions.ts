@@ -66,6 +66,11 @@ export const AUDIT_GROUPS = {
     label: "Retention",
     actions: { updated: "Retention settings changed", swept: "Old records deleted" },
   },
+  export: {
+    label: "Exports",
+    any: "Any export event",
+    actions: { requested: "Export requested", downloaded: "Export downloaded" },
+  },
 } as const satisfies Record<string, { label: string; any?: string; actions: Record<string, string> }>;
 
 export type AuditGroup = keyof typeof AUDIT_GROUPS;

@@ -13,6 +13,8 @@ export const JOBS = {
      *  enqueued before it existed have none. */
     organizationId: z.string().optional(),
   }),
+  /** Produce one export's file (lib/exports/produce.ts). */
+  export: z.object({ exportId: z.string().min(1), organizationId: z.string().optional() }),
 } as const;
 
 export type QueueName = keyof typeof JOBS;

@@ -30,46 +30,52 @@ import * as c25 from "./console/auth/sign-out/contract";
 import * as c26 from "./console/deliveries/[delivery_id]/contract";
 import * as c27 from "./console/deliveries/[delivery_id]/redeliver/contract";
 import * as c28 from "./console/deliveries/contract";
-import * as c29 from "./console/invitations/[invitation_id]/contract";
-import * as c30 from "./console/invitations/accept/contract";
-import * as c31 from "./console/invitations/contract";
-import * as c32 from "./console/keys/[key_id]/contract";
-import * as c33 from "./console/keys/contract";
-import * as c34 from "./console/me/contract";
-import * as c35 from "./console/members/[user_id]/contract";
-import * as c36 from "./console/members/contract";
-import * as c37 from "./console/org/contract";
-import * as c38 from "./console/overview/contract";
-import * as c39 from "./console/retention/contract";
-import * as c40 from "./console/runs/[run_id]/approvals/contract";
-import * as c41 from "./console/runs/[run_id]/approvals/resolve/contract";
-import * as c42 from "./console/runs/[run_id]/cancel/contract";
-import * as c43 from "./console/runs/[run_id]/contract";
-import * as c44 from "./console/runs/[run_id]/items/contract";
-import * as c45 from "./console/runs/[run_id]/pause/contract";
-import * as c46 from "./console/runs/[run_id]/resume/contract";
-import * as c47 from "./console/runs/[run_id]/retry/contract";
-import * as c48 from "./console/runs/contract";
-import * as c49 from "./console/secrets/[name]/contract";
-import * as c50 from "./console/secrets/contract";
-import * as c51 from "./console/sessions/[session_id]/contract";
-import * as c52 from "./console/sessions/[session_id]/messages/contract";
-import * as c53 from "./console/sessions/contract";
-import * as c54 from "./console/webhooks/secret/contract";
-import * as c55 from "./contract";
-import * as c56 from "./files/download/contract";
-import * as c57 from "./health/contract";
-import * as c58 from "./metrics/contract";
-import * as c59 from "./openapi.json/contract";
-import * as c60 from "./ready/contract";
-import * as c61 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c62 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c63 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c64 from "./v1/organizations/[org_id]/agents/contract";
-import * as c65 from "./v1/organizations/[org_id]/retention/contract";
-import * as c66 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c67 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c68 from "./workflows/[agent_id]/trigger/contract";
+import * as c29 from "./console/exports/[export_id]/contract";
+import * as c30 from "./console/exports/[export_id]/download/contract";
+import * as c31 from "./console/exports/contract";
+import * as c32 from "./console/invitations/[invitation_id]/contract";
+import * as c33 from "./console/invitations/accept/contract";
+import * as c34 from "./console/invitations/contract";
+import * as c35 from "./console/keys/[key_id]/contract";
+import * as c36 from "./console/keys/contract";
+import * as c37 from "./console/me/contract";
+import * as c38 from "./console/members/[user_id]/contract";
+import * as c39 from "./console/members/contract";
+import * as c40 from "./console/org/contract";
+import * as c41 from "./console/overview/contract";
+import * as c42 from "./console/retention/contract";
+import * as c43 from "./console/runs/[run_id]/approvals/contract";
+import * as c44 from "./console/runs/[run_id]/approvals/resolve/contract";
+import * as c45 from "./console/runs/[run_id]/cancel/contract";
+import * as c46 from "./console/runs/[run_id]/contract";
+import * as c47 from "./console/runs/[run_id]/items/contract";
+import * as c48 from "./console/runs/[run_id]/pause/contract";
+import * as c49 from "./console/runs/[run_id]/resume/contract";
+import * as c50 from "./console/runs/[run_id]/retry/contract";
+import * as c51 from "./console/runs/contract";
+import * as c52 from "./console/secrets/[name]/contract";
+import * as c53 from "./console/secrets/contract";
+import * as c54 from "./console/sessions/[session_id]/contract";
+import * as c55 from "./console/sessions/[session_id]/messages/contract";
+import * as c56 from "./console/sessions/contract";
+import * as c57 from "./console/webhooks/secret/contract";
+import * as c58 from "./contract";
+import * as c59 from "./files/download/contract";
+import * as c60 from "./health/contract";
+import * as c61 from "./metrics/contract";
+import * as c62 from "./openapi.json/contract";
+import * as c63 from "./ready/contract";
+import * as c64 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c65 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c66 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c67 from "./v1/organizations/[org_id]/agents/contract";
+import * as c68 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
+import * as c69 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
+import * as c70 from "./v1/organizations/[org_id]/exports/contract";
+import * as c71 from "./v1/organizations/[org_id]/retention/contract";
+import * as c72 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c73 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c74 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -141,4 +147,10 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c66),
   ...Object.values(c67),
   ...Object.values(c68),
+  ...Object.values(c69),
+  ...Object.values(c70),
+  ...Object.values(c71),
+  ...Object.values(c72),
+  ...Object.values(c73),
+  ...Object.values(c74),
 ];

@@ -38,10 +38,7 @@ export const ExportRedaction = z.strictObject({
   emails: z.boolean().default(false),
   phones: z.boolean().default(false),
   cards: z.boolean().default(false),
-  fields: z
-    .array(z.string().trim().min(1).max(REDACT_FIELD_MAX_LENGTH))
-    .max(REDACT_FIELDS_MAX)
-    .default([]),
+  fields: z.array(z.string().trim().min(1).max(REDACT_FIELD_MAX_LENGTH)).max(REDACT_FIELDS_MAX).default([]),
 });
 export type ExportRedaction = z.infer<typeof ExportRedaction>;
 

@@ -6,6 +6,7 @@
 import { recoverReplies } from "../conversations/recovery";
 import { leaseMs } from "../conversations/replies";
 import { env } from "../env";
+import { deleteExpiredExports } from "../exports/service";
 import { deleteExpiredUploads } from "../files/resumable";
 import { deleteExpiredIdempotencyRecords } from "../idempotency";
 import { log } from "../log";
@@ -52,6 +53,12 @@ export const SWEEPS: Sweep[] = [
     what: "idempotency sweep",
     everyMs: () => 60_000,
     run: () => deleteExpiredIdempotencyRecords(),
+  },
+  {
+    // Export files past their 7 days are deleted; the exports' rows stay and answer 410.
+    what: "export sweep",
+    everyMs: () => 10 * 60_000,
+    run: () => deleteExpiredExports(),
   },
 ];
 

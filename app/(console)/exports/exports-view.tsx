@@ -270,6 +270,10 @@ export function ExportsView() {
                   </Td>
                   <Td>
                     <StatusBadge status={e.status} />
+                    {/* On a phone the button sits under the status: no column of its own. */}
+                    <div className="mt-2 sm:hidden">
+                      <DownloadButton e={e} />
+                    </div>
                   </Td>
                   <Td className="hidden sm:table-cell">
                     <Progress e={e} />
@@ -280,7 +284,7 @@ export function ExportsView() {
                     </time>
                     <div className="text-xs text-zinc-600">{e.requested_by ?? "—"}</div>
                   </Td>
-                  <Td className="text-right">
+                  <Td className="hidden text-right sm:table-cell">
                     <DownloadButton e={e} />
                   </Td>
                 </Tr>

@@ -1,4 +1,5 @@
 "use client";
+import { ExportButton } from "@/components/console/export-button";
 import Link from "next/link";
 import { useAgents, useRuns } from "@/components/console/queries";
 import { ListPage } from "@/components/console/list-page";
@@ -29,6 +30,7 @@ export function RunsView() {
   return (
     <ListPage
       title="Runs"
+      actions={<ExportButton kind="runs" />}
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
       filters={
         <StatusAgentFilters

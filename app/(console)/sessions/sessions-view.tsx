@@ -1,4 +1,5 @@
 "use client";
+import { ExportButton } from "@/components/console/export-button";
 import Link from "next/link";
 import { useAgents, useSessions } from "@/components/console/queries";
 import { FilterBar, ListPage } from "@/components/console/list-page";
@@ -47,6 +48,7 @@ export function SessionsView() {
   return (
     <ListPage
       title="Sessions"
+      actions={<ExportButton kind="sessions" />}
       description="Conversations with your conversational agents, most recently active first."
       filters={
         <FilterBar label="Filter sessions" grid filtered={filtered} onClear={() => update(NO_FILTERS)}>

@@ -78,6 +78,11 @@ export const AUDIT_GROUPS = {
     any: "Any bulk action event",
     actions: { started: "Bulk action started", completed: "Bulk action completed" },
   },
+  export: {
+    label: "Exports",
+    any: "Any export event",
+    actions: { requested: "Export requested", downloaded: "Export downloaded" },
+  },
 } as const satisfies Record<string, { label: string; any?: string; actions: Record<string, string> }>;
 
 export type AuditGroup = keyof typeof AUDIT_GROUPS;

@@ -24,7 +24,8 @@ export type IdPrefix =
   | "att"
   | "sec"
   | "req"
-  | "bulk";
+  | "bulk"
+  | "exp";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

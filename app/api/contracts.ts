@@ -34,57 +34,63 @@ import * as c29 from "./console/changes/contract";
 import * as c30 from "./console/deliveries/[delivery_id]/contract";
 import * as c31 from "./console/deliveries/[delivery_id]/redeliver/contract";
 import * as c32 from "./console/deliveries/contract";
-import * as c33 from "./console/invitations/[invitation_id]/contract";
-import * as c34 from "./console/invitations/accept/contract";
-import * as c35 from "./console/invitations/contract";
-import * as c36 from "./console/keys/[key_id]/contract";
-import * as c37 from "./console/keys/[key_id]/roll/contract";
-import * as c38 from "./console/keys/[key_id]/usage-preview/contract";
-import * as c39 from "./console/keys/contract";
-import * as c40 from "./console/me/contract";
-import * as c41 from "./console/members/[user_id]/contract";
-import * as c42 from "./console/members/contract";
-import * as c43 from "./console/org/contract";
-import * as c44 from "./console/overview/contract";
-import * as c45 from "./console/retention/contract";
-import * as c46 from "./console/reviews/[exception_id]/claim/contract";
-import * as c47 from "./console/reviews/[exception_id]/resolve/contract";
-import * as c48 from "./console/reviews/bulk/contract";
-import * as c49 from "./console/reviews/contract";
-import * as c50 from "./console/runs/[run_id]/approvals/contract";
-import * as c51 from "./console/runs/[run_id]/approvals/resolve/contract";
-import * as c52 from "./console/runs/[run_id]/cancel/contract";
-import * as c53 from "./console/runs/[run_id]/contract";
-import * as c54 from "./console/runs/[run_id]/items/contract";
-import * as c55 from "./console/runs/[run_id]/pause/contract";
-import * as c56 from "./console/runs/[run_id]/rerun/contract";
-import * as c57 from "./console/runs/[run_id]/resume/contract";
-import * as c58 from "./console/runs/[run_id]/retry/contract";
-import * as c59 from "./console/runs/contract";
-import * as c60 from "./console/search/contract";
-import * as c61 from "./console/secrets/[name]/contract";
-import * as c62 from "./console/secrets/contract";
-import * as c63 from "./console/sessions/[session_id]/contract";
-import * as c64 from "./console/sessions/[session_id]/messages/contract";
-import * as c65 from "./console/sessions/contract";
-import * as c66 from "./console/users/[user_id]/timeline/contract";
-import * as c67 from "./console/webhooks/secret/contract";
-import * as c68 from "./contract";
-import * as c69 from "./files/download/contract";
-import * as c70 from "./health/contract";
-import * as c71 from "./metrics/contract";
-import * as c72 from "./openapi.json/contract";
-import * as c73 from "./ready/contract";
-import * as c74 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c75 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
-import * as c76 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
-import * as c77 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c78 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c79 from "./v1/organizations/[org_id]/agents/contract";
-import * as c80 from "./v1/organizations/[org_id]/retention/contract";
-import * as c81 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c82 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c83 from "./workflows/[agent_id]/trigger/contract";
+import * as c33 from "./console/exports/[export_id]/contract";
+import * as c34 from "./console/exports/[export_id]/download/contract";
+import * as c35 from "./console/exports/contract";
+import * as c36 from "./console/invitations/[invitation_id]/contract";
+import * as c37 from "./console/invitations/accept/contract";
+import * as c38 from "./console/invitations/contract";
+import * as c39 from "./console/keys/[key_id]/contract";
+import * as c40 from "./console/keys/[key_id]/roll/contract";
+import * as c41 from "./console/keys/[key_id]/usage-preview/contract";
+import * as c42 from "./console/keys/contract";
+import * as c43 from "./console/me/contract";
+import * as c44 from "./console/members/[user_id]/contract";
+import * as c45 from "./console/members/contract";
+import * as c46 from "./console/org/contract";
+import * as c47 from "./console/overview/contract";
+import * as c48 from "./console/retention/contract";
+import * as c49 from "./console/reviews/[exception_id]/claim/contract";
+import * as c50 from "./console/reviews/[exception_id]/resolve/contract";
+import * as c51 from "./console/reviews/bulk/contract";
+import * as c52 from "./console/reviews/contract";
+import * as c53 from "./console/runs/[run_id]/approvals/contract";
+import * as c54 from "./console/runs/[run_id]/approvals/resolve/contract";
+import * as c55 from "./console/runs/[run_id]/cancel/contract";
+import * as c56 from "./console/runs/[run_id]/contract";
+import * as c57 from "./console/runs/[run_id]/items/contract";
+import * as c58 from "./console/runs/[run_id]/pause/contract";
+import * as c59 from "./console/runs/[run_id]/rerun/contract";
+import * as c60 from "./console/runs/[run_id]/resume/contract";
+import * as c61 from "./console/runs/[run_id]/retry/contract";
+import * as c62 from "./console/runs/contract";
+import * as c63 from "./console/search/contract";
+import * as c64 from "./console/secrets/[name]/contract";
+import * as c65 from "./console/secrets/contract";
+import * as c66 from "./console/sessions/[session_id]/contract";
+import * as c67 from "./console/sessions/[session_id]/messages/contract";
+import * as c68 from "./console/sessions/contract";
+import * as c69 from "./console/users/[user_id]/timeline/contract";
+import * as c70 from "./console/webhooks/secret/contract";
+import * as c71 from "./contract";
+import * as c72 from "./files/download/contract";
+import * as c73 from "./health/contract";
+import * as c74 from "./metrics/contract";
+import * as c75 from "./openapi.json/contract";
+import * as c76 from "./ready/contract";
+import * as c77 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c78 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
+import * as c79 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
+import * as c80 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c81 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c82 from "./v1/organizations/[org_id]/agents/contract";
+import * as c83 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
+import * as c84 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
+import * as c85 from "./v1/organizations/[org_id]/exports/contract";
+import * as c86 from "./v1/organizations/[org_id]/retention/contract";
+import * as c87 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c88 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c89 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -171,4 +177,10 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c81),
   ...Object.values(c82),
   ...Object.values(c83),
+  ...Object.values(c84),
+  ...Object.values(c85),
+  ...Object.values(c86),
+  ...Object.values(c87),
+  ...Object.values(c88),
+  ...Object.values(c89),
 ];

@@ -26,6 +26,7 @@ import type {
   TokenUsage as TokenUsageSchema,
 } from "@/lib/conversations/schemas";
 import type { AgentFilePage } from "@/lib/files/schemas";
+import type { CreateExportBody, ExportList, ExportRecord } from "@/lib/exports/schemas";
 import type { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody, PERMISSIONS } from "@/lib/keys/schemas";
 import type { KeyUsagePreview, UpdateKeyBody } from "@/lib/keys/schemas";
 import type {
@@ -461,3 +462,23 @@ export const reviewRequests = {
 /** One long poll of the changes feed: answers when a topic changed after `since` (or after its hold). */
 export const pollChanges = (topics: readonly string[], since: string | null, signal: AbortSignal) =>
   api<Changes>(`/changes?${search({ topics: topics.join(","), since: since ?? undefined })}`, { signal });
+// Exports (app/(console)/exports): the list, live while one is queued or running, and a new one.
+
+export type ExportItem = z.infer<typeof ExportRecord>;
+export type ExportPage = z.infer<typeof ExportList>;
+
+export const exportsKey = () => ["exports"] as const;
+
+/** The organization's exports; polled every 2 s while one of them is still being written. */
+export const useExports = (p: { limit: number; cursor: string }) =>
+  useQuery({
+    queryKey: [...exportsKey(), { cursor: p.cursor, limit: p.limit }],
+    queryFn: () => api<ExportPage>(`/exports?${search({ limit: p.limit, cursor: p.cursor })}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      q.state.data?.exports.some((e) => e.status === "queued" || e.status === "running") ? 2_000 : false,
+  });
+
+export const createExport = (body: CreateExportBody) => post<ExportItem>("/exports", body);
+/** The export again: its `download_url` is a fresh signed link valid 15 minutes. */
+export const readExport = (exportId: string) => api<ExportItem>(`/exports/${id(exportId)}`);

@@ -26,6 +26,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/settings/retention", label: "Retention" },
   { href: "/members", label: "Members", admin: true },
   { href: "/audit", label: "Audit log", admin: true },
+  { href: "/exports", label: "Exports" },
   { href: "/docs/api", label: "API reference" },
 ];
 

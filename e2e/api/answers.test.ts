@@ -7,7 +7,7 @@ import { CONTRACTS } from "../../app/api/contracts";
 import { jsonSchemaOf } from "../../lib/http/contract";
 import { CHECKED, contractOf } from "./answers";
 import { consoleSession, cookiesOf, PASSWORD, signIn, type ConsoleSession } from "./console";
-import { consoleFixtures, REQUESTS, type ConsoleFixtures, type ConsoleRequest } from "./console-routes";
+import { consoleFixtures, finishedExport, REQUESTS, type ConsoleFixtures, type ConsoleRequest } from "./console-routes";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
 /** `METHOD pattern` -> the statuses its requests here were answered. */
@@ -126,6 +126,12 @@ describe("every route's answer is its contract's", () => {
     const orgBPath = `/api/v1/organizations/${orgB.organization_id}/retention`;
     await ok("GET", `${orgBPath}?preview_days=30`, { auth: orgB.user_token });
     await ok("PATCH", orgBPath, { auth: orgB.user_token, body: { retention_days: null } });
+    // Exports: one made and listed, then read until it succeeded and downloaded by its link.
+    await ok("POST", `${org}/exports`, { auth, body: { kind: "audit", format: "jsonl" } });
+    await ok("GET", `${org}/exports`, { auth });
+    const done = await finishedExport(orgA.organization_id);
+    await ok("GET", `${org}/exports/${done.id}`, { auth });
+    await ok("GET", `${org}/exports/${done.id}/download?token=${done.token}`, { auth });
   });
 
   it("conversations: a trigger (waiting and async), sessions and messages", async () => {

@@ -397,7 +397,46 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
+  {
+    method: "POST",
+    pattern: "/api/console/exports",
+    path: () => "/api/console/exports",
+    body: () => ({ kind: "sessions", format: "jsonl" }),
+  },
+  { method: "GET", pattern: "/api/console/exports", path: () => "/api/console/exports" },
+  {
+    method: "GET",
+    pattern: "/api/console/exports/[export_id]",
+    path: async (f) => `/api/console/exports/${(await finishedExport(f.orgA)).id}`,
+    otherOrg: "export_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/exports/[export_id]/download",
+    path: async (f) => {
+      const done = await finishedExport(f.orgA);
+      return `/api/console/exports/${done.id}/download?token=${done.token}`;
+    },
+    otherOrg: "export_not_found",
+  },
 ];
+
+/** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */
+export async function finishedExport(orgId: string): Promise<{ id: string; token: string }> {
+  const base = `/api/v1/organizations/${orgId}/exports`;
+  const auth = ctx().orgA.user_token;
+  const created = await call("POST", base, { auth, body: { kind: "sessions", format: "csv" } });
+  expect(created.status, created.text).toBe(201);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await call("GET", `${base}/${created.body.export_id}`, { auth });
+    if (res.body.status === "succeeded") {
+      return { id: res.body.export_id, token: new URL(res.body.download_url).searchParams.get("token")! };
+    }
+    if (res.body.status === "failed" || Date.now() > deadline) throw new Error(`export ${res.text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));
 

@@ -19,7 +19,7 @@ export interface DbTarget {
 }
 
 /** The console's session key: required on PostgreSQL (every instance must share it). */
-const TEST_AUTH_SECRET = "test-auth-secret-for-the-suites-only-0123456789";
+export const TEST_AUTH_SECRET = "test-auth-secret-for-the-suites-only-0123456789";
 
 export function dbEnv(target: DbTarget): Record<string, string> {
   return {

@@ -110,6 +110,7 @@ const PAGES: { name: string; path: () => string; heading: RegExp }[] = [
   { name: "secrets", path: () => "/settings/secrets", heading: /Secrets/ },
   { name: "retention", path: () => "/settings/retention", heading: /Retention/ },
   { name: "audit", path: () => "/audit", heading: /Audit/ },
+  { name: "exports", path: () => "/exports", heading: /Exports/ },
 ];
 
 /** Compressed bytes of the JavaScript a first visit (empty cache) downloads. */

@@ -582,6 +582,70 @@ export interface paths {
     patch: operations["updateAgent"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/exports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List exports
+     * @description Newest first, a page at a time (`next_cursor`). Support members do not see audit exports.
+     */
+    get: operations["listExports"];
+    put?: never;
+    /**
+     * Export records
+     * @description Exports sessions with their messages, runs with their items, callback deliveries, the audit log (admins only) or one end user's timeline (`filters.user_id` required) as CSV or JSON Lines, written by a background job. Optional redaction replaces email addresses, phone numbers, payment card numbers (Luhn-checked) and named fields (at any depth of metadata, inputs and item data) by a marker (`[redacted:email]`, ...); `rules_applied` says which rules the export applies. Poll the export until `status` is `succeeded`, then fetch `download_url` (valid 15 minutes, fresh on every read).
+     */
+    post: operations["createExport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/exports/{export_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an export
+     * @description Its status and progress (`rows_written` of about `rows_estimated`), the redaction rules it applied and, once it succeeded, a fresh `download_url` valid 15 minutes.
+     */
+    get: operations["getExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/exports/{export_id}/download": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an export (signed link)
+     * @description The `download_url` of the export: its token names the export and its organization and expires after 15 minutes (`403 url_expired`; altered: `403 invalid_signature`); the caller's token must be of a member too. The file is an attachment (`text/csv` or `application/x-ndjson`); after 7 days it is deleted (`410 export_expired`). Each download is recorded in the audit log.
+     */
+    get: operations["downloadExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/retention": {
     parameters: {
       query?: never;
@@ -939,6 +1003,44 @@ export interface components {
       workflow?: components["schemas"]["WorkflowDefinition"];
       callback_url?: string | null;
     };
+    CreateExportBody: {
+      /** @enum {string} */
+      kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+      /**
+       * @default csv
+       * @enum {string}
+       */
+      format?: "csv" | "jsonl";
+      /** @default {} */
+      filters?: {
+        /** Format: date-time */
+        from?: string;
+        /** Format: date-time */
+        to?: string;
+        agent_id?: string;
+        status?: string;
+        user_id?: string;
+        action?: string;
+      };
+      /**
+       * @default {
+       *       "emails": false,
+       *       "phones": false,
+       *       "cards": false,
+       *       "fields": []
+       *     }
+       */
+      redact?: {
+        /** @default false */
+        emails?: boolean;
+        /** @default false */
+        phones?: boolean;
+        /** @default false */
+        cards?: boolean;
+        /** @default [] */
+        fields?: string[];
+      };
+    };
     DeletedSecret: {
       /**
        * @description The secret's name, as agents name it.
@@ -994,6 +1096,7 @@ export interface components {
       | "secret_not_found"
       | "invitation_not_found"
       | "bulk_action_not_found"
+      | "export_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -1008,6 +1111,8 @@ export interface components {
       | "access_key_rolled"
       | "access_key_revoked"
       | "invitation_expired"
+      | "export_not_ready"
+      | "export_expired"
       | "request_timeout"
       | "payload_too_large"
       | "range_not_satisfiable"
@@ -2027,6 +2132,46 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `export_not_found`: exports: no export with this id in the organization.
+     */
+    Error404_organization_not_found_export_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "export_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `export_not_found`: exports: no export with this id in the organization.
+     *
+     *     `not_found`: no such API route, or the file of a download link no longer exists.
+     */
+    Error404_organization_not_found_export_not_found_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "export_not_found" | "not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `secret_not_found`: no organization secret with this name.
      */
     Error404_organization_not_found_secret_not_found: {
@@ -2111,6 +2256,21 @@ export interface components {
         };
       };
     };
+    /** @description `export_not_ready`: exports: a download asked for before the export succeeded; `details: {status}`. */
+    Error409_export_not_ready: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "export_not_ready";
+          };
+        };
+      };
+    };
     /** @description `invalid_state_transition`: a run control from a state that does not allow it; `details: {current_status, allowed_actions}`. */
     Error409_invalid_state_transition: {
       headers: {
@@ -2152,6 +2312,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "upload_incomplete";
+          };
+        };
+      };
+    };
+    /** @description `export_expired`: exports: the export's file was deleted after its expiry (7 days). */
+    Error410_export_expired: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "export_expired";
           };
         };
       };
@@ -4039,6 +4214,309 @@ export interface operations {
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listExports: {
+    parameters: {
+      query?: {
+        /** @description Maximum exports to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The exports. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            exports: {
+              export_id: string;
+              /** @enum {string} */
+              kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+              /** @enum {string} */
+              format: "csv" | "jsonl";
+              /** @enum {string} */
+              status: "queued" | "running" | "succeeded" | "failed";
+              filters: {
+                /** Format: date-time */
+                from?: string;
+                /** Format: date-time */
+                to?: string;
+                agent_id?: string;
+                status?: string;
+                user_id?: string;
+                action?: string;
+              };
+              redact: {
+                emails: boolean;
+                phones: boolean;
+                cards: boolean;
+                fields: string[];
+              };
+              rules_applied: string[];
+              rows_written: number;
+              rows_estimated: number | null;
+              size_bytes: number | null;
+              error_code: string | null;
+              requested_by: string | null;
+              file_name: string;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              expires_at: string;
+              download_url: string | null;
+              download_url_expires_at: string | null;
+            }[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateExportBody"];
+      };
+    };
+    responses: {
+      /** @description The export, queued. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            export_id: string;
+            /** @enum {string} */
+            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+            /** @enum {string} */
+            format: "csv" | "jsonl";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            filters: {
+              /** Format: date-time */
+              from?: string;
+              /** Format: date-time */
+              to?: string;
+              agent_id?: string;
+              status?: string;
+              user_id?: string;
+              action?: string;
+            };
+            redact: {
+              emails: boolean;
+              phones: boolean;
+              cards: boolean;
+              fields: string[];
+            };
+            rules_applied: string[];
+            rows_written: number;
+            rows_estimated: number | null;
+            size_bytes: number | null;
+            error_code: string | null;
+            requested_by: string | null;
+            file_name: string;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            download_url: string | null;
+            download_url_expires_at: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The export (`exp_...`).
+         * @example exp_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        export_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            export_id: string;
+            /** @enum {string} */
+            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+            /** @enum {string} */
+            format: "csv" | "jsonl";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            filters: {
+              /** Format: date-time */
+              from?: string;
+              /** Format: date-time */
+              to?: string;
+              agent_id?: string;
+              status?: string;
+              user_id?: string;
+              action?: string;
+            };
+            redact: {
+              emails: boolean;
+              phones: boolean;
+              cards: boolean;
+              fields: string[];
+            };
+            rules_applied: string[];
+            rows_written: number;
+            rows_estimated: number | null;
+            size_bytes: number | null;
+            error_code: string | null;
+            requested_by: string | null;
+            file_name: string;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            download_url: string | null;
+            download_url_expires_at: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_export_not_found"];
+    };
+  };
+  downloadExport: {
+    parameters: {
+      query: {
+        /** @description The signed token. */
+        token: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The export (`exp_...`).
+         * @example exp_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        export_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export's file. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The file's media type. */
+          "Content-Type"?: string;
+          /** @description Bytes in this answer. */
+          "Content-Length"?: number;
+          /** @description `attachment` with the file's name. */
+          "Content-Disposition"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": Blob;
+        };
+      };
+      /** @description The requested range. */
+      206: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The file's media type. */
+          "Content-Type"?: string;
+          /** @description Bytes in this answer. */
+          "Content-Length"?: number;
+          /** @description `attachment` with the file's name. */
+          "Content-Disposition"?: string;
+          /** @description `bytes start-end/size`. */
+          "Content-Range"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": Blob;
+        };
+      };
+      /** @description S3 storage, whole file: fetch the presigned URL in `Location` (valid 15 minutes). */
+      302: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description Presigned GET of the stored object. */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_invalid_signature_url_expired"];
+      404: components["responses"]["Error404_organization_not_found_export_not_found_not_found"];
+      409: components["responses"]["Error409_export_not_ready"];
+      410: components["responses"]["Error410_export_expired"];
+      416: components["responses"]["Error416_range_not_satisfiable"];
     };
   };
   getRetention: {

@@ -36,7 +36,15 @@ function contentDisposition(filename: string): string {
 }
 
 export async function downloadFile(opts: { token: string; range: string | null }): Promise<Response> {
-  const signed = verifyDownload(opts.token);
+  return serveStoredFile(verifyDownload(opts.token), opts.range);
+}
+
+/** Streams a stored file as an attachment (a single range when asked; a presigned URL on S3): the
+ *  answer of every signed download, once its token was checked (files, exports). */
+export async function serveStoredFile(
+  signed: { storageKey: string; filename: string; contentType: string },
+  rangeHeader: string | null,
+): Promise<Response> {
   const store = storage();
   let size: number;
   try {
@@ -54,11 +62,11 @@ export async function downloadFile(opts: { token: string; range: string | null }
     "content-security-policy": "sandbox",
     "cache-control": "private, no-store",
   });
-  const range = parseRange(opts.range, size);
+  const range = parseRange(rangeHeader, size);
   if (range === "unsatisfiable") {
     throw new ApiError("range_not_satisfiable", "The requested range is outside the file.", { size_bytes: size });
   }
-  if (store.downloadUrl && opts.range === null) {
+  if (store.downloadUrl && rangeHeader === null) {
     // Object storage, whole file: the bucket serves the bytes through a presigned GET valid 15
     // minutes, with the same type, filename and caching. A request with a Range is answered here
     // (below), so that ranges mean what this route documents on every S3-compatible service

@@ -19,6 +19,8 @@ export const JOBS = {
     organizationId: z.string().min(1),
     baseUrl: z.string().optional(),
   }),
+  /** Produce one export's file (lib/exports/produce.ts). */
+  export: z.object({ exportId: z.string().min(1), organizationId: z.string().optional() }),
 } as const;
 
 export type QueueName = keyof typeof JOBS;

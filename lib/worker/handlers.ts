@@ -7,4 +7,5 @@ type Entry<N extends QueueName> = { handler: () => Promise<JobHandler<N>>; concu
 export const HANDLERS: { [N in QueueName]: Entry<N> } = {
   run: { handler: async () => (await import("../workflow/job")).runJob, concurrency: 4 },
   bulk_action: { handler: async () => (await import("../bulk/job")).bulkActionJob, concurrency: 1 },
+  export: { handler: async () => (await import("../exports/produce")).exportJob, concurrency: 1 },
 };

@@ -6,6 +6,7 @@
 import { recoverReplies } from "../conversations/recovery";
 import { leaseMs } from "../conversations/replies";
 import { env } from "../env";
+import { deleteExpiredExports } from "../exports/service";
 import { deleteExpiredUploads } from "../files/resumable";
 import { deleteExpiredIdempotencyRecords } from "../idempotency";
 import { revokeRolledKeys } from "../keys/service";
@@ -60,6 +61,12 @@ export const SWEEPS: Sweep[] = [
     what: "key roll sweep",
     everyMs: () => 30_000,
     run: () => revokeRolledKeys(),
+  },
+  {
+    // Export files past their 7 days are deleted; the exports' rows stay and answer 410.
+    what: "export sweep",
+    everyMs: () => 10 * 60_000,
+    run: () => deleteExpiredExports(),
   },
 ];
 

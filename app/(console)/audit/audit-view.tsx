@@ -1,4 +1,5 @@
 "use client";
+import { ExportButton } from "@/components/console/export-button";
 import { useAudit } from "@/components/console/queries";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
 import { FilterBar, ListPage } from "@/components/console/list-page";
@@ -52,6 +53,7 @@ export function AuditView() {
   return (
     <ListPage
       title="Audit log"
+      actions={<ExportButton kind="audit" />}
       description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
       filters={
         <FilterBar label="Filter the audit log" filtered={Boolean(action)} onClear={() => update({ action: "" })}>

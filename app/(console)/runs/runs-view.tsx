@@ -1,4 +1,5 @@
 "use client";
+import { ExportButton } from "@/components/console/export-button";
 import Link from "next/link";
 import { useAgents, useRuns } from "@/components/console/queries";
 import { ListPage } from "@/components/console/list-page";
@@ -30,7 +31,12 @@ export function RunsView() {
     <ListPage
       title="Runs"
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
-      actions={<LiveToggle />}
+      actions={
+        <>
+          <LiveToggle />
+          <ExportButton kind="runs" />
+        </>
+      }
       filters={
         <>
           <StatusAgentFilters

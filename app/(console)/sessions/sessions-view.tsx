@@ -1,4 +1,5 @@
 "use client";
+import { ExportButton } from "@/components/console/export-button";
 import Link from "next/link";
 import { useAgents, useSessions } from "@/components/console/queries";
 import { FilterBar, ListPage } from "@/components/console/list-page";
@@ -50,7 +51,12 @@ export function SessionsView() {
     <ListPage
       title="Sessions"
       description="Conversations with your conversational agents, most recently active first."
-      actions={<LiveToggle />}
+      actions={
+        <>
+          <LiveToggle />
+          <ExportButton kind="sessions" />
+        </>
+      }
       filters={
         <FilterBar label="Filter sessions" grid filtered={filtered} onClear={() => update(NO_FILTERS)}>
           <Field label="Agent">

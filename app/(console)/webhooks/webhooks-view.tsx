@@ -1,6 +1,7 @@
 "use client";
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
 // filtered by status and agent (in the URL), paged with the server's cursor.
+import { ExportButton } from "@/components/console/export-button";
 import Link from "next/link";
 import { useAgents, useDeliveries } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
@@ -162,6 +163,7 @@ export function WebhooksView() {
     <>
       <PageHeader
         title="Webhooks"
+        actions={<ExportButton kind="deliveries" />}
         description="Signed completion callbacks: when a message completes or fails, or a run changes state, the service POSTs the event to the callback URL of the trigger or the agent."
       />
       <SecretPanel />

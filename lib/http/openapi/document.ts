@@ -67,6 +67,9 @@ export const ERROR_DOCS: ErrorDocs = {
   invitation_not_found:
     "console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
   bulk_action_not_found: "console: no bulk action with this id in the organization.",
+  export_not_found: "exports: no export with this id in the organization.",
+  export_not_ready: "exports: a download asked for before the export succeeded; `details: {status}`.",
+  export_expired: "exports: the export's file was deleted after its expiry (7 days).",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:

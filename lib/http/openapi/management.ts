@@ -14,5 +14,7 @@ export const SECRET_NAME = {
   schema: { type: "string", pattern: SECRET_NAME_RE.source },
 };
 
+export const EXPORT_ID = pathParameter("export_id", "The export (`exp_...`).", "exp_0Rk3w2Zq8mN4pL7xYt2Bc9");
+
 export const USER_ERRORS = ["unauthorized", "organization_not_found"] as const;
 export const ADMIN_ERRORS = [...USER_ERRORS, "forbidden"] as const;

@@ -1,0 +1,61 @@
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { CreateExportBody, ExportList, ExportListQuery, ExportRecord } from "@/lib/exports/schemas";
+import { CURSOR_DOC } from "@/lib/validate";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/exports",
+  auth: "userToken",
+  body: CreateExportBody,
+  responses: { 201: ExportRecord },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden"],
+  openapi: (c) => ({
+    operationId: "createExport",
+    summary: "Export records",
+    tag: "Exports",
+    description:
+      "Exports sessions with their messages, runs with their items, callback deliveries, the audit log " +
+      "(admins only) or one end user's timeline (`filters.user_id` required) as CSV or JSON Lines, written by " +
+      "a background job. Optional redaction replaces email addresses, phone numbers, payment card numbers " +
+      "(Luhn-checked) and named fields (at any depth of metadata, inputs and item data) by a marker " +
+      "(`[redacted:email]`, ...); `rules_applied` says which rules the export applies. Poll the export until " +
+      "`status` is `succeeded`, then fetch `download_url` (valid 15 minutes, fresh on every read).",
+    parameters: [ORG_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("CreateExportBody", CreateExportBody), {
+        runs: {
+          summary: "Failed runs, emails redacted",
+          value: { kind: "runs", format: "csv", filters: { status: "failed" }, redact: { emails: true } },
+        },
+      }),
+    },
+    responses: { "201": { description: "The export, queued." } },
+  }),
+});
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/exports",
+  auth: "userToken",
+  query: ExportListQuery,
+  responses: { 200: ExportList },
+  errors: [...USER_ERRORS, "invalid_request"],
+  openapi: () => ({
+    operationId: "listExports",
+    summary: "List exports",
+    tag: "Exports",
+    description: "Newest first, a page at a time (`next_cursor`). Support members do not see audit exports.",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(ExportListQuery, {
+        limit: "Maximum exports to return (default 20, capped at 100).",
+        cursor: CURSOR_DOC,
+      }),
+    ],
+    responses: { "200": { description: "The exports." } },
+  }),
+});

@@ -1,0 +1,22 @@
+import { createExport, listExports, managementExportLink } from "@/lib/exports/service";
+import { Reply, withUserToken } from "@/lib/http/handler";
+import * as contract from "./contract";
+
+export const POST = withUserToken(
+  contract.POST,
+  async ({ organizationId, role, actor, body, baseUrl }) =>
+    new Reply(
+      await createExport({
+        organizationId,
+        role,
+        actor,
+        input: body,
+        link: { baseUrl, path: managementExportLink(organizationId) },
+      }),
+      201,
+    ),
+);
+
+export const GET = withUserToken(contract.GET, ({ organizationId, role, query, baseUrl }) =>
+  listExports({ organizationId, role, ...query, link: { baseUrl, path: managementExportLink(organizationId) } }),
+);

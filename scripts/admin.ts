@@ -14,6 +14,7 @@ import { mintKey, revokeKey } from "../lib/keys/service";
 import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";
 import { SecretParams, SetSecretBody } from "../lib/secrets/schemas";
 import { setSecret } from "../lib/secrets/service";
+import { backfillUsage } from "../lib/usage/backfill";
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
 
@@ -27,6 +28,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   revoke-key   --org ORG --key KEY_ID
   set-secret   --org ORG --name NAME   (the value is read from standard input, never from the command line)
                create or replace an organization secret that agents name (api_key_secret, {{secrets.NAME}})
+  usage-backfill [--org ORG]
+               recompute the usage rollups of the hours before this one from messages, runs and files
 
 ORG is an org_ id or an organization name.`;
 
@@ -121,6 +124,13 @@ async function main(argv: string[]) {
       const org = await findOrganization(v.org!);
       out = await revokeKey({ organizationId: org.id, keyId: v.key!, actor: cliActor });
       human = `access key ${out.key_id} revoked at ${out.revoked_at}`;
+      break;
+    }
+    case "usage-backfill": {
+      const org = v.org ? await findOrganization(v.org) : undefined;
+      const rows = await backfillUsage({ organizationId: org?.id });
+      out = { rows };
+      human = `usage rollups recomputed: ${rows} rows`;
       break;
     }
     case "set-secret": {

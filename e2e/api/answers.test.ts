@@ -119,6 +119,7 @@ describe("every route's answer is its contract's", () => {
     const orgBPath = `/api/v1/organizations/${orgB.organization_id}/retention`;
     await ok("GET", `${orgBPath}?preview_days=30`, { auth: orgB.user_token });
     await ok("PATCH", orgBPath, { auth: orgB.user_token, body: { retention_days: null } });
+    await ok("GET", `${org}/usage?group_by=agent`, { auth });
   });
 
   it("conversations: a trigger (waiting and async), sessions and messages", async () => {

@@ -307,6 +307,7 @@ export const REQUESTS: ConsoleRequest[] = [
     // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
     body: () => ({ retention_days: null }),
   },
+  { method: "GET", pattern: "/api/console/usage", path: () => "/api/console/usage?group_by=hour" },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

@@ -11,6 +11,7 @@ import { resolveFileRefs } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { GENERIC_RUNTIME_ERROR } from "../runtime";
+import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
@@ -33,6 +34,8 @@ export interface ConversationTrigger {
   baseUrl: string;
   /** `draft`: the console's test console; its sessions never appear in the public API. */
   environment?: "production" | "draft";
+  /** The Access Key the trigger came through (usage per key); absent for the console. */
+  keyId?: string | null;
 }
 
 /**
@@ -45,6 +48,7 @@ async function storeTrigger(opts: {
   payload: Record<string, unknown>;
   environment: "production" | "draft";
   callbackUrl: string | null;
+  keyId?: string | null;
 }): Promise<ReplyTask> {
   const { agent, body, environment } = opts;
   const now = new Date();
@@ -70,7 +74,9 @@ async function storeTrigger(opts: {
   if (!(await insertTrigger(rows))) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
   }
+  recordUsage({ organizationId: agent.organizationId, agentId: agent.id, keyId: opts.keyId, at: now, triggers: 1 });
   return {
+    keyId: opts.keyId,
     messageId: rows.replyId,
     sessionId: rows.sessionId,
     acceptedAt: now,
@@ -111,7 +117,7 @@ const agentIds = (agent: Agent) => ({
 /** Stores the message and its pending reply, starts the reply, and answers at once; the reply is polled. */
 export async function acceptMessage(opts: ConversationTrigger) {
   const { agent } = opts;
-  const task = await storeTrigger({ agent, ...(await prepare(opts)) });
+  const task = await storeTrigger({ agent, keyId: opts.keyId, ...(await prepare(opts)) });
   void startReply(task);
   return {
     success: true as const,
@@ -143,7 +149,7 @@ async function converseWithOutcome(opts: ConversationTrigger & { waitMs?: number
  * given, receives the reply's text as the runtime produces it (./stream.ts).
  */
 export async function startConversation(opts: ConversationTrigger, onDelta?: (content: string) => void) {
-  const task = await storeTrigger({ agent: opts.agent, ...(await prepare(opts)) });
+  const task = await storeTrigger({ agent: opts.agent, keyId: opts.keyId, ...(await prepare(opts)) });
   return { task, reply: startReply(onDelta ? { ...task, onDelta } : task) };
 }
 

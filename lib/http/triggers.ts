@@ -16,11 +16,11 @@ type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
  * A conversational trigger: sync by default (200 with the reply), `Prefer: respond-async` gives 202,
  * `Accept: text/event-stream` streams the reply (it wins over respond-async; `wait=N` still bounds it).
  */
-export async function conversationTrigger({ req, agent, body, baseUrl }: TriggerCtx): Promise<Reply> {
+export async function conversationTrigger({ req, agent, body, baseUrl, key }: TriggerCtx): Promise<Reply> {
   const prefer = parsePrefer(req.headers.get("prefer"));
   if (wantsEventStream(req)) {
     const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
-    const stream = await converseStream({ agent, body, baseUrl, waitMs });
+    const stream = await converseStream({ agent, body, baseUrl, waitMs, keyId: key.keyId });
     return new EventStreamReply(
       stream.events,
       stream.outcome.then((final) => (isApiError(final) ? final : new Reply(final))),
@@ -29,14 +29,14 @@ export async function conversationTrigger({ req, agent, body, baseUrl }: Trigger
     );
   }
   if (prefer.respondAsync) {
-    const accepted = await acceptMessage({ agent, body, baseUrl });
+    const accepted = await acceptMessage({ agent, body, baseUrl, keyId: key.keyId });
     return new Reply(accepted, 202, {
       "preference-applied": "respond-async",
       location: messagePath(agent, accepted.session_id, accepted.message_id),
     });
   }
   const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
-  return new Reply(await converse({ agent, body, baseUrl, waitMs }));
+  return new Reply(await converse({ agent, body, baseUrl, waitMs, keyId: key.keyId }));
 }
 
 /** A workflow trigger: the run is created pending and runs in the background. */

@@ -50,14 +50,22 @@ describe("the usage API", () => {
     const { orgA, orgB } = ctx();
     const agent = await createAgent(orgA);
     const key = await mintKey(orgA);
-    const sent = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: key.key, body: { message: "hi" } });
+    const sent = await call("POST", `/api/agents/webhook/${agent.agent_id}`, {
+      auth: key.key,
+      body: { message: "hi" },
+    });
     expect(sent.status, sent.text).toBe(200);
     const byAgent = await until(
-      () => call("GET", usagePath(orgA.organization_id, `group_by=agent&agent_id=${agent.agent_id}`), { auth: orgA.user_token }),
+      () =>
+        call("GET", usagePath(orgA.organization_id, `group_by=agent&agent_id=${agent.agent_id}`), {
+          auth: orgA.user_token,
+        }),
       (r) => r.body?.totals?.replies_completed === 1,
     );
     expect(byAgent.status, byAgent.text).toBe(200);
-    expect(byAgent.body.groups).toEqual([expect.objectContaining({ group: agent.agent_id, triggers: 1, replies_completed: 1 })]);
+    expect(byAgent.body.groups).toEqual([
+      expect.objectContaining({ group: agent.agent_id, triggers: 1, replies_completed: 1 }),
+    ]);
     const byKey = await call("GET", usagePath(orgA.organization_id, `group_by=key&key_id=${key.key_id}`), {
       auth: orgA.user_token,
     });
@@ -75,7 +83,10 @@ describe("the usage API", () => {
 
   it("answers the console the same figures", async () => {
     const admin = await signIn("admin-a@example.com");
-    const res = await admin.call("GET", "/api/console/usage?group_by=day&from=2026-11-01T00:00:00Z&to=2026-11-03T00:00:00Z");
+    const res = await admin.call(
+      "GET",
+      "/api/console/usage?group_by=day&from=2026-11-01T00:00:00Z&to=2026-11-03T00:00:00Z",
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.groups.map((g: { group: string }) => g.group)).toEqual([
       "2026-11-01T00:00:00.000Z",

@@ -22,7 +22,9 @@ export async function backfillUsage(opts: { organizationId?: string; before?: Da
   const bounds = `{${LATENCY_BOUNDS_MS.join(",")}}`;
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw(P.sql`DELETE FROM usage_hourly WHERE hour < ${before}::timestamp(3) ${org("organization_id")}`);
+      await tx.$executeRaw(
+        P.sql`DELETE FROM usage_hourly WHERE hour < ${before}::timestamp(3) ${org("organization_id")}`,
+      );
       return tx.$executeRaw(P.sql`
         WITH ev AS (
           SELECT organization_id o, agent_id a, date_trunc('hour', created_at) h, 1 t, 0 rc, 0 rf, 0 rs, 0 re_c, 0 re_f,

@@ -138,9 +138,12 @@ const upsert = (rows: Row[]) => P.sql`
 INSERT INTO usage_hourly (organization_id, agent_id, key_id, hour, ${P.raw(COUNTERS.map(([, c]) => c).join(", "))}, latency_buckets)
 VALUES ${P.join(
   rows.map(
-    (r) => P.sql`(${r.organizationId}, ${r.agentId}, ${r.keyId}, ${r.hour}::timestamp(3), ${P.join(
-      COUNTERS.map(([field, column]) => (column === "cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`)),
-    )}, ${`{${r.buckets.join(",")}}`}::int[])`,
+    (r) =>
+      P.sql`(${r.organizationId}, ${r.agentId}, ${r.keyId}, ${r.hour}::timestamp(3), ${P.join(
+        COUNTERS.map(([field, column]) =>
+          column === "cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
+        ),
+      )}, ${`{${r.buckets.join(",")}}`}::int[])`,
   ),
 )}
 ON CONFLICT (organization_id, agent_id, key_id, hour) DO UPDATE SET
@@ -164,7 +167,10 @@ export function flushUsage(): Promise<void> {
         await db.$executeRaw(upsert(chunk));
       } catch (err) {
         for (const row of chunk) merge(state.pending, row);
-        log.warn({ err: { message: (err as Error).message }, rows: chunk.length }, "usage flush failed; kept for the next");
+        log.warn(
+          { err: { message: (err as Error).message }, rows: chunk.length },
+          "usage flush failed; kept for the next",
+        );
       }
     }
   });

@@ -51,17 +51,23 @@ function DataTable({
   points,
   series,
   range,
-  className,
+  hidden,
 }: {
   caption: string;
   points: Point[];
   series: Series[];
   range: UsageRange;
-  className?: string;
+  /** Only for screen readers (the chart shows the same figures). */
+  hidden?: boolean;
 }) {
+  const className = hidden ? "sr-only" : undefined;
   return (
     <div className={className}>
-      <div className="max-h-64 overflow-auto">
+      {/* Visible, it scrolls: the keyboard reaches it (tabIndex) and it is named by its caption. */}
+      <div
+        className={hidden ? undefined : "max-h-64 overflow-auto"}
+        {...(hidden ? {} : { tabIndex: 0, role: "region", "aria-label": caption })}
+      >
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-white">
@@ -140,7 +146,10 @@ function ChartCard({
               <YAxis
                 tick={{ fontSize: 11, fill: "#52525b" }}
                 width={56}
-                tickFormatter={(v: number) => (series[0]?.format ? series[0].format(v) : String(v))}
+                domain={kind === "line" && series[0]?.format === pct ? [0, 1] : undefined}
+                tickFormatter={(v: number) =>
+                  series[0]?.format === pct ? `${Math.round(v * 100)}%` : (series[0]?.format ?? String)(v)
+                }
               />
               <Tooltip formatter={(v, name) => [formatFor(series, String(name))(Number(v)), name]} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
@@ -161,7 +170,7 @@ function ChartCard({
                     name={s.label}
                     stroke={s.color}
                     strokeWidth={2}
-                    dot={false}
+                    dot={{ r: 2 }}
                     connectNulls
                     isAnimationActive={false}
                   />
@@ -170,7 +179,7 @@ function ChartCard({
             </Chart>
           </ResponsiveContainer>
         </div>
-        <DataTable caption={tableCaption} points={points} series={series} range={range} className="sr-only" />
+        <DataTable caption={tableCaption} points={points} series={series} range={range} hidden />
       </>
     );
   }

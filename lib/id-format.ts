@@ -23,7 +23,9 @@ export type IdPrefix =
   | "dlv"
   | "att"
   | "sec"
-  | "req";
+  | "req"
+  | "alr"
+  | "alt";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

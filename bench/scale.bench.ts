@@ -262,8 +262,8 @@ export default async function scaleBench() {
         list: true,
       },
       {
-        name: "usage API, 90 days by agent",
-        path: `/api/v1/organizations/${org}/usage?from=${daysAgo(90)}&group_by=agent`,
+        name: "usage API, 89 days by agent",
+        path: `/api/v1/organizations/${org}/usage?from=${daysAgo(89)}&group_by=agent`,
         headers: { authorization: `Bearer ${own.org.user_token}` },
         list: true,
       },

@@ -82,12 +82,13 @@ export interface TransitionResult {
 export const utcNow = () => new Date();
 
 /** The usage figure a move into each ending (or waiting) state adds to (lib/usage). */
-const RUN_END_USAGE: Partial<Record<RunStatus, "runsCompleted" | "runsFailed" | "runsCancelled" | "runsNeedsReview">> = {
-  completed: "runsCompleted",
-  failed: "runsFailed",
-  cancelled: "runsCancelled",
-  needs_review: "runsNeedsReview",
-};
+const RUN_END_USAGE: Partial<Record<RunStatus, "runsCompleted" | "runsFailed" | "runsCancelled" | "runsNeedsReview">> =
+  {
+    completed: "runsCompleted",
+    failed: "runsFailed",
+    cancelled: "runsCancelled",
+    needs_review: "runsNeedsReview",
+  };
 
 /**
  * Applies one move of RUN_MOVES inside `tx`. The run must be in one of the move's source states

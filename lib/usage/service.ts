@@ -1,8 +1,7 @@
 // Reading the usage rollups (docs/api.md, Usage): the figures of an organization over a range of
 // hours, grouped by hour, day, agent or key. Reads `usage_hourly` only (one row per organization,
 // agent, key and hour), never the messages or runs, so its cost follows the range, not the history.
-import { prisma } from "../db";
-import { Prisma as P } from "../generated/prisma/client";
+import { database } from "../db";
 import { latencyQuantile, LATENCY_BUCKETS, addBuckets } from "./histogram";
 import { hourOf } from "./recorder";
 import type { UsageFigures, UsageGroupBy, UsageQuery, UsageReport } from "./schemas";
@@ -10,13 +9,22 @@ import type { UsageFigures, UsageGroupBy, UsageQuery, UsageReport } from "./sche
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The SQL of each grouping: a constant per value of the validated enum, never the caller's text. */
+/**
+ * The SQL of each grouping: a constant per value of the validated enum, never the caller's text.
+ * Hours and days group by the timestamp itself and are formatted once per group, in `g_ms`.
+ */
 const GROUP_SQL: Record<UsageGroupBy, string> = {
-  hour: `to_char(hour, 'YYYY-MM-DD"T"HH24":00:00.000Z"')`,
-  day: `to_char(date_trunc('day', hour), 'YYYY-MM-DD"T00:00:00.000Z"')`,
+  hour: "hour",
+  day: "date_trunc('day', hour)",
   agent: "agent_id",
   key: "key_id",
 };
+
+/** The histogram summed bucket by bucket with subscripts (cheaper than unnesting every row's array). */
+const BUCKET_SUMS = Array.from(
+  { length: LATENCY_BUCKETS },
+  (_, i) => `COALESCE(sum(latency_buckets[${i + 1}]), 0)::float8 AS b${i}`,
+).join(", ");
 
 const SUMS = [
   "triggers",
@@ -78,30 +86,25 @@ export async function readUsageSums(opts: {
   agentId?: string | null;
   keyId?: string | null;
 }): Promise<Map<string, Sums>> {
-  const db = await prisma();
-  const where = P.sql`organization_id = ${opts.organizationId} AND hour >= ${opts.from.toISOString()}::timestamp(3)
-    AND hour < ${opts.to.toISOString()}::timestamp(3)
-    ${opts.agentId ? P.sql`AND agent_id = ${opts.agentId}` : P.empty}
-    ${opts.keyId !== undefined && opts.keyId !== null ? P.sql`AND key_id = ${opts.keyId}` : P.empty}`;
-  const g = P.raw(GROUP_SQL[opts.groupBy]);
-  const [rows, buckets] = await Promise.all([
-    db.$queryRaw<Array<Record<string, unknown>>>(P.sql`
-      SELECT ${g} AS g, ${P.raw(SUMS.map((s) => `sum(${s})::float8 AS ${s}`).join(", "))}
-      FROM usage_hourly WHERE ${where} GROUP BY 1`),
-    db.$queryRaw<Array<{ g: string; i: number; n: number }>>(P.sql`
-      SELECT ${g} AS g, u.i::int AS i, sum(u.n)::float8 AS n
-      FROM usage_hourly, unnest(latency_buckets) WITH ORDINALITY AS u(n, i)
-      WHERE ${where} GROUP BY 1, 2`),
-  ]);
+  // The driver's own query: Prisma's decoding of a raw answer costs more than the query itself
+  // here (hundreds of rows of 47 columns; docs/benchmarks.md, usage). Parameters only.
+  const db = await database();
+  const timed = opts.groupBy === "hour" || opts.groupBy === "day";
+  const rows = await db.sql.query<Record<string, unknown>>(
+    `SELECT ${timed ? "(extract(epoch FROM g) * 1000)::float8 AS g_ms" : "g"}, s.* FROM (
+      SELECT ${GROUP_SQL[opts.groupBy]} AS g, ${SUMS.map((s) => `sum(${s})::float8 AS ${s}`).join(", ")}, ${BUCKET_SUMS}
+      FROM usage_hourly
+      WHERE organization_id = $1 AND hour >= $2::timestamp(3) AND hour < $3::timestamp(3)
+        AND ($4::text IS NULL OR agent_id = $4) AND ($5::text IS NULL OR key_id = $5)
+      GROUP BY 1) s`,
+    [opts.organizationId, opts.from.toISOString(), opts.to.toISOString(), opts.agentId || null, opts.keyId ?? null],
+  );
   const out = new Map<string, Sums>();
   for (const r of rows) {
     const s = emptySums();
     for (const k of SUMS) s[k] = Number(r[k] ?? 0);
-    out.set(String(r.g), s);
-  }
-  for (const b of buckets) {
-    const s = out.get(b.g);
-    if (s && b.i >= 1 && b.i <= LATENCY_BUCKETS) s.buckets[b.i - 1] = Number(b.n);
+    for (let i = 0; i < LATENCY_BUCKETS; i++) s.buckets[i] = Number(r[`b${i}`] ?? 0);
+    out.set(timed ? new Date(Number(r.g_ms)).toISOString() : String(r.g), s);
   }
   return out;
 }

@@ -11,7 +11,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import path from "node:path";
 import pg from "pg";
-import { ownServer, startServer, type OwnServer } from "../e2e/api/server";
+import { admin, ownServer, startServer, type OwnServer } from "../e2e/api/server";
 import { load, type Figure } from "./load";
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -19,6 +19,8 @@ const MESSAGES = Number(process.env.BENCH_SCALE_MESSAGES ?? (onPostgres ? 1_000_
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 8;
 const PASSWORD = "correct horse battery";
+/** The instant `n` days ago, for a query string. */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 /** The seed, for the organization `org` and its agents (`busy` and `quiet` conversational, `wf` a workflow). */
 function seedSql(o: { org: string; project: string; busy: string; quiet: string; wf: string }) {
@@ -252,6 +254,25 @@ export default async function scaleBench() {
       { name: "console audit", path: "/api/console/audit?limit=50", headers: consoleHeaders, list: true },
       { name: "console deliveries", path: "/api/console/deliveries?limit=50", headers: consoleHeaders, list: true },
       { name: "metrics scrape", path: "/api/metrics" },
+      // Usage from the hourly rollups (lib/usage), which the seed's backfill fills: held to 300 ms.
+      {
+        name: "usage API, 30 days by hour",
+        path: `/api/v1/organizations/${org}/usage?from=${daysAgo(30)}&group_by=hour`,
+        headers: { authorization: `Bearer ${own.org.user_token}` },
+        list: true,
+      },
+      {
+        name: "usage API, 89 days by agent",
+        path: `/api/v1/organizations/${org}/usage?from=${daysAgo(89)}&group_by=agent`,
+        headers: { authorization: `Bearer ${own.org.user_token}` },
+        list: true,
+      },
+      {
+        name: "console usage, 30 days by day",
+        path: `/api/console/usage?from=${daysAgo(30)}&group_by=day`,
+        headers: consoleHeaders,
+        list: true,
+      },
     ];
 
     // A first round warms the server (JIT, caches, connection pools): otherwise the fresh figures are
@@ -267,6 +288,7 @@ export default async function scaleBench() {
       const client = new pg.Client({ connectionString: own.target.databaseUrl });
       await client.connect();
       await client.query(seedSql(ids));
+      await admin(own.target, ["usage-backfill"]);
       await printSizes(client);
       await client.end();
     } else {
@@ -275,6 +297,8 @@ export default async function scaleBench() {
       const db = new PGlite(path.join(own.target.dataDir, "pglite"));
       await db.exec(seedSql(ids));
       await db.close();
+      // The usage rollups of the seeded history, as after an import (lib/usage/backfill.ts).
+      await admin(own.target, ["usage-backfill"]);
       own.server = await startServer(own.target, { SEED_DEMO: "false", LOG_LEVEL: "warn" }, own.server.port);
     }
     console.log(

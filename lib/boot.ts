@@ -41,6 +41,8 @@ export function boot(): Promise<void> {
       // A server without an in-process worker may have started the queue to enqueue.
       const { stopQueue } = await import("./queue");
       await stopQueue(ms);
+      // Usage counts held in memory (lib/usage/recorder.ts) are written before the database closes.
+      await (await import("./usage/recorder")).stopUsageRecorder().catch(() => {});
       await closeDatabase();
       await stopTracing();
     });

@@ -25,7 +25,9 @@ export type IdPrefix =
   | "sec"
   | "req"
   | "bulk"
-  | "exp";
+  | "exp"
+  | "alr"
+  | "alt";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

@@ -14,6 +14,7 @@ import { mintKey, revokeKey, rollKey } from "../lib/keys/service";
 import { bootstrap, ensureUser, findOrganization, findUserByEmail } from "../lib/orgs/service";
 import { SecretParams, SetSecretBody } from "../lib/secrets/schemas";
 import { setSecret } from "../lib/secrets/service";
+import { backfillUsage } from "../lib/usage/backfill";
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
 
@@ -30,6 +31,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
                mint a successor (shown once); the old key works SECONDS more (0, or 3600 to 604800)
   set-secret   --org ORG --name NAME   (the value is read from standard input, never from the command line)
                create or replace an organization secret that agents name (api_key_secret, {{secrets.NAME}})
+  usage-backfill [--org ORG]
+               recompute the usage rollups of the hours before this one from messages, runs and files
 
 ORG is an org_ id or an organization name.`;
 
@@ -142,6 +145,13 @@ async function main(argv: string[]) {
       const input = parseWith(RollKeyBody, { grace_period_seconds: Number(v.grace) }, "options");
       out = await rollKey({ organizationId: org.id, keyId: v.key!, input, actor: cliActor });
       human = `access key ${out.key_id}: ${out.key}  (shown once; rolled from ${v.key})`;
+      break;
+    }
+    case "usage-backfill": {
+      const org = v.org ? await findOrganization(v.org) : undefined;
+      const rows = await backfillUsage({ organizationId: org?.id });
+      out = { rows };
+      human = `usage rollups recomputed: ${rows} rows`;
       break;
     }
     case "set-secret": {

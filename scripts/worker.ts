@@ -44,6 +44,8 @@ try {
     await stop(left()); // running jobs: finished, or failed to be retried elsewhere
     closeExpressionEvaluator();
     await listener?.close();
+    // Usage counts held in memory (lib/usage/recorder.ts) are written before the database closes.
+    await (await import("../lib/usage/recorder")).stopUsageRecorder().catch(() => {});
     await closeDatabase();
     log.info({ signal, ms: Math.round(performance.now() - started) }, "worker stopped");
     process.exit(0);

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useOverview } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
+import { UsageCharts } from "@/components/console/usage-charts";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/misc";
 import { expiryText } from "./keys/key-parts";
@@ -37,6 +38,7 @@ export function OverviewView() {
         <Stat label="Sessions today" value={d?.counts.sessions_today} href="/sessions" />
         <Stat label="Runs needing review" value={d?.counts.runs.needs_review} href="/runs?status=needs_review" />
       </div>
+      <UsageCharts className="mt-6" />
       <Card title="Runs by status" className="mt-6">
         <ul className="flex flex-wrap gap-x-6 gap-y-3">
           {RUN_STATES.map((s) => (

@@ -70,27 +70,29 @@ import * as c65 from "./console/secrets/contract";
 import * as c66 from "./console/sessions/[session_id]/contract";
 import * as c67 from "./console/sessions/[session_id]/messages/contract";
 import * as c68 from "./console/sessions/contract";
-import * as c69 from "./console/users/[user_id]/timeline/contract";
-import * as c70 from "./console/webhooks/secret/contract";
-import * as c71 from "./contract";
-import * as c72 from "./files/download/contract";
-import * as c73 from "./health/contract";
-import * as c74 from "./metrics/contract";
-import * as c75 from "./openapi.json/contract";
-import * as c76 from "./ready/contract";
-import * as c77 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c78 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
-import * as c79 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
-import * as c80 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c81 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c82 from "./v1/organizations/[org_id]/agents/contract";
-import * as c83 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
-import * as c84 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
-import * as c85 from "./v1/organizations/[org_id]/exports/contract";
-import * as c86 from "./v1/organizations/[org_id]/retention/contract";
-import * as c87 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c88 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c89 from "./workflows/[agent_id]/trigger/contract";
+import * as c69 from "./console/usage/contract";
+import * as c70 from "./console/users/[user_id]/timeline/contract";
+import * as c71 from "./console/webhooks/secret/contract";
+import * as c72 from "./contract";
+import * as c73 from "./files/download/contract";
+import * as c74 from "./health/contract";
+import * as c75 from "./metrics/contract";
+import * as c76 from "./openapi.json/contract";
+import * as c77 from "./ready/contract";
+import * as c78 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c79 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
+import * as c80 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
+import * as c81 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c82 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c83 from "./v1/organizations/[org_id]/agents/contract";
+import * as c84 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
+import * as c85 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
+import * as c86 from "./v1/organizations/[org_id]/exports/contract";
+import * as c87 from "./v1/organizations/[org_id]/retention/contract";
+import * as c88 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c89 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c90 from "./v1/organizations/[org_id]/usage/contract";
+import * as c91 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -183,4 +185,6 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c87),
   ...Object.values(c88),
   ...Object.values(c89),
+  ...Object.values(c90),
+  ...Object.values(c91),
 ];

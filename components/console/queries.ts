@@ -61,6 +61,7 @@ import type {
   ReviewPage as ReviewPageAnswer,
 } from "@/lib/reviews/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
+import type { UsageReport } from "@/lib/usage/schemas";
 import { api, del, patch, post } from "./api";
 
 // The answers as the pages see them.
@@ -125,6 +126,7 @@ export const queryKeys = {
   deliveries: () => ["deliveries"] as const,
   delivery: (deliveryId: string) => ["delivery", deliveryId] as const,
   signingSecret: () => ["webhooks", "secret"] as const,
+  usage: () => ["usage"] as const,
 };
 
 // Reads.
@@ -482,3 +484,31 @@ export const useExports = (p: { limit: number; cursor: string }) =>
 export const createExport = (body: CreateExportBody) => post<ExportItem>("/exports", body);
 /** The export again: its `download_url` is a fresh signed link valid 15 minutes. */
 export const readExport = (exportId: string) => api<ExportItem>(`/exports/${id(exportId)}`);
+/** The usage charts' ranges: the hours each covers and the group of each point. */
+export const USAGE_RANGES = {
+  "24h": { hours: 24, groupBy: "hour" },
+  "7d": { hours: 7 * 24, groupBy: "hour" },
+  "30d": { hours: 30 * 24, groupBy: "day" },
+} as const;
+export type UsageRange = keyof typeof USAGE_RANGES;
+
+/** The usage rollups of the organization, of one agent or of one key, over a range ending now. */
+export const useUsage = (p: { range: UsageRange; agentId?: string; keyId?: string }) =>
+  useQuery({
+    queryKey: [...queryKeys.usage(), p],
+    queryFn: () => {
+      const { hours, groupBy } = USAGE_RANGES[p.range];
+      const to = new Date();
+      const from = new Date(to.getTime() - hours * 3_600_000);
+      const query = search({
+        from: from.toISOString(),
+        to: to.toISOString(),
+        group_by: groupBy,
+        agent_id: p.agentId,
+        key_id: p.keyId,
+      });
+      return api<z.infer<typeof UsageReport>>(`/usage?${query}`);
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });

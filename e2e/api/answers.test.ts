@@ -132,6 +132,7 @@ describe("every route's answer is its contract's", () => {
     const done = await finishedExport(orgA.organization_id);
     await ok("GET", `${org}/exports/${done.id}`, { auth });
     await ok("GET", `${org}/exports/${done.id}/download?token=${done.token}`, { auth });
+    await ok("GET", `${org}/usage?group_by=agent`, { auth });
   });
 
   it("conversations: a trigger (waiting and async), sessions and messages", async () => {

@@ -419,6 +419,7 @@ export const REQUESTS: ConsoleRequest[] = [
     },
     otherOrg: "export_not_found",
   },
+  { method: "GET", pattern: "/api/console/usage", path: () => "/api/console/usage?group_by=hour" },
 ];
 
 /** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */

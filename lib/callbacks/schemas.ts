@@ -44,6 +44,8 @@ export const CALLBACK_EVENTS = [
   "run.needs_review",
   "run.paused",
   "run.cancelled",
+  "alert.fired",
+  "alert.resolved",
 ] as const;
 export const CallbackEvent = z.enum(CALLBACK_EVENTS);
 export type CallbackEvent = z.infer<typeof CallbackEvent>;

@@ -714,6 +714,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Usage over a range of hours
+     * @description The organization's figures (triggers, replies completed and failed, reply latency p50/p95, runs started and ended by status, tokens, cost, uploads) from the hourly rollups, for scripts and billing. Hours are UTC; `from` is rounded down to its hour; the range is at most 90 days. Latency percentiles are the upper bound of a fixed log-spaced histogram bucket (at most about 41 % above the truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and `key` answer the agents and keys with usage (`key` '' is work without a key: the console, recovered replies, run ends).
+     */
+    get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/workflows/{agent_id}/trigger": {
     parameters: {
       query?: never;
@@ -870,6 +890,46 @@ export interface webhooks {
      * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
      */
     post: operations["callback_run_cancelled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "alert.fired": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: alert.fired
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_alert_fired"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "alert.resolved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: alert.resolved
+     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_alert_resolved"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4770,6 +4830,93 @@ export interface operations {
       409: components["responses"]["Error409_secret_in_use"];
     };
   };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description Start of the range (RFC 3339); default: a day before `to`. */
+        from?: string;
+        /** @description End of the range, exclusive (RFC 3339); default: now. */
+        to?: string;
+        /** @description `hour` (default), `day`, `agent` or `key`. */
+        group_by?: "hour" | "day" | "agent" | "key";
+        /** @description Only this agent's usage. */
+        agent_id?: string;
+        /** @description Only this Access Key's usage. */
+        key_id?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The figures: totals and one entry per group. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @enum {string} */
+            group_by: "hour" | "day" | "agent" | "key";
+            agent_id: string | null;
+            key_id: string | null;
+            totals: {
+              triggers: number;
+              replies_completed: number;
+              replies_failed: number;
+              error_rate: number | null;
+              latency_p50_ms: number | null;
+              latency_p95_ms: number | null;
+              runs_started: number;
+              runs_completed: number;
+              runs_failed: number;
+              runs_cancelled: number;
+              runs_needs_review: number;
+              prompt_tokens: number;
+              completion_tokens: number;
+              cost: number;
+              uploads: number;
+              upload_bytes: number;
+            };
+            groups: {
+              triggers: number;
+              replies_completed: number;
+              replies_failed: number;
+              error_rate: number | null;
+              latency_p50_ms: number | null;
+              latency_p95_ms: number | null;
+              runs_started: number;
+              runs_completed: number;
+              runs_failed: number;
+              runs_cancelled: number;
+              runs_needs_review: number;
+              prompt_tokens: number;
+              completion_tokens: number;
+              cost: number;
+              uploads: number;
+              upload_bytes: number;
+              group: string;
+            }[];
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
   triggerWorkflow: {
     parameters: {
       query?: never;
@@ -5045,6 +5192,76 @@ export interface operations {
         "application/json": {
           /** @constant */
           type: "run.cancelled";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_alert_fired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "alert.fired";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["RunRecord"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_alert_resolved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "alert.resolved";
           /** Format: date-time */
           timestamp: string;
           data: components["schemas"]["RunRecord"];

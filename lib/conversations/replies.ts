@@ -24,6 +24,7 @@ import {
   type ReplyInput,
   type ReplyOutput,
 } from "../runtime";
+import { recordUsage } from "../usage/recorder";
 import { storeReplyRow } from "./store";
 import { notifyReplyDone } from "./waiters";
 import { processOnce } from "../process-state";
@@ -51,6 +52,8 @@ export interface ReplyTask {
   historyBefore: Date;
   /** A streaming caller (SSE): the reply's text as the runtime produces it (./stream.ts). */
   onDelta?: (content: string) => void;
+  /** The Access Key of the trigger (usage per key); absent when unknown (a recovery). */
+  keyId?: string | null;
 }
 
 /**
@@ -285,6 +288,21 @@ async function store(task: ReplyTask, result: ReplyOutput | Failure): Promise<Re
         },
   );
   if (!stored) return { status: "taken" };
+  recordUsage({
+    organizationId: task.agent.organizationId,
+    agentId: task.agent.id,
+    keyId: task.keyId,
+    at: completedAt,
+    ...(ok
+      ? {
+          repliesCompleted: 1,
+          promptTokens: result.token_usage.prompt_tokens,
+          completionTokens: result.token_usage.completion_tokens,
+          cost: result.cost,
+        }
+      : { repliesFailed: 1 }),
+    latencyMs: processingTimeMs,
+  });
   return ok
     ? {
         status: "completed",

@@ -11,6 +11,7 @@ import { resolveFileRefs } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { GENERIC_RUNTIME_ERROR } from "../runtime";
+import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
@@ -74,7 +75,9 @@ async function storeTrigger(opts: {
   if (!(await insertTrigger(rows))) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
   }
+  recordUsage({ organizationId: agent.organizationId, agentId: agent.id, keyId: opts.accessKeyId, at: now, triggers: 1 });
   return {
+    keyId: opts.accessKeyId,
     messageId: rows.replyId,
     sessionId: rows.sessionId,
     acceptedAt: now,

@@ -3,6 +3,7 @@
 // and the upload's `file_id` are written in one transaction that only applies while `file_id` is
 // still null, so a retried last PATCH, a HEAD after a crash and a GET all find the same fi_ id.
 import { prisma } from "../db";
+import { recordUsage } from "../usage/recorder";
 import type { z } from "zod";
 import { env } from "../env";
 import { ApiError } from "../errors";
@@ -110,7 +111,15 @@ export async function finishUpload(upload: Upload): Promise<string | null> {
     });
     return true;
   });
-  if (made) return fileId;
+  if (made) {
+    recordUsage({
+      organizationId: upload.organizationId,
+      agentId: upload.agentId,
+      uploads: 1,
+      uploadBytes: Number(upload.sizeBytes),
+    });
+    return fileId;
+  }
   return (await db.upload.findUniqueOrThrow({ where: { id: upload.id } })).fileId;
 }
 

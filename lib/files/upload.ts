@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { prisma } from "../db";
+import { recordUsage } from "../usage/recorder";
 import { env } from "../env";
 import { ApiError, ClientAbortError, isApiError } from "../errors";
 import { newFileId } from "../ids";
@@ -68,6 +69,7 @@ export async function uploadFile(opts: {
     await storage().remove(key);
     throw err;
   }
+  recordUsage({ organizationId: opts.organizationId, agentId: opts.agentId, uploads: 1, uploadBytes: received.size });
   return {
     file_id: fileId,
     size_bytes: received.size,

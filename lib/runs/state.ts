@@ -9,6 +9,7 @@ import { nudgeDeliverer } from "../callbacks/service";
 import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
+import { addUsageIn } from "../usage/recorder";
 import { readRunIn } from "./read";
 import { runRecord } from "./record";
 import { announceRun } from "./signals";
@@ -101,6 +102,15 @@ export interface TransitionResult {
 
 export const utcNow = () => new Date();
 
+/** The usage figure a move into each ending (or waiting) state adds to (lib/usage). */
+const RUN_END_USAGE: Partial<Record<RunStatus, "runsCompleted" | "runsFailed" | "runsCancelled" | "runsNeedsReview">> =
+  {
+    completed: "runsCompleted",
+    failed: "runsFailed",
+    cancelled: "runsCancelled",
+    needs_review: "runsNeedsReview",
+  };
+
 /**
  * Applies one move of RUN_MOVES inside `tx`. The run must be in one of the move's source states
  * (`onlyFrom` narrows them further); `decide` sees the locked row and returns the target state (and
@@ -165,6 +175,9 @@ export async function transition(opts: {
     targetId: run.id,
     data: { from: run.status, to: decided.to, seq: version, triggered_by: opts.triggeredBy ?? null, ...opts.auditData },
   });
+  // Usage rollups (lib/usage): a run's end, in the move's transaction.
+  const ended = RUN_END_USAGE[decided.to];
+  if (ended) await addUsageIn(tx, { organizationId: run.organization_id, agentId: run.agent_id, [ended]: 1 });
   // The completion callback of this move, in this transaction (with the audit event above in its events).
   const ids = { runId: run.id, agentId: run.agent_id, organizationId: run.organization_id };
   const queued = await enqueueRunCallback(

@@ -3,6 +3,7 @@
 // (a plain function); this file owns when it runs. A new periodic task (a key roll, alerts) is one
 // more row here: see ARCHITECTURE.md, Background work, for when a task belongs here rather than in
 // the durable queue.
+import { evaluateAlertsExclusively } from "../alerts/evaluate";
 import { recoverReplies } from "../conversations/recovery";
 import { leaseMs } from "../conversations/replies";
 import { env } from "../env";
@@ -67,6 +68,13 @@ export const SWEEPS: Sweep[] = [
     what: "export sweep",
     everyMs: () => 10 * 60_000,
     run: () => deleteExpiredExports(),
+  },
+  {
+    // Alert rules against the usage rollups: each fires and resolves once (lib/alerts). One process
+    // evaluates at a time (an advisory lock on PostgreSQL; the others skip their turn).
+    what: "alert evaluation",
+    everyMs: () => 60_000,
+    run: () => evaluateAlertsExclusively(),
   },
 ];
 

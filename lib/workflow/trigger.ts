@@ -12,6 +12,7 @@ import { newId } from "../ids";
 import { enqueue, transactionWithJobs } from "../queue";
 import type { WorkflowTriggerBody } from "../runs/schemas";
 import { requireWorkflowAgent } from "../runs/service";
+import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
 import { inputsSchema } from "./inputs";
 import { StoredWorkflowDefinition } from "./schema";
@@ -72,6 +73,12 @@ export async function createRun(opts: {
       },
     });
     await enqueue("run", { runId, epoch: 0, baseUrl: opts.baseUrl, organizationId: opts.agent.organizationId }, { tx });
+  });
+  recordUsage({
+    organizationId: opts.agent.organizationId,
+    agentId: opts.agent.id,
+    keyId: opts.actor.type === "access_key" ? opts.actor.id : null,
+    runsStarted: 1,
   });
   return { runId };
 }

@@ -5,6 +5,7 @@ import { useAgent, type Agent } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
+import { UsageCharts } from "@/components/console/usage-charts";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
@@ -120,6 +121,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
             ]}
           />
         </Card>
+        <UsageCharts agent_id={agent.agent_id} />
         {agent.archived_at ? (
           <p role="note" className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
             This agent was archived {formatDate(agent.archived_at)}: it takes no new triggers or uploads, so the test

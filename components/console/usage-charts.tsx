@@ -1,0 +1,330 @@
+"use client";
+// Usage charts (docs/console.md, Usage charts): triggers and error rate, reply latency p50/p95,
+// tokens and cost, runs by outcome, over the last 24 hours, 7 days or 30 days, from the hourly
+// rollups (GET /api/console/usage; never the messages). Each chart has its data as a table: always
+// in the page for screen readers, and shown in place of the chart by "Show as table".
+import { useState, type ReactNode } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { useUsage, USAGE_RANGES, type UsageRange } from "@/components/console/queries";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/misc";
+import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
+import type { UsageFigures } from "@/lib/usage/schemas";
+
+type Point = UsageFigures & { group: string };
+
+interface Series {
+  key: string;
+  label: string;
+  color: string;
+  value: (p: Point) => number | null;
+  format?: (n: number) => string;
+}
+
+const RANGE_LABELS: Record<UsageRange, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days" };
+
+const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n} ms`);
+const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
+
+/** The label of a point: the hour or the day, in the viewer's zone. */
+function pointLabel(group: string, range: UsageRange): string {
+  const d = new Date(group);
+  if (range === "30d") return d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+  if (range === "7d") return d.toLocaleString(undefined, { weekday: "short", hour: "2-digit" });
+  return d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+function DataTable({
+  caption,
+  points,
+  series,
+  range,
+  hidden,
+}: {
+  caption: string;
+  points: Point[];
+  series: Series[];
+  range: UsageRange;
+  /** Only for screen readers (the chart shows the same figures). */
+  hidden?: boolean;
+}) {
+  const className = hidden ? "sr-only" : undefined;
+  return (
+    <div className={className}>
+      {/* Visible, it scrolls: the keyboard reaches it (tabIndex) and it is named by its caption. */}
+      <div
+        className={hidden ? undefined : "max-h-64 overflow-auto"}
+        {...(hidden ? {} : { tabIndex: 0, role: "region", "aria-label": caption })}
+      >
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="sticky top-0 bg-white">
+            <tr>
+              <th scope="col" className="px-2 py-1 font-medium text-zinc-700">
+                {range === "30d" ? "Day" : "Hour"}
+              </th>
+              {series.map((s) => (
+                <th key={s.key} scope="col" className="px-2 py-1 text-right font-medium text-zinc-700">
+                  {s.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.group} className="border-t border-zinc-100">
+                <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap text-zinc-700">
+                  {pointLabel(p.group, range)}
+                </th>
+                {series.map((s) => {
+                  const v = s.value(p);
+                  return (
+                    <td key={s.key} className="px-2 py-1 text-right tabular-nums">
+                      {v === null ? "–" : (s.format ?? String)(v)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function ChartCard({
+  title,
+  points,
+  series,
+  range,
+  kind,
+  empty,
+  emptyText,
+}: {
+  title: string;
+  points: Point[];
+  series: Series[];
+  range: UsageRange;
+  kind: "bar" | "line";
+  empty: boolean;
+  emptyText: string;
+}) {
+  const [asTable, setAsTable] = useState(false);
+  const data = points.map((p) => ({
+    label: pointLabel(p.group, range),
+    ...Object.fromEntries(series.map((s) => [s.key, s.value(p)])),
+  }));
+  const tableCaption = `${title}, last ${RANGE_LABELS[range]}`;
+  let body: ReactNode;
+  if (empty) {
+    body = <EmptyState title={`No ${title.toLowerCase()} in the last ${RANGE_LABELS[range]}`}>{emptyText}</EmptyState>;
+  } else if (asTable) {
+    body = <DataTable caption={tableCaption} points={points} series={series} range={range} />;
+  } else {
+    const Chart = kind === "bar" ? BarChart : LineChart;
+    body = (
+      <>
+        {/* The chart is a picture of the table below, which screen readers read instead. */}
+        <div aria-hidden="true" className="h-52 w-full min-w-0">
+          <ResponsiveContainer width="100%" height="100%">
+            <Chart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
+              <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#52525b" }} minTickGap={16} />
+              <YAxis
+                tick={{ fontSize: 11, fill: "#52525b" }}
+                width={56}
+                domain={kind === "line" && series[0]?.format === pct ? [0, 1] : undefined}
+                tickFormatter={(v: number) =>
+                  series[0]?.format === pct ? `${Math.round(v * 100)}%` : (series[0]?.format ?? String)(v)
+                }
+              />
+              <Tooltip formatter={(v, name) => [formatFor(series, String(name))(Number(v)), name]} />
+              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {series.map((s) =>
+                kind === "bar" ? (
+                  <Bar
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    stackId="a"
+                    fill={s.color}
+                    isAnimationActive={false}
+                  />
+                ) : (
+                  <Line
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    stroke={s.color}
+                    strokeWidth={2}
+                    dot={{ r: 2 }}
+                    connectNulls
+                    isAnimationActive={false}
+                  />
+                ),
+              )}
+            </Chart>
+          </ResponsiveContainer>
+        </div>
+        <DataTable caption={tableCaption} points={points} series={series} range={range} hidden />
+      </>
+    );
+  }
+  return (
+    <Card
+      title={title}
+      actions={
+        !empty && (
+          <Button variant="secondary" size="sm" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
+            {asTable ? "Show as chart" : "Show as table"}
+          </Button>
+        )
+      }
+    >
+      {body}
+    </Card>
+  );
+}
+
+const formatFor = (series: Series[], name: string) =>
+  series.find((s) => s.label === name)?.format ?? ((n: number) => String(n));
+
+/** The usage of the organization, or of one agent (`agent_id`) or one Access Key (`key_id`). */
+export function UsageCharts({
+  agent_id,
+  key_id,
+  className,
+}: {
+  agent_id?: string;
+  key_id?: string;
+  className?: string;
+}) {
+  const [range, setRange] = useState<UsageRange>("24h");
+  const q = useUsage({ range, agentId: agent_id, keyId: key_id });
+  const points = q.data?.groups ?? [];
+  const t = q.data?.totals;
+  const replies = t ? t.replies_completed + t.replies_failed : 0;
+  const runs = t ? t.runs_completed + t.runs_failed + t.runs_cancelled + t.runs_needs_review : 0;
+  return (
+    <section aria-labelledby="usage-heading" className={className}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="usage-heading" className="text-base font-semibold text-zinc-900">
+          Usage
+        </h2>
+        <div role="group" aria-label="Usage range" className="flex gap-1">
+          {(Object.keys(USAGE_RANGES) as UsageRange[]).map((r) => (
+            <Button
+              key={r}
+              size="sm"
+              variant={r === range ? "primary" : "secondary"}
+              aria-pressed={r === range}
+              onClick={() => setRange(r)}
+            >
+              {r}
+            </Button>
+          ))}
+        </div>
+      </div>
+      {q.error && <ErrorState error={q.error} title="Usage could not be loaded" className="mb-4" />}
+      {!q.data ? (
+        <div role="status" aria-label="Loading usage" className="grid gap-4 lg:grid-cols-2">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} className="h-64 w-full" />
+          ))}
+        </div>
+      ) : (
+        <>
+          {t && (
+            <p className="mb-3 text-sm text-zinc-600">
+              {t.triggers} triggers · {t.error_rate === null ? "no replies" : `${pct(t.error_rate)} of replies failed`}
+              {" · "}
+              {t.prompt_tokens + t.completion_tokens} tokens · {usd(t.cost)} · {t.runs_started} runs started
+            </p>
+          )}
+          <div className="grid gap-4 lg:grid-cols-2">
+            <ChartCard
+              title="Triggers"
+              kind="bar"
+              range={range}
+              points={points}
+              empty={!t || t.triggers === 0}
+              emptyText="Messages sent to conversational agents show up here."
+              series={[{ key: "triggers", label: "Triggers", color: "#4f46e5", value: (p) => p.triggers }]}
+            />
+            <ChartCard
+              title="Error rate"
+              kind="line"
+              range={range}
+              points={points}
+              empty={replies === 0}
+              emptyText="The share of replies that ended in error shows up here."
+              series={[
+                { key: "error_rate", label: "Error rate", color: "#dc2626", value: (p) => p.error_rate, format: pct },
+              ]}
+            />
+            <ChartCard
+              title="Reply latency"
+              kind="line"
+              range={range}
+              points={points}
+              empty={replies === 0}
+              emptyText="How long replies took (median and 95th percentile) shows up here."
+              series={[
+                { key: "p50", label: "p50", color: "#4f46e5", value: (p) => p.latency_p50_ms, format: ms },
+                { key: "p95", label: "p95", color: "#b45309", value: (p) => p.latency_p95_ms, format: ms },
+              ]}
+            />
+            <ChartCard
+              title="Tokens"
+              kind="bar"
+              range={range}
+              points={points}
+              empty={!t || t.prompt_tokens + t.completion_tokens === 0}
+              emptyText="Tokens the agents' models used show up here."
+              series={[
+                { key: "prompt", label: "Prompt", color: "#4f46e5", value: (p) => p.prompt_tokens },
+                { key: "completion", label: "Completion", color: "#0891b2", value: (p) => p.completion_tokens },
+              ]}
+            />
+            <ChartCard
+              title="Cost"
+              kind="line"
+              range={range}
+              points={points}
+              empty={!t || t.cost === 0}
+              emptyText="What the replies cost, as the runtimes report it, shows up here."
+              series={[{ key: "cost", label: "Cost", color: "#15803d", value: (p) => p.cost, format: usd }]}
+            />
+            <ChartCard
+              title="Runs by outcome"
+              kind="bar"
+              range={range}
+              points={points}
+              empty={runs === 0}
+              emptyText="Workflow runs that completed, failed, were cancelled or wait for review show up here."
+              series={[
+                { key: "completed", label: "Completed", color: "#15803d", value: (p) => p.runs_completed },
+                { key: "failed", label: "Failed", color: "#dc2626", value: (p) => p.runs_failed },
+                { key: "cancelled", label: "Cancelled", color: "#71717a", value: (p) => p.runs_cancelled },
+                { key: "review", label: "Needs review", color: "#b45309", value: (p) => p.runs_needs_review },
+              ]}
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -75,7 +75,13 @@ async function storeTrigger(opts: {
   if (!(await insertTrigger(rows))) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
   }
-  recordUsage({ organizationId: agent.organizationId, agentId: agent.id, keyId: opts.accessKeyId, at: now, triggers: 1 });
+  recordUsage({
+    organizationId: agent.organizationId,
+    agentId: agent.id,
+    keyId: opts.accessKeyId,
+    at: now,
+    triggers: 1,
+  });
   return {
     keyId: opts.accessKeyId,
     messageId: rows.replyId,

@@ -62,8 +62,9 @@ export const SearchGroup = z.strictObject({
   more: z.boolean(),
 });
 
+// The text searched for is not echoed: the caller has it, and an answer that repeats an id the
+// organization does not hold would read like a leak to anyone checking answers for ids.
 export const SearchResult = z.strictObject({
-  q: z.string(),
   /** How the text was read: an id or a prefix of one, `field:value`, or words (and an end-user id). */
   mode: z.enum(["id", "field", "text"]),
   /** The one object an id (or a unique prefix of 8+ characters) names: the console opens it. */

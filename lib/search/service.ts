@@ -330,7 +330,6 @@ export async function search(opts: { organizationId: string; q: string }): Promi
     }
 
     return {
-      q: parsed.q,
       mode: parsed.mode,
       exact,
       user,

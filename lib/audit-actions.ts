@@ -66,6 +66,11 @@ export const AUDIT_GROUPS = {
     label: "Retention",
     actions: { updated: "Retention settings changed", swept: "Old records deleted" },
   },
+  saved_view: {
+    label: "Shared views",
+    any: "Any shared view change",
+    actions: { created: "Shared view saved", updated: "Shared view changed", deleted: "Shared view deleted" },
+  },
 } as const satisfies Record<string, { label: string; any?: string; actions: Record<string, string> }>;
 
 export type AuditGroup = keyof typeof AUDIT_GROUPS;

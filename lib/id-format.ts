@@ -23,7 +23,8 @@ export type IdPrefix =
   | "dlv"
   | "att"
   | "sec"
-  | "req";
+  | "req"
+  | "view";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

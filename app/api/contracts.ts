@@ -55,21 +55,23 @@ import * as c50 from "./console/secrets/contract";
 import * as c51 from "./console/sessions/[session_id]/contract";
 import * as c52 from "./console/sessions/[session_id]/messages/contract";
 import * as c53 from "./console/sessions/contract";
-import * as c54 from "./console/webhooks/secret/contract";
-import * as c55 from "./contract";
-import * as c56 from "./files/download/contract";
-import * as c57 from "./health/contract";
-import * as c58 from "./metrics/contract";
-import * as c59 from "./openapi.json/contract";
-import * as c60 from "./ready/contract";
-import * as c61 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c62 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c63 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c64 from "./v1/organizations/[org_id]/agents/contract";
-import * as c65 from "./v1/organizations/[org_id]/retention/contract";
-import * as c66 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c67 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c68 from "./workflows/[agent_id]/trigger/contract";
+import * as c54 from "./console/views/[view_id]/contract";
+import * as c55 from "./console/views/contract";
+import * as c56 from "./console/webhooks/secret/contract";
+import * as c57 from "./contract";
+import * as c58 from "./files/download/contract";
+import * as c59 from "./health/contract";
+import * as c60 from "./metrics/contract";
+import * as c61 from "./openapi.json/contract";
+import * as c62 from "./ready/contract";
+import * as c63 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c64 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c65 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c66 from "./v1/organizations/[org_id]/agents/contract";
+import * as c67 from "./v1/organizations/[org_id]/retention/contract";
+import * as c68 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c69 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c70 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -141,4 +143,6 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c66),
   ...Object.values(c67),
   ...Object.values(c68),
+  ...Object.values(c69),
+  ...Object.values(c70),
 ];

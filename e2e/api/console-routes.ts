@@ -29,6 +29,8 @@ export interface ConsoleFixtures {
   freshAgent(): Promise<string>;
   /** An organization secret of org A made for this call (DELETE deletes it): its name. */
   freshSecret(): Promise<string>;
+  /** A personal saved view of org A's admin made for this call (DELETE deletes it). */
+  freshView(): Promise<string>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -97,6 +99,11 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     },
     freshMember: () => addMember(adminA, uniqueEmail("gone")),
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
+    freshView: async () => {
+      const res = await adminA.call("POST", "/api/console/views", { list: "runs", name: `fresh ${unique()}` });
+      expect(res.status).toBe(201);
+      return res.body.view_id;
+    },
   };
 }
 
@@ -306,6 +313,26 @@ export const REQUESTS: ConsoleRequest[] = [
     path: () => "/api/console/retention",
     // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
     body: () => ({ retention_days: null }),
+  },
+  { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
+  {
+    method: "POST",
+    pattern: "/api/console/views",
+    path: () => "/api/console/views",
+    body: () => ({ list: "runs", name: `matrix ${unique()}`, filters: { status: "failed" } }),
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/views/[view_id]",
+    path: async (f) => `/api/console/views/${await f.freshView()}`,
+    body: () => ({ name: "renamed" }),
+    otherOrg: "view_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/views/[view_id]",
+    path: async (f) => `/api/console/views/${await f.freshView()}`,
+    otherOrg: "view_not_found",
   },
 ];
 

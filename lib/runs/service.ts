@@ -20,7 +20,7 @@ import {
   type ControlAction,
   type RunStatus,
 } from "./state";
-import { afterCursor, afterPosition, pageOf } from "../pagination";
+import { afterCursor, afterPosition, instantRange, pageOf } from "../pagination";
 import type { OrgRunDetail, OrgRunPage, RunItemPage } from "./schemas";
 
 export function requireWorkflowAgent(agent: Agent) {
@@ -195,6 +195,10 @@ export async function listOrgRuns(opts: {
   organizationId: string;
   agentId?: string;
   status?: string;
+  userId?: string;
+  hasError?: boolean;
+  from?: Date;
+  to?: Date;
   limit: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgRunPage>> {
@@ -211,7 +215,14 @@ export async function listOrgRuns(opts: {
           organizationId: opts.organizationId,
           ...(opts.agentId ? { agentId: opts.agentId } : {}),
           ...(opts.status ? { status: opts.status } : {}),
+          ...(opts.userId ? { inputs: { path: ["user_id"], equals: opts.userId } } : {}),
+          ...instantRange("createdAt", opts),
         },
+        opts.hasError === undefined
+          ? {}
+          : opts.hasError
+            ? { OR: [{ status: "failed" }, { error: { not: null } }] }
+            : { status: { not: "failed" }, error: null },
         afterCursor("createdAt", opts.cursor),
       ],
     },

@@ -62,12 +62,14 @@ export const ERROR_DOCS: ErrorDocs = {
   secret_not_found: "no organization secret with this name.",
   invitation_not_found:
     "console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.",
+  view_not_found: "console: no saved view with this id that you can see.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
     "a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.",
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
   last_admin: "console: removing or demoting the last admin.",
+  too_many_views: "console: a member already has 100 saved views of this list.",
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
   secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",

@@ -66,6 +66,10 @@ export const AUDIT_GROUPS = {
     label: "Retention",
     actions: { updated: "Retention settings changed", swept: "Old records deleted" },
   },
+  file: {
+    label: "Uploaded files",
+    actions: { deleted: "Uploaded file deleted" },
+  },
   saved_view: {
     label: "Shared views",
     any: "Any shared view change",

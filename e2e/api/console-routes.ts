@@ -31,6 +31,8 @@ export interface ConsoleFixtures {
   freshSecret(): Promise<string>;
   /** A personal saved view of org A's admin made for this call (DELETE deletes it). */
   freshView(): Promise<string>;
+  /** A file uploaded to the conversational agent for this call (DELETE deletes it): its id. */
+  freshFile(): Promise<string>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -103,6 +105,13 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
       const res = await adminA.call("POST", "/api/console/views", { list: "runs", name: `fresh ${unique()}` });
       expect(res.status).toBe(201);
       return res.body.view_id;
+    },
+    freshFile: async () => {
+      const form = new FormData();
+      form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "fresh.csv");
+      const res = await call("POST", `/api/agents/${conversational}/upload`, { auth: key, raw: form });
+      expect(res.status, res.text).toBe(200);
+      return res.body.file_id;
     },
   };
 }
@@ -315,6 +324,18 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ retention_days: null }),
   },
   { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
+    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
+    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
+    otherOrg: "agent_not_found",
+  },
   {
     method: "POST",
     pattern: "/api/console/views",

@@ -391,6 +391,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshInvitation: async () => victims.invitations[0]!,
       freshAgent: async () => victims.agents[0]!,
       freshSecret: async () => "fuzz-secret",
+      freshView: async () => "view_fuzz",
+      freshFile: async () => upload.body.file_id,
     },
   };
   await f.refreshSessions();

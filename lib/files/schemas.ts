@@ -28,3 +28,13 @@ export const AgentFilePage = z.strictObject({
 /** The uploaded files list filters (docs/console.md, "List filters"): also a saved view's. */
 export const AgentFilesFilters = z.object({ ...listFilterFields() });
 export const AgentFilesQuery = AgentFilesFilters.extend({ limit: queryLimit(20, 100), cursor: queryCursor });
+
+export const FileParams = z.object({ agent_id: z.string(), file_id: z.string() });
+/** A short-lived signed link to download an uploaded file (GET /api/files/download). */
+export const FileLink = z.strictObject({
+  file_id: z.string(),
+  filename: z.string(),
+  download_url: z.string(),
+  expires_at: z.string(),
+});
+export const DeletedFile = z.strictObject({ file_id: z.string(), deleted: z.literal(true) });

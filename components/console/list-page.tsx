@@ -106,10 +106,11 @@ export function ListBody<D extends CursorPage, R>({
   );
 }
 
-/** A whole list page: the header, a note, the filters, and the list. */
+/** A whole list page: the header (its saved views, then its actions), a note, the filters, and the list. */
 export function ListPage<D extends CursorPage, R>({
   title,
   description,
+  views,
   actions,
   note,
   filters,
@@ -117,13 +118,23 @@ export function ListPage<D extends CursorPage, R>({
 }: ListBodyProps<D, R> & {
   title: string;
   description: ReactNode;
+  /** The "Views" menu (components/console/saved-views.tsx). */
+  views?: ReactNode;
+  /** The header's buttons (export, a new record). */
   actions?: ReactNode;
   note?: ReactNode;
   filters?: ReactNode;
 }) {
+  const headerActions =
+    views || actions ? (
+      <div className="flex flex-wrap items-center gap-2">
+        {views}
+        {actions}
+      </div>
+    ) : undefined;
   return (
     <>
-      <PageHeader title={title} description={description} actions={actions} />
+      <PageHeader title={title} description={description} actions={headerActions} />
       {note}
       {filters}
       <ListBody {...body} />

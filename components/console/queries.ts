@@ -324,7 +324,8 @@ export const requests = {
   deleteView: (viewId: string) => del<z.infer<typeof DeletedView>>(`/views/${id(viewId)}`),
   deleteFile: (agentId: string, fileId: string) =>
     del<z.infer<typeof DeletedFile>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
-  fileLink: (agentId: string, fileId: string) => api<z.infer<typeof FileLink>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
+  fileLink: (agentId: string, fileId: string) =>
+    api<z.infer<typeof FileLink>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
 };
 
 // Saved views (docs/console.md, "Saved views"): the member's and the shared views of one list.

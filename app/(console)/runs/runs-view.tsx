@@ -1,53 +1,120 @@
 "use client";
+// The runs list: filters in the URL (docs/console.md, "List filters"), saved views, and a DataTable
+// whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
+// and an export button plug in.
 import Link from "next/link";
-import { useAgents, useRuns } from "@/components/console/queries";
+import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
+import { DataTable, type DataColumn } from "@/components/console/data-table";
+import { ListFilters, type FilterField } from "@/components/console/filter-bar";
 import { ListPage } from "@/components/console/list-page";
-import { StatusAgentFilters } from "@/components/console/status-agent-filters";
+import { SavedViews } from "@/components/console/saved-views";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { formatDuration, isActive, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
 
 const LIMIT = 20;
+const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", user_id: "", has_error: "" };
+
+export const RUN_COLUMNS: DataColumn<RunListItem>[] = [
+  { header: "Status", from: "sm", cell: (r) => <StatusBadge status={r.status} /> },
+  {
+    header: "Agent",
+    className: "min-w-[8rem]",
+    cell: (r) => (
+      <>
+        <Link
+          href={`/runs/${r.run_id}`}
+          className="font-medium break-words text-indigo-700 hover:underline"
+          aria-label={`${r.agent_name}, run ${r.run_id}`}
+        >
+          {r.agent_name}
+        </Link>
+        <div className="text-xs text-zinc-600">
+          <Mono>{runTag(r.run_id)}</Mono>
+        </div>
+        <StatusBadge status={r.status} className="mt-1 sm:hidden" />
+      </>
+    ),
+  },
+  {
+    header: "Progress",
+    cell: (r) => (
+      <>
+        <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
+        <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
+          {formatNumber(r.item_counts.completed + r.item_counts.failed)} of {formatNumber(r.item_counts.total)} items
+          {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
+        </p>
+      </>
+    ),
+  },
+  { header: "Items", from: "md", cell: (r) => <ItemCounts counts={r.item_counts} /> },
+  { header: "Trigger", from: "lg", cell: (r) => r.trigger_type },
+  {
+    header: "Started",
+    from: "sm",
+    className: "whitespace-nowrap",
+    cell: (r) =>
+      r.started_at ? (
+        <time dateTime={r.started_at} title={formatDate(r.started_at)}>
+          {relative(r.started_at)}
+        </time>
+      ) : (
+        <span className="text-zinc-600">not started</span>
+      ),
+  },
+  {
+    header: "Duration",
+    from: "sm",
+    className: "whitespace-nowrap tabular-nums",
+    cell: (r) => (r.started_at ? formatDuration(r.duration_seconds) : "—"),
+  },
+];
 
 export function RunsView() {
-  const url = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
-  const status = (RUN_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
-  const agentId = url.filters.agent_id;
+  const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
+  const { status, agent_id: agentId, ...more } = url.filters;
   const agents = useAgents({ staleTime: 60_000 });
   const runs = useRuns(
-    { status, agentId, limit: url.limit, cursor: url.cursor },
+    { status, agentId, limit: url.limit, cursor: url.cursor, filters: more },
     // Live while something listed is in progress; still otherwise.
     { refetchInterval: (q) => (q.state.data?.runs.some((r) => isActive(r.status)) ? 2_000 : false) },
   );
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
-  const clear = () => url.update({ status: "", agent_id: "" });
+  const clear = () => url.update(NO_FILTERS);
+  const fields: FilterField[] = [
+    { kind: "status", options: RUN_STATUSES.map((s) => [s, statusLabel(s)] as const) },
+    { kind: "agent", agents: workflowAgents, pending: agents.isPending },
+    { kind: "dates" },
+    { kind: "user", hint: "The run's user_id input." },
+    { kind: "has_error" },
+  ];
 
   return (
     <ListPage
       title="Runs"
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
+      views={<SavedViews list="runs" current={url.set} onApply={url.replace} />}
       filters={
-        <StatusAgentFilters
+        <ListFilters
           label="Filter runs"
-          statuses={RUN_STATUSES}
-          status={status}
-          agentId={agentId}
-          agents={workflowAgents}
-          agentsPending={agents.isPending}
+          fields={fields}
+          values={url.filters}
           onChange={url.update}
+          filtered={url.filtered}
+          onClear={clear}
         />
       }
       query={runs}
       rows={(d) => d.runs}
       noun="runs"
       paging={url.paging}
-      filtered={Boolean(status || agentId)}
+      filtered={url.filtered}
       onClear={clear}
-      noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""}.`}
+      noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""} match.`}
       none={
         <EmptyState title="No runs yet">
           A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
@@ -55,67 +122,7 @@ export function RunsView() {
         </EmptyState>
       }
     >
-      {(rows) => (
-        <Table
-          label="Runs"
-          columns={[
-            ["Status", "sm"],
-            "Agent",
-            "Progress",
-            ["Items", "md"],
-            ["Trigger", "lg"],
-            ["Started", "sm"],
-            ["Duration", "sm"],
-          ]}
-        >
-          <TBody>
-            {rows.map((r) => (
-              <Tr key={r.run_id}>
-                <Td className="hidden sm:table-cell">
-                  <StatusBadge status={r.status} />
-                </Td>
-                <Td className="min-w-[8rem]">
-                  <Link
-                    href={`/runs/${r.run_id}`}
-                    className="font-medium break-words text-indigo-700 hover:underline"
-                    aria-label={`${r.agent_name}, run ${r.run_id}`}
-                  >
-                    {r.agent_name}
-                  </Link>
-                  <div className="text-xs text-zinc-600">
-                    <Mono>{runTag(r.run_id)}</Mono>
-                  </div>
-                  <StatusBadge status={r.status} className="mt-1 sm:hidden" />
-                </Td>
-                <Td>
-                  <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
-                  <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
-                    {formatNumber(r.item_counts.completed + r.item_counts.failed)} of{" "}
-                    {formatNumber(r.item_counts.total)} items
-                    {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
-                  </p>
-                </Td>
-                <Td className="hidden md:table-cell">
-                  <ItemCounts counts={r.item_counts} />
-                </Td>
-                <Td className="hidden lg:table-cell">{r.trigger_type}</Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">
-                  {r.started_at ? (
-                    <time dateTime={r.started_at} title={formatDate(r.started_at)}>
-                      {relative(r.started_at)}
-                    </time>
-                  ) : (
-                    <span className="text-zinc-600">not started</span>
-                  )}
-                </Td>
-                <Td className="hidden whitespace-nowrap tabular-nums sm:table-cell">
-                  {r.started_at ? formatDuration(r.duration_seconds) : "—"}
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
+      {(rows) => <DataTable label="Runs" columns={RUN_COLUMNS} rows={rows} rowKey={(r) => r.run_id} />}
     </ListPage>
   );
 }

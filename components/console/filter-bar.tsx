@@ -6,8 +6,47 @@
 // answers 400 invalid_request for it too), never a field that silently reads "Any".
 import { useState, type ReactNode } from "react";
 import { shortId } from "./format";
-import { FilterBar } from "./list-page";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
 import { Field, Input, Select } from "../ui/field";
+
+/** A list's filter form (role search): its fields, and "Clear filters" while one is set. */
+export function FilterBar({
+  label,
+  filtered,
+  onClear,
+  grid,
+  children,
+}: {
+  /** The form's accessible name, e.g. "Filter runs". */
+  label: string;
+  filtered: boolean;
+  onClear: () => void;
+  /** Fields in a grid of up to four columns (else in a row that wraps). */
+  grid?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      role="search"
+      aria-label={label}
+      className={cn(
+        "mb-4 gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200",
+        grid ? "grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4" : "flex flex-wrap items-end",
+      )}
+      onSubmit={(e) => e.preventDefault()}
+    >
+      {children}
+      {filtered && (
+        <div className={grid ? "sm:col-span-2 lg:col-span-4" : "mb-1"}>
+          <Button variant="ghost" size="sm" onClick={onClear}>
+            Clear filters
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
 
 type Option = readonly [value: string, label: string];
 

@@ -2,10 +2,9 @@
 import Link from "next/link";
 import { useAudit, type AuditEvent } from "@/components/console/queries";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
-import { ListFilters, type FilterField } from "@/components/console/filter-bar";
-import { SavedViews } from "@/components/console/saved-views";
+import type { FilterField } from "@/components/console/filter-bar";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
-import { ListPage } from "@/components/console/list-page";
+import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
@@ -167,26 +166,17 @@ export function AuditView() {
   ];
 
   return (
-    <ListPage
+    <FilteredListPage
+      list="audit"
+      url={url}
+      fields={fields}
+      filterLabel="Filter the audit log"
+      clear={clear}
       title="Audit log"
       description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
-      views={<SavedViews list="audit" current={url.set} onApply={url.replace} />}
-      filters={
-        <ListFilters
-          label="Filter the audit log"
-          fields={fields}
-          values={url.filters}
-          onChange={update}
-          filtered={url.filtered}
-          onClear={clear}
-        />
-      }
       query={events}
       rows={(d) => d.events}
       noun="events"
-      paging={url.paging}
-      filtered={url.filtered}
-      onClear={clear}
       noMatch="Choose another action or time, or clear the filters."
       none={
         <EmptyState title="No events yet">
@@ -195,6 +185,6 @@ export function AuditView() {
       }
     >
       {(rows) => <DataTable label="Audit log" columns={AUDIT_COLUMNS} rows={rows} rowKey={(e) => e.event_id} />}
-    </ListPage>
+    </FilteredListPage>
   );
 }

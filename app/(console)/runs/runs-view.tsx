@@ -5,9 +5,8 @@
 import Link from "next/link";
 import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
-import { ListFilters, type FilterField } from "@/components/console/filter-bar";
-import { ListPage } from "@/components/console/list-page";
-import { SavedViews } from "@/components/console/saved-views";
+import type { FilterField } from "@/components/console/filter-bar";
+import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
@@ -94,26 +93,17 @@ export function RunsView() {
   ];
 
   return (
-    <ListPage
+    <FilteredListPage
+      list="runs"
+      url={url}
+      fields={fields}
+      filterLabel="Filter runs"
+      clear={clear}
       title="Runs"
       description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
-      views={<SavedViews list="runs" current={url.set} onApply={url.replace} />}
-      filters={
-        <ListFilters
-          label="Filter runs"
-          fields={fields}
-          values={url.filters}
-          onChange={url.update}
-          filtered={url.filtered}
-          onClear={clear}
-        />
-      }
       query={runs}
       rows={(d) => d.runs}
       noun="runs"
-      paging={url.paging}
-      filtered={url.filtered}
-      onClear={clear}
       noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""} match.`}
       none={
         <EmptyState title="No runs yet">
@@ -123,6 +113,6 @@ export function RunsView() {
       }
     >
       {(rows) => <DataTable label="Runs" columns={RUN_COLUMNS} rows={rows} rowKey={(r) => r.run_id} />}
-    </ListPage>
+    </FilteredListPage>
   );
 }

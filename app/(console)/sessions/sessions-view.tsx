@@ -5,9 +5,8 @@
 import Link from "next/link";
 import { useAgents, useSessions, type SessionItem } from "@/components/console/queries";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
-import { ListFilters, type FilterField } from "@/components/console/filter-bar";
-import { ListPage } from "@/components/console/list-page";
-import { SavedViews } from "@/components/console/saved-views";
+import type { FilterField } from "@/components/console/filter-bar";
+import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative, shortId } from "@/components/console/format";
 import { Badge, StatusBadge } from "@/components/ui/badge";
@@ -62,7 +61,7 @@ export const SESSION_COLUMNS: DataColumn<SessionItem>[] = [
 
 export function SessionsView() {
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
-  const { update, filtered } = url;
+  const { update } = url;
   const { agent_id, status, since, environment, ...more } = url.filters;
   const agents = useAgents();
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
@@ -90,26 +89,17 @@ export function SessionsView() {
   ];
 
   return (
-    <ListPage
+    <FilteredListPage
+      list="sessions"
+      url={url}
+      fields={fields}
+      filterLabel="Filter sessions"
+      clear={() => update(NO_FILTERS)}
       title="Sessions"
       description="Conversations with your conversational agents, most recently active first."
-      views={<SavedViews list="sessions" current={url.set} onApply={url.replace} />}
-      filters={
-        <ListFilters
-          label="Filter sessions"
-          fields={fields}
-          values={url.filters}
-          onChange={update}
-          filtered={filtered}
-          onClear={() => update(NO_FILTERS)}
-        />
-      }
       query={sessions}
       rows={(d) => d.sessions}
       noun="sessions"
-      paging={url.paging}
-      filtered={filtered}
-      onClear={() => update(NO_FILTERS)}
       noMatch="Try another agent, status, time or user, or clear the filters. Sessions appear when an agent is triggered through the API; drafts come from the test console on the Agents page."
       none={
         <EmptyState
@@ -135,6 +125,6 @@ export function SessionsView() {
           rowProps={(s) => ({ "data-session-id": s.session_id })}
         />
       )}
-    </ListPage>
+    </FilteredListPage>
   );
 }

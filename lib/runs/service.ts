@@ -215,7 +215,7 @@ export async function listOrgRuns(opts: {
           organizationId: opts.organizationId,
           ...(opts.agentId ? { agentId: opts.agentId } : {}),
           ...(opts.status ? { status: opts.status } : {}),
-          ...(opts.userId ? { inputs: { path: ["user_id"], equals: opts.userId } } : {}),
+          ...(opts.userId ? { userId: opts.userId } : {}),
           ...instantRange("createdAt", opts),
         },
         opts.hasError === undefined

@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "runs" ADD COLUMN     "user_id" TEXT NOT NULL DEFAULT '';
+
 -- CreateTable
 CREATE TABLE "saved_views" (
     "id" TEXT NOT NULL,
@@ -23,6 +26,9 @@ CREATE INDEX "saved_views_organization_id_user_id_list_created_at_id_idx" ON "sa
 CREATE INDEX "callback_deliveries_agent_id_status_id_idx" ON "callback_deliveries"("agent_id", "status", "id");
 
 -- CreateIndex
+CREATE INDEX "runs_organization_id_user_id_created_at_id_idx" ON "runs"("organization_id", "user_id", "created_at", "id");
+
+-- CreateIndex
 CREATE INDEX "sessions_organization_id_agent_id_last_message_at_id_idx" ON "sessions"("organization_id", "agent_id", "last_message_at", "id");
 
 -- CreateIndex
@@ -33,3 +39,7 @@ CREATE INDEX "sessions_organization_id_user_id_last_message_at_id_idx" ON "sessi
 
 -- CreateIndex
 CREATE INDEX "sessions_organization_id_environment_last_message_at_id_idx" ON "sessions"("organization_id", "environment", "last_message_at", "id");
+
+-- The runs made before: their `user_id` input, when it is a string of at most 256 characters.
+UPDATE "runs" SET "user_id" = "inputs"->>'user_id'
+WHERE jsonb_typeof("inputs"->'user_id') = 'string' AND length("inputs"->>'user_id') <= 256;

@@ -179,7 +179,7 @@ describe("deliveries, audit and files filters", () => {
     const d = mine[0];
     expect(await list(`agent_id=${agent}&status=delivered`)).toEqual([]);
     expect(ids(await list(`agent_id=${agent}&status=${d.status}`), "id")).toEqual([d.id]);
-    if (d.status !== "failed" && !(d.last_status_code >= 300)) {
+    if (d.status !== "failed") {
       expect(await list(`agent_id=${agent}&has_error=true`)).toEqual([]);
       expect(ids(await list(`agent_id=${agent}&has_error=false`), "id")).toEqual([d.id]);
     }

@@ -114,7 +114,7 @@ export const DeliveryListFilters = z.object({
   ...listFilterFields(),
   status: DeliveryStatus.optional(),
   agent_id: idString("agt", "agent").optional(),
-  /** true: failed deliveries and deliveries whose last attempt was refused (not 2xx). */
+  /** true: failed deliveries (retries exhausted); false: the others. */
   has_error: queryBoolean.optional(),
 });
 

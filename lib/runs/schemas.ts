@@ -57,7 +57,7 @@ export const OrgRunsFilters = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   /** The run's `user_id` input. */
   user_id: queryUserId.optional(),
-  /** true: failed runs and runs that recorded an error. */
+  /** true: failed runs; false: the others. */
   has_error: queryBoolean.optional(),
 });
 

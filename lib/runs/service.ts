@@ -218,11 +218,8 @@ export async function listOrgRuns(opts: {
           ...(opts.userId ? { userId: opts.userId } : {}),
           ...instantRange("createdAt", opts),
         },
-        opts.hasError === undefined
-          ? {}
-          : opts.hasError
-            ? { OR: [{ status: "failed" }, { error: { not: null } }] }
-            : { status: { not: "failed" }, error: null },
+        // A run that errored is a failed run: the status index serves the filter.
+        opts.hasError === undefined ? {} : opts.hasError ? { status: "failed" } : { status: { not: "failed" } },
         afterCursor("createdAt", opts.cursor),
       ],
     },

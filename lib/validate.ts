@@ -59,7 +59,10 @@ const filterDate = z
   .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], {
     error: "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)",
   })
-  .transform((s) => ({ at: new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) || !s.includes("T") ? s : `${s}Z`), day: !s.includes("T") }))
+  .transform((s) => ({
+    at: new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) || !s.includes("T") ? s : `${s}Z`),
+    day: !s.includes("T"),
+  }))
   .refine((d) => !Number.isNaN(d.at.getTime()), "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)");
 
 /** `from`: records at or after this instant (a date: from its start, UTC). */
@@ -67,7 +70,9 @@ export const queryFrom = filterDate.transform((d) => d.at);
 /** `to`: records before this instant (a date: through its end, UTC). */
 export const queryTo = filterDate.transform((d) => (d.day ? new Date(d.at.getTime() + 86_400_000) : d.at));
 /** A yes/no filter (`has_error=true`). */
-export const queryBoolean = z.enum(["true", "false"], { error: "must be true or false" }).transform((v) => v === "true");
+export const queryBoolean = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((v) => v === "true");
 /** The filters every console list shares (docs/console.md, "List filters"); each list adds its own. */
 export const listFilterFields = () => ({
   from: queryFrom.optional(),

@@ -32,12 +32,10 @@ CREATE INDEX "runs_organization_id_user_id_created_at_id_idx" ON "runs"("organiz
 CREATE INDEX "sessions_organization_id_agent_id_last_message_at_id_idx" ON "sessions"("organization_id", "agent_id", "last_message_at", "id");
 
 -- CreateIndex
-CREATE INDEX "sessions_organization_id_status_last_message_at_id_idx" ON "sessions"("organization_id", "status", "last_message_at", "id");
-
--- CreateIndex
 CREATE INDEX "sessions_organization_id_user_id_last_message_at_id_idx" ON "sessions"("organization_id", "user_id", "last_message_at", "id");
 
 -- CreateIndex
+CREATE INDEX "sessions_organization_id_environment_last_message_at_id_idx" ON "sessions"("organization_id", "environment", "last_message_at", "id");
 CREATE INDEX "sessions_organization_id_environment_last_message_at_id_idx" ON "sessions"("organization_id", "environment", "last_message_at", "id");
 
 -- The runs made before: their `user_id` input, when it is a string of at most 256 characters.

@@ -36,7 +36,6 @@ CREATE INDEX "sessions_organization_id_user_id_last_message_at_id_idx" ON "sessi
 
 -- CreateIndex
 CREATE INDEX "sessions_organization_id_environment_last_message_at_id_idx" ON "sessions"("organization_id", "environment", "last_message_at", "id");
-CREATE INDEX "sessions_organization_id_environment_last_message_at_id_idx" ON "sessions"("organization_id", "environment", "last_message_at", "id");
 
 -- The runs made before: their `user_id` input, when it is a string of at most 256 characters.
 UPDATE "runs" SET "user_id" = "inputs"->>'user_id'

@@ -111,7 +111,7 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
     className: "max-w-[14rem] min-w-[8rem]",
     cell: (e) => (
       <>
-        <div className="break-words">
+        <div className="[overflow-wrap:anywhere]">
           <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
         </div>
         <div className="mt-0.5">

@@ -61,7 +61,7 @@ export function MembersView() {
       header: "Email",
       className: "max-w-[16rem]",
       cell: (m) => (
-        <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium break-words">
+        <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
           <EmailText email={m.email} />
           {m.email === me.email && <Badge tone="indigo">you</Badge>}
         </div>

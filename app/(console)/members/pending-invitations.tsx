@@ -20,7 +20,7 @@ export function PendingInvitations() {
       header: "Email",
       className: "max-w-[14rem]",
       cell: (i) => (
-        <div className="flex min-h-10 items-center font-medium break-words">
+        <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
           <EmailText email={i.email} />
         </div>
       ),

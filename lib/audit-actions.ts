@@ -83,6 +83,15 @@ export const AUDIT_GROUPS = {
     any: "Any export event",
     actions: { requested: "Export requested", downloaded: "Export downloaded" },
   },
+  file: {
+    label: "Uploaded files",
+    actions: { deleted: "Uploaded file deleted" },
+  },
+  saved_view: {
+    label: "Shared views",
+    any: "Any shared view change",
+    actions: { created: "Shared view saved", updated: "Shared view changed", deleted: "Shared view deleted" },
+  },
 } as const satisfies Record<string, { label: string; any?: string; actions: Record<string, string> }>;
 
 export type AuditGroup = keyof typeof AUDIT_GROUPS;

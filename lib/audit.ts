@@ -3,7 +3,7 @@ import type { AuditAction } from "./audit-actions";
 import { prisma } from "./db";
 import { newId } from "./ids";
 import type { AuditEvent, Prisma } from "./generated/prisma/client";
-import { afterCursor, pageOf } from "./pagination";
+import { afterCursor, instantRange, pageOf } from "./pagination";
 
 export interface Actor {
   type: "user" | "access_key" | "system";
@@ -74,6 +74,8 @@ export function auditRecord(e: AuditEvent) {
 export async function listAuditEvents(opts: {
   organizationId: string;
   action?: string;
+  from?: Date;
+  to?: Date;
   limit: number;
   cursor?: string;
 }) {
@@ -88,7 +90,12 @@ export async function listAuditEvents(opts: {
     : opts.action
       ? { action: opts.action }
       : {};
-  const where = { organizationId: opts.organizationId, ...filter, ...afterCursor("createdAt", opts.cursor) };
+  const where = {
+    AND: [
+      { organizationId: opts.organizationId, ...filter, ...instantRange("createdAt", opts) },
+      afterCursor("createdAt", opts.cursor),
+    ],
+  };
   const rows = await db.auditEvent.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -27,7 +27,8 @@ export type IdPrefix =
   | "bulk"
   | "exp"
   | "alr"
-  | "alt";
+  | "alt"
+  | "view";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

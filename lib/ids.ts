@@ -29,9 +29,9 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-function timePart(): string {
+function timePart(ms = Date.now()): string {
   // 8 base62 characters of milliseconds: sortable until the year 8888.
-  let n = Date.now();
+  let n = Math.max(0, Math.floor(ms));
   let s = "";
   for (let i = 0; i < 8; i++) {
     s = BASE62[n % 62] + s;
@@ -43,6 +43,12 @@ function timePart(): string {
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${timePart()}${randomBase62(14)}`;
 }
+
+/**
+ * The smallest id of `prefix` made at `ms`: ids made before it sort below it. A list ordered by id
+ * bounds a time range with it (an index range on id; the exact time is checked beside it).
+ */
+export const idFloorAt = (prefix: IdPrefix, ms: number) => `${prefix}_${timePart(ms)}`;
 
 export function newFileId(): string {
   // 12 hex of milliseconds + 20 random hex = 32.

@@ -105,3 +105,9 @@ export function pageOf<T extends { id: string }>(
     next_cursor: rows.length > limit && last ? encodeCursor({ at: at(last), id: last.id }) : null,
   };
 }
+
+/** The Prisma condition of a list's `from` (inclusive) and `to` (exclusive) filters on `field`. */
+export function instantRange(field: string, range: { from?: Date; to?: Date }): Record<string, unknown> {
+  if (!range.from && !range.to) return {};
+  return { [field]: { ...(range.from ? { gte: range.from } : {}), ...(range.to ? { lt: range.to } : {}) } };
+}

@@ -54,6 +54,33 @@ export const queryCursor = z
   .optional()
   .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
+/** The date of a list filter: RFC 3339 (an offset or Z; none reads as UTC) or yyyy-mm-dd (UTC). */
+const filterDate = z
+  .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], {
+    error: "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)",
+  })
+  .transform((s) => ({
+    at: new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) || !s.includes("T") ? s : `${s}Z`),
+    day: !s.includes("T"),
+  }))
+  .refine((d) => !Number.isNaN(d.at.getTime()), "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)");
+
+/** `from`: records at or after this instant (a date: from its start, UTC). */
+export const queryFrom = filterDate.transform((d) => d.at);
+/** `to`: records before this instant (a date: through its end, UTC). */
+export const queryTo = filterDate.transform((d) => (d.day ? new Date(d.at.getTime() + 86_400_000) : d.at));
+/** A yes/no filter (`has_error=true`). */
+export const queryBoolean = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((v) => v === "true");
+/** The filters every console list shares (docs/console.md, "List filters"); each list adds its own. */
+export const listFilterFields = () => ({
+  from: queryFrom.optional(),
+  to: queryTo.optional(),
+});
+/** An end-user id filter (sessions' user, a run's `user_id` input). */
+export const queryUserId = z.string().min(1).max(256);
+
 /** The management API's lists (agents, Access Keys, secrets): a page of `limit` rows after `cursor`. */
 export const ManagementLimits = { default: 100, cap: 500 } as const;
 export const managementPageQuery = () => ({

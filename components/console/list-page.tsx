@@ -4,49 +4,13 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Button } from "../ui/button";
-import { cn } from "../ui/cn";
 import { PageHeader } from "../ui/misc";
 import { EmptyState } from "../ui/states";
 import { ListResult, type CursorPage } from "./list-result";
+import { ListFilters, type FilterField } from "./filter-bar";
+import { SavedViews } from "./saved-views";
 import type { CursorPaging } from "./url-params";
-
-/** A list's filter form (role search): its fields, and "Clear filters" while one is set. */
-export function FilterBar({
-  label,
-  filtered,
-  onClear,
-  grid,
-  children,
-}: {
-  /** The form's accessible name, e.g. "Filter runs". */
-  label: string;
-  filtered: boolean;
-  onClear: () => void;
-  /** Fields in a grid of up to four columns (else in a row that wraps). */
-  grid?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <form
-      role="search"
-      aria-label={label}
-      className={cn(
-        "mb-4 gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200",
-        grid ? "grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4" : "flex flex-wrap items-end",
-      )}
-      onSubmit={(e) => e.preventDefault()}
-    >
-      {children}
-      {filtered && (
-        <div className={grid ? "sm:col-span-2 lg:col-span-4" : "mb-1"}>
-          <Button variant="ghost" size="sm" onClick={onClear}>
-            Clear filters
-          </Button>
-        </div>
-      )}
-    </form>
-  );
-}
+import type { ViewList } from "@/lib/views/schemas";
 
 export interface ListBodyProps<D extends CursorPage, R> {
   query: UseQueryResult<D>;
@@ -106,10 +70,11 @@ export function ListBody<D extends CursorPage, R>({
   );
 }
 
-/** A whole list page: the header, a note, the filters, and the list. */
+/** A whole list page: the header (its saved views, then its actions), a note, the filters, and the list. */
 export function ListPage<D extends CursorPage, R>({
   title,
   description,
+  views,
   actions,
   note,
   filters,
@@ -117,16 +82,77 @@ export function ListPage<D extends CursorPage, R>({
 }: ListBodyProps<D, R> & {
   title: string;
   description: ReactNode;
+  /** The "Views" menu (components/console/saved-views.tsx). */
+  views?: ReactNode;
+  /** The header's buttons (export, a new record). */
   actions?: ReactNode;
   note?: ReactNode;
   filters?: ReactNode;
 }) {
+  const headerActions =
+    views || actions ? (
+      <div className="flex flex-wrap items-center gap-2">
+        {views}
+        {actions}
+      </div>
+    ) : undefined;
   return (
     <>
-      <PageHeader title={title} description={description} actions={actions} />
+      <PageHeader title={title} description={description} actions={headerActions} />
       {note}
       {filters}
       <ListBody {...body} />
     </>
+  );
+}
+
+/** What FilteredListPage needs of useUrlParams: the filters, their changes and the paging. */
+export interface UrlFilters {
+  filters: Record<string, string>;
+  set: Record<string, string>;
+  filtered: boolean;
+  paging: CursorPaging;
+  update: (changes: Record<string, string>) => void;
+  replace: (values: Record<string, string>) => void;
+}
+
+/**
+ * A list page whose filters are the URL's (docs/console.md, "List filters"): the header with the
+ * list's saved views (then `actions`, e.g. an export button), the filter fields, and the list.
+ */
+export function FilteredListPage<D extends CursorPage, R>({
+  list,
+  url,
+  fields,
+  filterLabel,
+  clear,
+  ...page
+}: Omit<Parameters<typeof ListPage<D, R>>[0], "paging" | "filtered" | "onClear" | "views" | "filters"> & {
+  list: ViewList;
+  url: UrlFilters;
+  fields: readonly FilterField[];
+  /** The filter form's accessible name ("Filter runs"). */
+  filterLabel: string;
+  /** Every filter back to its default. */
+  clear: () => void;
+}) {
+  return (
+    <ListPage
+      {...page}
+      views={<SavedViews list={list} current={url.set} onApply={url.replace} />}
+      filters={
+        <ListFilters
+          label={filterLabel}
+          fields={fields}
+          values={url.filters}
+          onChange={url.update}
+          filtered={url.filtered}
+          onClear={clear}
+        />
+      }
+      paging={url.paging}
+      filtered={url.filtered}
+      onClear={clear}
+    />
   );
 }

@@ -25,8 +25,9 @@ import type {
   OrgSessionRecord,
   TokenUsage as TokenUsageSchema,
 } from "@/lib/conversations/schemas";
-import type { AgentFilePage } from "@/lib/files/schemas";
 import type { CreateExportBody, ExportList, ExportRecord } from "@/lib/exports/schemas";
+import type { AgentFilePage, DeletedFile, FileLink } from "@/lib/files/schemas";
+import type { CreateViewBody, DeletedView, UpdateViewBody, ViewList, ViewPage, ViewRecord } from "@/lib/views/schemas";
 import type { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody, PERMISSIONS } from "@/lib/keys/schemas";
 import type { KeyUsagePreview, UpdateKeyBody } from "@/lib/keys/schemas";
 import type {
@@ -129,6 +130,9 @@ export const queryKeys = {
   usage: () => ["usage"] as const,
 };
 
+/** A list's further URL filters (`from`, `to`, `user_id`, `has_error`, ...), passed on as they are. */
+export type ListFilters = Record<string, string>;
+
 // Reads.
 
 /** Every agent of the organization (the filters' choices), archived ones included. */
@@ -151,25 +155,28 @@ export const useAgent = (agentId: string) =>
 // The lists page by the server's cursor (`cursor`: a page's `next_cursor`; "" for the first page),
 // never by offset (docs/console.md, "How the lists page").
 
-export const useAgentFiles = (p: { agentId: string; limit: number; cursor: string }) =>
+export const useAgentFiles = (p: { agentId: string; limit: number; cursor: string; filters?: ListFilters }) =>
   useQuery({
-    queryKey: [...queryKeys.agentFiles(p.agentId), p.cursor, p.limit],
+    queryKey: [...queryKeys.agentFiles(p.agentId), p.cursor, p.limit, p.filters ?? {}],
     queryFn: () =>
       api<z.infer<typeof AgentFilePage>>(
-        `/agents/${id(p.agentId)}/files?${search({ limit: p.limit, cursor: p.cursor })}`,
+        `/agents/${id(p.agentId)}/files?${search({ ...p.filters, limit: p.limit, cursor: p.cursor })}`,
       ),
     placeholderData: keepPreviousData,
   });
 
 export const useRuns = (
-  p: { status: string; agentId: string; limit: number; cursor: string },
+  p: { status: string; agentId: string; limit: number; cursor: string; filters?: ListFilters },
   extra: Extra<z.infer<typeof OrgRunPage>> = {},
 ) =>
   useQuery({
-    queryKey: [...queryKeys.runs(), { status: p.status, agentId: p.agentId, cursor: p.cursor, limit: p.limit }],
+    queryKey: [
+      ...queryKeys.runs(),
+      { status: p.status, agentId: p.agentId, cursor: p.cursor, limit: p.limit, ...p.filters },
+    ],
     queryFn: () =>
       api<z.infer<typeof OrgRunPage>>(
-        `/runs?${search({ limit: p.limit, cursor: p.cursor, status: p.status, agent_id: p.agentId })}`,
+        `/runs?${search({ ...p.filters, limit: p.limit, cursor: p.cursor, status: p.status, agent_id: p.agentId })}`,
       ),
     placeholderData: keepPreviousData,
     ...extra,
@@ -204,8 +211,10 @@ export const useSessions = (p: {
   since: string;
   limit: number;
   cursor: string;
+  filters?: ListFilters;
 }) => {
   const query = search({
+    ...p.filters,
     environment: p.environment,
     limit: p.limit,
     cursor: p.cursor,
@@ -266,8 +275,8 @@ export const useInvitations = () =>
     queryFn: () => api<z.infer<typeof InvitationPage>>("/invitations?limit=100"),
   });
 
-export const useAudit = (p: { action: string; limit: number; cursor: string }) => {
-  const query = search({ limit: p.limit, cursor: p.cursor, action: p.action });
+export const useAudit = (p: { action: string; limit: number; cursor: string; filters?: ListFilters }) => {
+  const query = search({ ...p.filters, limit: p.limit, cursor: p.cursor, action: p.action });
   return useQuery({
     queryKey: [...queryKeys.audit(), query],
     queryFn: () => api<z.infer<typeof AuditPage>>(`/audit?${query}`),
@@ -282,14 +291,14 @@ export const useOverview = () =>
   useQuery({ queryKey: queryKeys.overview(), queryFn: () => api<OverviewData>("/overview"), refetchInterval: 10_000 });
 
 export const useDeliveries = (
-  p: { status: string; agentId: string; cursor: string; limit: number },
+  p: { status: string; agentId: string; cursor: string; limit: number; filters?: ListFilters },
   extra: Extra<DeliveryPage> = {},
 ) =>
   useQuery({
-    queryKey: [...queryKeys.deliveries(), { status: p.status, agentId: p.agentId, cursor: p.cursor }],
+    queryKey: [...queryKeys.deliveries(), { status: p.status, agentId: p.agentId, cursor: p.cursor, ...p.filters }],
     queryFn: () =>
       api<DeliveryPage>(
-        `/deliveries?${search({ limit: p.limit, status: p.status, agent_id: p.agentId, cursor: p.cursor })}`,
+        `/deliveries?${search({ ...p.filters, limit: p.limit, status: p.status, agent_id: p.agentId, cursor: p.cursor })}`,
       ),
     placeholderData: keepPreviousData,
     ...extra,
@@ -345,7 +354,25 @@ export const requests = {
   signOut: () => post("/auth/sign-out"),
   acceptInvitation: (body: AcceptInvitationBody) =>
     post<z.infer<typeof AcceptedInvitation>>("/invitations/accept", body),
+  createView: (body: z.input<typeof CreateViewBody>) => post<SavedView>("/views", body),
+  updateView: (viewId: string, body: z.input<typeof UpdateViewBody>) => patch<SavedView>(`/views/${id(viewId)}`, body),
+  deleteView: (viewId: string) => del<z.infer<typeof DeletedView>>(`/views/${id(viewId)}`),
+  deleteFile: (agentId: string, fileId: string) =>
+    del<z.infer<typeof DeletedFile>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
+  fileLink: (agentId: string, fileId: string) =>
+    api<z.infer<typeof FileLink>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
 };
+
+// Saved views (docs/console.md, "Saved views"): the member's and the shared views of one list.
+
+export type SavedView = z.infer<typeof ViewRecord>;
+export const viewsKey = (list: ViewList) => ["views", list] as const;
+
+export const useViews = (list: ViewList) =>
+  useQuery({
+    queryKey: viewsKey(list),
+    queryFn: () => api<z.infer<typeof ViewPage>>(`/views?${search({ list, limit: 200 })}`),
+  });
 
 // Retention (app/(console)/settings/retention): the setting, the preview of what a new one deletes.
 

@@ -105,7 +105,15 @@ export function useUrlParams<F extends Record<string, string>>(
   const paging: CursorPaging = { state, limit, ...pagingMoves(state, go) };
   /** Whether any filter differs from its default. */
   const filtered = Object.entries(defaults).some(([k, d]) => filters[k] !== d);
-  return { filters, cursor: state.cursor, limit, update, filtered, paging };
+  /** The filters that differ from their defaults (what a saved view keeps). */
+  const set = Object.fromEntries(Object.entries(filters).filter(([k, v]) => v !== defaults[k])) as Record<
+    string,
+    string
+  >;
+  /** Replaces every filter with `values` (a saved view's); the rest go back to their defaults. */
+  const replace = (values: Record<string, string>) =>
+    update({ ...defaults, ...Object.fromEntries(Object.entries(values).filter(([k]) => k in defaults)) } as Partial<F>);
+  return { filters, cursor: state.cursor, limit, update, filtered, paging, set, replace };
 }
 
 /** The same paging kept by a component (a list inside a page, such as a run's items). */

@@ -37,7 +37,8 @@ export function Table({
   className?: string;
 }) {
   return (
-    <div className={cn("overflow-x-auto rounded-lg bg-white ring-1 ring-zinc-200", className)}>
+    // Focusable: a table wider than a phone scrolls sideways, and a keyboard must reach that scroll.
+    <div tabIndex={0} className={cn("overflow-x-auto rounded-lg bg-white ring-1 ring-zinc-200", className)}>
       <table aria-label={label} className="min-w-full divide-y divide-zinc-200 text-sm">
         {columns && (
           <THead>

@@ -31,6 +31,10 @@ export interface ConsoleFixtures {
   freshSecret(): Promise<string>;
   /** A bulk action of org A (a retry of its completed runs: it moves none). */
   bulkActionId: string;
+  /** A personal saved view of org A's admin made for this call (DELETE deletes it). */
+  freshView(): Promise<string>;
+  /** A file uploaded to the conversational agent for this call (DELETE deletes it): its id. */
+  freshFile(): Promise<string>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -102,6 +106,18 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     freshMember: () => addMember(adminA, uniqueEmail("gone")),
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
     bulkActionId: bulk.body.bulk_action_id,
+    freshView: async () => {
+      const res = await adminA.call("POST", "/api/console/views", { list: "runs", name: `fresh ${unique()}` });
+      expect(res.status).toBe(201);
+      return res.body.view_id;
+    },
+    freshFile: async () => {
+      const form = new FormData();
+      form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "fresh.csv");
+      const res = await call("POST", `/api/agents/${conversational}/upload`, { auth: key, raw: form });
+      expect(res.status, res.text).toBe(200);
+      return res.body.file_id;
+    },
   };
 }
 
@@ -420,6 +436,38 @@ export const REQUESTS: ConsoleRequest[] = [
     otherOrg: "export_not_found",
   },
   { method: "GET", pattern: "/api/console/usage", path: () => "/api/console/usage?group_by=hour" },
+  { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
+    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
+    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/views",
+    path: () => "/api/console/views",
+    body: () => ({ list: "runs", name: `matrix ${unique()}`, filters: { status: "failed" } }),
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/views/[view_id]",
+    path: async (f) => `/api/console/views/${await f.freshView()}`,
+    body: () => ({ name: "renamed" }),
+    otherOrg: "view_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/views/[view_id]",
+    path: async (f) => `/api/console/views/${await f.freshView()}`,
+    otherOrg: "view_not_found",
+  },
 ];
 
 /** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */

@@ -393,6 +393,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshSecret: async () => "fuzz-secret",
       // None started here: the bulk action route answers 404 bulk_action_not_found.
       bulkActionId: "bulk_fuzz",
+      freshView: async () => "view_fuzz",
+      freshFile: async () => upload.body.file_id,
     },
   };
   await f.refreshSessions();

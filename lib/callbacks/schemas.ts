@@ -2,7 +2,7 @@
 // and agents, and the console's shapes of the signing secret and the delivery log. The one source
 // of validation, types and the OpenAPI document.
 import { z } from "zod";
-import { queryLimit, responseId, responseTimestamp } from "../validate";
+import { idString, listFilterFields, queryBoolean, queryLimit, responseId, responseTimestamp } from "../validate";
 
 /** Longest `callback_url` accepted. */
 export const CALLBACK_URL_MAX = 2048;
@@ -111,9 +111,16 @@ export const DeliveryList = z.strictObject({
 export type DeliveryList = z.infer<typeof DeliveryList>;
 
 /** GET /api/console/deliveries. */
-export const DeliveryListQuery = z.object({
+/** The deliveries list filters (docs/console.md, "List filters"): also a saved view's. */
+export const DeliveryListFilters = z.object({
+  ...listFilterFields(),
   status: DeliveryStatus.optional(),
-  agent_id: z.string().min(1).max(64).optional(),
+  agent_id: idString("agt", "agent").optional(),
+  /** true: failed deliveries (retries exhausted); false: the others. */
+  has_error: queryBoolean.optional(),
+});
+
+export const DeliveryListQuery = DeliveryListFilters.extend({
   cursor: z.string().min(1).max(64).optional(),
   limit: queryLimit(20, 100),
 });

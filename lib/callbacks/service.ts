@@ -6,7 +6,8 @@ import type { z } from "zod";
 import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { CallbackAttempt, CallbackDelivery, Prisma } from "../generated/prisma/client";
-import { newId } from "../ids";
+import { idFloorAt, newId } from "../ids";
+import { instantRange } from "../pagination";
 import type {
   DeliveryAttempt,
   DeliveryDetail,
@@ -114,9 +115,19 @@ export const baseHeaders = (deliveryId: string): Record<string, string> => ({
   "user-agent": USER_AGENT,
 });
 
+const minId = (a: string | undefined, b: string) => (a !== undefined && a < b ? a : b);
+
 export async function listDeliveries(
   organizationId: string,
-  opts: { status?: DeliveryStatus; agent_id?: string; cursor?: string; limit?: number } = {},
+  opts: {
+    status?: DeliveryStatus;
+    agent_id?: string;
+    has_error?: boolean;
+    from?: Date;
+    to?: Date;
+    cursor?: string;
+    limit?: number;
+  } = {},
 ): Promise<z.output<typeof DeliveryList>> {
   const limit = Math.min(Math.max(opts.limit ?? 20, 1), 100);
   const db = await prisma();
@@ -126,7 +137,16 @@ export async function listDeliveries(
       organizationId,
       ...(opts.status ? { status: opts.status } : {}),
       ...(opts.agent_id ? { agentId: opts.agent_id } : {}),
-      ...(opts.cursor ? { id: { lt: opts.cursor } } : {}),
+      // The time range bounds the id too (ids start with their creation time, a minute's slack for
+      // the moment between making the id and storing the row): the index range of the list's order.
+      id: {
+        ...(opts.cursor ? { lt: opts.cursor } : {}),
+        ...(opts.to ? { lt: minId(opts.cursor, idFloorAt("dlv", opts.to.getTime() + 60_000)) } : {}),
+        ...(opts.from ? { gte: idFloorAt("dlv", opts.from.getTime() - 60_000) } : {}),
+      },
+      ...instantRange("createdAt", opts),
+      // A delivery that gave up is failed: the status index serves the filter.
+      ...(opts.has_error === undefined ? {} : opts.has_error ? { status: "failed" } : { status: { not: "failed" } }),
     },
     orderBy: { id: "desc" },
     take: limit + 1,

@@ -4,9 +4,12 @@ import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
   fileIdString,
+  idString,
+  listFilterFields,
   queryCursor,
   queryLimit,
   queryOffset,
+  queryUserId,
   responseId,
   responseNextCursor,
   responseTimestamp,
@@ -58,11 +61,17 @@ export const SessionParams = z.object({ agent_id: z.string(), session_id: z.stri
 export const MessageParams = SessionParams.extend({ message_id: z.string() });
 
 /** Console: the organization's sessions (drafts of the test console included on request). */
-export const OrgSessionsQuery = z.object({
-  agent_id: z.string().min(1).optional(),
-  status: z.string().min(1).max(64).optional(),
+/** The console's sessions list filters (docs/console.md, "List filters"): also a saved view's. */
+export const OrgSessionsFilters = z.object({
+  ...listFilterFields(),
+  agent_id: idString("agt", "agent").optional(),
+  status: z.enum(["active", "closed"]).optional(),
+  user_id: queryUserId.optional(),
   since: isoTimestamp.optional(),
   environment: z.enum(["production", "draft", "all"]).default("all"),
+});
+
+export const OrgSessionsQuery = OrgSessionsFilters.extend({
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
   cursor: queryCursor,
 });

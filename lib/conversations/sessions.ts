@@ -9,7 +9,7 @@ import { messageListItem, messageRecord, sessionListItem, sessionRecord } from "
 import type { ListMessagesQuery, ListSessionsQuery, OrgMessagePage, OrgSessionPage, OrgSessionRecord } from "./schemas";
 import { findVisibleMessage } from "./store";
 import { waitForReply } from "./waiters";
-import { afterCursor, pageOf } from "../pagination";
+import { afterCursor, instantRange, pageOf } from "../pagination";
 
 /** Session routes exist for conversational agents only; checked before any lookup. */
 export function assertConversational(agent: Agent) {
@@ -115,7 +115,10 @@ export async function listOrgSessions(opts: {
   organizationId: string;
   agentId?: string;
   status?: string;
+  userId?: string;
   since?: Date;
+  from?: Date;
+  to?: Date;
   environment: EnvironmentFilter;
   limit: number;
   cursor?: string;
@@ -126,9 +129,11 @@ export async function listOrgSessions(opts: {
         organizationId: opts.organizationId,
         ...(opts.agentId ? { agentId: opts.agentId } : {}),
         ...(opts.status ? { status: opts.status } : {}),
-        ...(opts.since ? { lastMessageAt: { gt: opts.since } } : {}),
+        ...(opts.userId ? { userId: opts.userId } : {}),
         ...(opts.environment !== "all" ? { environment: opts.environment } : {}),
       },
+      opts.since ? { lastMessageAt: { gt: opts.since } } : {},
+      instantRange("lastMessageAt", opts),
       afterCursor("lastMessageAt", opts.cursor),
     ],
   };

@@ -401,6 +401,48 @@ describe("query plans at volume", () => {
     "console deliveries": () => listDeliveries(ORG, { limit: 20 }),
     "console failed deliveries": () => listDeliveries(ORG, { status: "failed", limit: 20 }),
     "console files": () => listAgentFiles({ organizationId: ORG, agentId: ids.w1, ...PAGE }),
+    // The console lists' filters (docs/console.md, "List filters"): each a range of an index.
+    "console sessions of an agent, any environment": () =>
+      listOrgSessions({ organizationId: ORG, agentId: ids.a2, environment: "all", ...PAGE }),
+    "console sessions by status": () =>
+      listOrgSessions({ organizationId: ORG, status: "closed", environment: "all", ...PAGE }),
+    "console sessions of a user": () =>
+      listOrgSessions({ organizationId: ORG, userId: "user-1", environment: "all", ...PAGE }),
+    "console draft sessions": () => listOrgSessions({ organizationId: ORG, environment: "draft", ...PAGE }),
+    "console sessions in a month long ago": () =>
+      listOrgSessions({
+        organizationId: ORG,
+        environment: "all",
+        from: new Date(Date.now() - 50 * 86_400_000),
+        to: new Date(Date.now() - 45 * 86_400_000),
+        ...PAGE,
+      }),
+    "console runs of an agent": () => listOrgRuns({ organizationId: ORG, agentId: ids.w1, ...PAGE }),
+    "console runs of a user": () => listOrgRuns({ organizationId: ORG, userId: "user-1", ...PAGE }),
+    "console runs with errors": () => listOrgRuns({ organizationId: ORG, hasError: true, ...PAGE }),
+    "console runs in a month long ago": () =>
+      listOrgRuns({
+        organizationId: ORG,
+        from: new Date(Date.now() - 50 * 86_400_000),
+        to: new Date(Date.now() - 45 * 86_400_000),
+        ...PAGE,
+      }),
+    "console failed deliveries of an agent": () =>
+      listDeliveries(ORG, { agent_id: ids.w1, status: "failed", limit: 20 }),
+    "console deliveries with errors": () => listDeliveries(ORG, { has_error: true, limit: 20 }),
+    "console deliveries in a month long ago": () =>
+      listDeliveries(ORG, {
+        from: new Date(Date.now() - 50 * 86_400_000),
+        to: new Date(Date.now() - 45 * 86_400_000),
+        limit: 20,
+      }),
+    "console audit in a month long ago": () =>
+      listAuditEvents({
+        organizationId: ORG,
+        from: new Date(Date.now() - 50 * 86_400_000),
+        to: new Date(Date.now() - 45 * 86_400_000),
+        ...PAGE,
+      }),
     // Deep pages by cursor: page after the 2,000th row of each long list.
     "console sessions, deep page by cursor": () =>
       listOrgSessions({ organizationId: ORG, environment: "all", ...PAGE, cursor: deep.sessions }),

@@ -13,7 +13,7 @@ import { log } from "../log";
 import { TUS_PREFIX, tusStore } from "../storage";
 import { unstorable } from "../validate";
 import { DEFAULT_CONTENT_TYPE, mediaTypeProblem } from "./media-type";
-import { afterCursor, pageOf } from "../pagination";
+import { afterCursor, instantRange, pageOf } from "../pagination";
 import type { AgentFilePage } from "./schemas";
 
 export { DEFAULT_CONTENT_TYPE } from "./media-type";
@@ -206,16 +206,19 @@ export async function listAgentFiles(opts: {
   organizationId: string;
   agentId: string;
   limit: number;
-  offset: number;
   cursor?: string;
+  from?: Date;
+  to?: Date;
 }): Promise<z.output<typeof AgentFilePage>> {
   const db = await prisma();
   const rows = await db.file.findMany({
     where: {
-      AND: [{ organizationId: opts.organizationId, agentId: opts.agentId }, afterCursor("createdAt", opts.cursor)],
+      AND: [
+        { organizationId: opts.organizationId, agentId: opts.agentId, ...instantRange("createdAt", opts) },
+        afterCursor("createdAt", opts.cursor),
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: opts.cursor ? 0 : opts.offset,
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (f) => f.createdAt);

@@ -1,6 +1,6 @@
 // Response shapes of the upload routes (docs/api.md, Files), for the OpenAPI document.
 import { z } from "zod";
-import { fileIdString } from "../validate";
+import { fileIdString, listFilterFields, queryCursor, queryLimit } from "../validate";
 
 /** The answer of an upload (multipart, or a finished resumable upload's GET). */
 export const UploadedFile = z.strictObject({
@@ -24,3 +24,17 @@ export const AgentFilePage = z.strictObject({
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
+
+/** The uploaded files list filters (docs/console.md, "List filters"): also a saved view's. */
+export const AgentFilesFilters = z.object({ ...listFilterFields() });
+export const AgentFilesQuery = AgentFilesFilters.extend({ limit: queryLimit(20, 100), cursor: queryCursor });
+
+export const FileParams = z.object({ agent_id: z.string(), file_id: z.string() });
+/** A short-lived signed link to download an uploaded file (GET /api/files/download). */
+export const FileLink = z.strictObject({
+  file_id: z.string(),
+  filename: z.string(),
+  download_url: z.string(),
+  expires_at: z.string(),
+});
+export const DeletedFile = z.strictObject({ file_id: z.string(), deleted: z.literal(true) });

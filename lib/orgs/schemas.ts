@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryCursor, queryLimit } from "../validate";
+import { listFilterFields, queryCursor, queryLimit } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 
@@ -25,8 +25,13 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 
 export const ChangeRoleBody = z.strictObject({ role: Role });
 
-export const AuditQuery = z.object({
+/** The audit log's filters (docs/console.md, "List filters"): also a saved view's. */
+export const AuditFilters = z.object({
+  ...listFilterFields(),
   action: z.string().min(1).max(100).optional(),
+});
+
+export const AuditQuery = AuditFilters.extend({
   limit: queryLimit(50, 100),
   cursor: queryCursor,
 });

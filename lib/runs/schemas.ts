@@ -1,7 +1,16 @@
 // Request shapes of the run routes (docs/workflows.md) and the approvals API.
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
-import { queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import {
+  idString,
+  listFilterFields,
+  queryBoolean,
+  queryCursor,
+  queryLimit,
+  queryUserId,
+  responseId,
+  responseTimestamp,
+} from "../validate";
 import { RUN_STATUSES } from "./statuses";
 
 export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
@@ -52,9 +61,18 @@ export const WorkflowTriggerBody = z.looseObject({
 export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 
 /** Console: the organization's runs; status is checked by the service (invalid_status). */
-export const OrgRunsQuery = z.object({
-  agent_id: z.string().min(1).optional(),
-  status: z.string().optional(),
+/** The console's runs list filters (docs/console.md, "List filters"): also a saved view's. */
+export const OrgRunsFilters = z.object({
+  ...listFilterFields(),
+  agent_id: idString("agt", "agent").optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  /** The run's `user_id` input. */
+  user_id: queryUserId.optional(),
+  /** true: failed runs; false: the others. */
+  has_error: queryBoolean.optional(),
+});
+
+export const OrgRunsQuery = OrgRunsFilters.extend({
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
   cursor: queryCursor,
 });

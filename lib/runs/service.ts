@@ -21,7 +21,7 @@ import {
   type ControlAction,
   type RunStatus,
 } from "./state";
-import { afterCursor, afterPosition, pageOf } from "../pagination";
+import { afterCursor, afterPosition, instantRange, pageOf } from "../pagination";
 import type { OrgRunDetail, OrgRunPage, RunItemPage } from "./schemas";
 
 export function requireWorkflowAgent(agent: Agent) {
@@ -220,7 +220,7 @@ export async function loadOrgRun(organizationId: string, runId: string) {
  */
 export function orgRunsWhere(
   organizationId: string,
-  filter: { agent_id?: string; status?: string },
+  filter: { agent_id?: string; status?: string; user_id?: string; has_error?: boolean; from?: Date; to?: Date },
 ): Prisma.RunWhereInput {
   if (filter.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(filter.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
@@ -228,9 +228,17 @@ export function orgRunsWhere(
     });
   }
   return {
-    organizationId,
-    ...(filter.agent_id ? { agentId: filter.agent_id } : {}),
-    ...(filter.status ? { status: filter.status } : {}),
+    AND: [
+      {
+        organizationId,
+        ...(filter.agent_id ? { agentId: filter.agent_id } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.user_id ? { userId: filter.user_id } : {}),
+        ...instantRange("createdAt", filter),
+      },
+      // A run that errored is a failed run: the status index serves the filter.
+      filter.has_error === undefined ? {} : filter.has_error ? { status: "failed" } : { status: { not: "failed" } },
+    ],
   };
 }
 
@@ -239,10 +247,21 @@ export async function listOrgRuns(opts: {
   organizationId: string;
   agentId?: string;
   status?: string;
+  userId?: string;
+  hasError?: boolean;
+  from?: Date;
+  to?: Date;
   limit: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgRunPage>> {
-  const where = orgRunsWhere(opts.organizationId, { agent_id: opts.agentId, status: opts.status });
+  const where = orgRunsWhere(opts.organizationId, {
+    agent_id: opts.agentId,
+    status: opts.status,
+    user_id: opts.userId,
+    has_error: opts.hasError,
+    from: opts.from,
+    to: opts.to,
+  });
   const db = await prisma();
   const rows = await db.run.findMany({
     where: { AND: [where, afterCursor("createdAt", opts.cursor)] },

@@ -49,6 +49,7 @@ export async function createRun(opts: {
         agentId: opts.agent.id,
         status: "pending",
         triggerType: opts.triggerType,
+        userId: typeof inputs.user_id === "string" && inputs.user_id.length <= 256 ? inputs.user_id : "",
         inputs: inputs as Prisma.InputJsonValue,
         definition: definition as Prisma.InputJsonValue,
         callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,

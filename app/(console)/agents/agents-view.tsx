@@ -8,11 +8,10 @@ import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { Badge } from "@/components/ui/badge";
-import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { buttonClass } from "@/components/ui/button";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 export function KindBadge({ kind }: { kind: Agent["kind"] }) {
   return <Badge tone={kind === "workflow" ? "amber" : "indigo"}>{kind}</Badge>;
@@ -63,6 +62,45 @@ export function AgentsView() {
       {label}
     </Link>
   );
+  const columns: DataColumn<Agent>[] = [
+    {
+      header: "Name",
+      className: "font-medium break-words",
+      cell: (a) => (
+        <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 hover:underline">
+          {a.name}
+        </Link>
+      ),
+    },
+    {
+      header: "Kind",
+      cell: (a) => (
+        <span className="flex flex-wrap gap-1">
+          <KindBadge kind={a.kind} />
+          <ArchivedBadge agent={a} />
+        </span>
+      ),
+    },
+    { header: "Runtime", from: "sm", cell: (a) => <Mono>{a.runtime.type}</Mono> },
+    { header: "Agent id", from: "md", cell: (a) => <Mono>{a.agent_id}</Mono> },
+    {
+      header: "Updated",
+      from: "sm",
+      className: "whitespace-nowrap",
+      cell: (a) => (
+        <time dateTime={a.updated_at} title={formatDate(a.updated_at)}>
+          {relative(a.updated_at)}
+        </time>
+      ),
+    },
+    {
+      ...actionsColumn<Agent>(
+        (a) => a.name,
+        (a) => [!a.archived_at && { label: "Archive", onClick: () => setArchiving(a) }],
+      ),
+      hidden: !admin,
+    },
+  ];
   return (
     <>
       <PageHeader
@@ -88,47 +126,7 @@ export function AgentsView() {
           </EmptyState>
         }
       >
-        {(rows) => (
-          <Table
-            label="Agents"
-            columns={["Name", "Kind", ["Runtime", "sm"], ["Agent id", "md"], ["Updated", "sm"], admin && ACTIONS]}
-          >
-            <TBody>
-              {rows.map((a) => (
-                <Tr key={a.agent_id}>
-                  <Td className="font-medium [overflow-wrap:anywhere]">
-                    <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 hover:underline">
-                      {a.name}
-                    </Link>
-                  </Td>
-                  <Td>
-                    <span className="flex flex-wrap gap-1">
-                      <KindBadge kind={a.kind} />
-                      <ArchivedBadge agent={a} />
-                    </span>
-                  </Td>
-                  <Td className="hidden sm:table-cell">
-                    <Mono>{a.runtime.type}</Mono>
-                  </Td>
-                  <Td className="hidden md:table-cell">
-                    <Mono>{a.agent_id}</Mono>
-                  </Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">
-                    <time dateTime={a.updated_at} title={formatDate(a.updated_at)}>
-                      {relative(a.updated_at)}
-                    </time>
-                  </Td>
-                  {admin && (
-                    <RowActions
-                      of={a.name}
-                      actions={[!a.archived_at && { label: "Archive", onClick: () => setArchiving(a) }]}
-                    />
-                  )}
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
+        {(rows) => <DataTable label="Agents" columns={columns} rows={rows} rowKey={(a) => a.agent_id} />}
       </ListResult>
       {admin && <ArchiveDialog target={archiving} onClose={() => setArchiving(null)} />}
     </>

@@ -1,15 +1,16 @@
 "use client";
-import { ExportButton } from "@/components/console/export-button";
-import { useAudit } from "@/components/console/queries";
+import Link from "next/link";
+import { useAudit, type AuditEvent } from "@/components/console/queries";
+import { DataTable, type DataColumn } from "@/components/console/data-table";
+import type { FilterField } from "@/components/console/filter-bar";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
-import { FilterBar, ListPage } from "@/components/console/list-page";
+import { ExportButton } from "@/components/console/export-button";
+import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
-import { Field, Select } from "@/components/ui/field";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
 const DEFAULT_LIMIT = 50;
 
@@ -20,7 +21,6 @@ const ACTION_GROUPS = (Object.keys(AUDIT_GROUPS) as AuditGroup[]).map((group) =>
   const actions = AUDIT_ACTIONS.filter((a) => a.group === group).map((a): [string, string] => [a.action, a.label]);
   return { label, actions: [...any, ...actions] };
 });
-const FILTER_VALUES = new Set(ACTION_GROUPS.flatMap((g) => g.actions.map(([value]) => value)));
 
 const ACTOR_TYPES: Record<string, string> = { user: "user", access_key: "Access Key", system: "system" };
 
@@ -43,96 +43,150 @@ function compactJson(data: unknown): string {
   return JSON.stringify(data);
 }
 
+/** Where a target's page is (nothing for a target without one: a sign-in, a deleted file). */
+function targetHref(e: AuditEvent): string | null {
+  const { type, id } = e.target;
+  const enc = encodeURIComponent(id);
+  switch (type) {
+    case "agent":
+      return `/agents/${enc}`;
+    case "run":
+      return `/runs/${enc}`;
+    case "run_item": {
+      const run = (e.data as { run_id?: unknown } | null)?.run_id;
+      return typeof run === "string" ? `/runs/${encodeURIComponent(run)}` : null;
+    }
+    case "session":
+      return `/sessions/${enc}`;
+    case "callback_delivery":
+      return `/webhooks/deliveries/${enc}`;
+    case "webhook_secret":
+      return "/webhooks";
+    case "access_key":
+    case "key":
+      return "/keys";
+    case "user":
+    case "invitation":
+      return "/members";
+    case "secret":
+      return "/settings/secrets";
+    case "organization":
+      return e.action.startsWith("retention.") ? "/settings/retention" : null;
+    default:
+      return null;
+  }
+}
+
+function Target({ event }: { event: AuditEvent }) {
+  const href = targetHref(event);
+  const type = event.target.type.replace(/_/g, " ");
+  return (
+    <>
+      <div>{type}</div>
+      {href ? (
+        <Link href={href} className="text-indigo-700 hover:underline" aria-label={`Open ${type} ${event.target.id}`}>
+          <Mono className="break-all">{event.target.id}</Mono>
+        </Link>
+      ) : (
+        <Mono className="break-all text-zinc-600">{event.target.id}</Mono>
+      )}
+    </>
+  );
+}
+
+const NO_FILTERS = { action: "", from: "", to: "" };
+
+const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
+  {
+    header: "When",
+    className: "whitespace-nowrap",
+    cell: (e) => (
+      <time dateTime={e.at} title={formatDate(e.at)}>
+        <span className="hidden sm:inline">{formatDate(e.at)}</span>
+        <span className="block text-xs text-zinc-600 max-sm:text-sm max-sm:text-zinc-900">{relative(e.at)}</span>
+      </time>
+    ),
+  },
+  {
+    header: "Who",
+    className: "max-w-[14rem] min-w-[8rem]",
+    cell: (e) => (
+      <>
+        <div className="[overflow-wrap:anywhere]">
+          <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
+        </div>
+        <div className="mt-0.5">
+          <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
+        </div>
+      </>
+    ),
+  },
+  {
+    header: "What",
+    className: "min-w-[9rem]",
+    cell: (e) => (
+      <>
+        <div className="font-medium">{auditActionLabel(e.action)}</div>
+        <Mono className="text-zinc-600">{e.action}</Mono>
+      </>
+    ),
+  },
+  { header: "Target", from: "md", className: "max-w-[14rem]", cell: (e) => <Target event={e} /> },
+  {
+    header: "Details",
+    className: "max-w-[22rem] min-w-[10rem]",
+    cell: (e) => {
+      const details = compactJson(e.data);
+      return details ? (
+        <Mono className="break-all text-zinc-800">{details}</Mono>
+      ) : (
+        <span className="text-zinc-500">—</span>
+      );
+    },
+  },
+];
+
 export function AuditView() {
-  const url = useUrlParams({ action: "" }, { limit: DEFAULT_LIMIT });
+  const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
   const { update } = url;
-  const action = url.filters.action;
-  const events = useAudit({ action, cursor: url.cursor, limit: url.limit });
-  const known = FILTER_VALUES.has(action);
+  const { action, ...dates } = url.filters;
+  const events = useAudit({ action, cursor: url.cursor, limit: url.limit, filters: dates });
+  const clear = () => update(NO_FILTERS);
+  const fields: FilterField[] = [
+    {
+      kind: "choice",
+      name: "action",
+      label: "Action",
+      any: "All actions",
+      groups: ACTION_GROUPS.map((g) => ({
+        label: g.label,
+        options: g.actions.map(([value, label]) => [value, `${label} (${value})`] as const),
+      })),
+    },
+    { kind: "dates" },
+  ];
 
   return (
-    <ListPage
+    <FilteredListPage
+      list="audit"
+      url={url}
+      fields={fields}
+      filterLabel="Filter the audit log"
+      clear={clear}
       title="Audit log"
       actions={<ExportButton kind="audit" />}
       description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."
-      filters={
-        <FilterBar label="Filter the audit log" filtered={Boolean(action)} onClear={() => update({ action: "" })}>
-          <Field label="Action" className="w-full sm:w-72">
-            {({ id }) => (
-              <Select id={id} value={action} onChange={(e) => update({ action: e.target.value })}>
-                <option value="">All actions</option>
-                {ACTION_GROUPS.map((g) => (
-                  <optgroup key={g.label} label={g.label}>
-                    {g.actions.map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label} ({value})
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
-                {action && !known && <option value={action}>{action}</option>}
-              </Select>
-            )}
-          </Field>
-        </FilterBar>
-      }
       query={events}
       rows={(d) => d.events}
       noun="events"
-      paging={url.paging}
-      filtered={Boolean(action)}
-      onClear={() => update({ action: "" })}
-      noMatch="Choose another action or clear the filter."
+      noMatch="Choose another action or time, or clear the filters."
       none={
         <EmptyState title="No events yet">
           Minting keys, changing agents, controlling runs, changing members and signing in are recorded here.
         </EmptyState>
       }
     >
-      {(rows) => (
-        <Table label="Audit log" columns={["When", "Who", "What", ["Target", "md"], "Details"]}>
-          <TBody>
-            {rows.map((e) => {
-              const details = compactJson(e.data);
-              return (
-                <Tr key={e.event_id}>
-                  <Td className="whitespace-nowrap">
-                    <time dateTime={e.at} title={formatDate(e.at)}>
-                      <span className="hidden sm:inline">{formatDate(e.at)}</span>
-                      <span className="block text-xs text-zinc-600 max-sm:text-sm max-sm:text-zinc-900">
-                        {relative(e.at)}
-                      </span>
-                    </time>
-                  </Td>
-                  <Td className="max-w-[14rem] min-w-[8rem]">
-                    <div className="[overflow-wrap:anywhere]">
-                      <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
-                    </div>
-                    <div className="mt-0.5">
-                      <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
-                    </div>
-                  </Td>
-                  <Td className="min-w-[9rem]">
-                    <div className="font-medium">{auditActionLabel(e.action)}</div>
-                    <Mono className="text-zinc-600">{e.action}</Mono>
-                  </Td>
-                  <Td className="hidden max-w-[14rem] md:table-cell">
-                    <div>{e.target.type.replace(/_/g, " ")}</div>
-                    <Mono className="text-zinc-600">{e.target.id}</Mono>
-                  </Td>
-                  <Td className="max-w-[22rem] min-w-[10rem]">
-                    {details ? (
-                      <Mono className="text-zinc-800">{details}</Mono>
-                    ) : (
-                      <span className="text-zinc-500">—</span>
-                    )}
-                  </Td>
-                </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
-      )}
-    </ListPage>
+      {(rows) => <DataTable label="Audit log" columns={AUDIT_COLUMNS} rows={rows} rowKey={(e) => e.event_id} />}
+    </FilteredListPage>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useMembers, type Member } from "@/components/console/queries";
 import { ListResult } from "@/components/console/list-result";
+import { DataTable, type DataColumn } from "@/components/console/data-table";
 import { formatDate, relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { type Role } from "@/components/console/roles";
@@ -12,7 +13,6 @@ import { Button, RowAction } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { EmailText } from "./email-text";
 import { InviteDialog } from "./invite-dialog";
@@ -56,6 +56,66 @@ export function MembersView() {
   const pendingRole = (m: Member) =>
     change.isPending && change.variables?.member.user_id === m.user_id ? change.variables.role : m.role;
 
+  const columns: DataColumn<Member>[] = [
+    {
+      header: "Email",
+      className: "max-w-[16rem]",
+      cell: (m) => (
+        <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
+          <EmailText email={m.email} />
+          {m.email === me.email && <Badge tone="indigo">you</Badge>}
+        </div>
+      ),
+    },
+    {
+      header: "Name",
+      from: "md",
+      cell: (m) => (
+        <div className="flex min-h-10 items-center break-words">
+          {m.name ?? <span className="text-zinc-500">—</span>}
+        </div>
+      ),
+    },
+    {
+      header: "Joined",
+      from: "sm",
+      cell: (m) => (
+        <div className="flex min-h-10 items-center whitespace-nowrap">
+          <time dateTime={m.joined_at} title={relative(m.joined_at)}>
+            {formatDate(m.joined_at)}
+          </time>
+        </div>
+      ),
+    },
+    {
+      header: "Role",
+      className: "w-px",
+      cell: (m) => (
+        // The role and the removal side by side, stacked on a phone.
+        <div className="flex flex-col items-end gap-2 sm:flex-row sm:items-center">
+          <div className="w-32">
+            <Select
+              aria-label={`Role of ${m.email}`}
+              value={pendingRole(m)}
+              disabled={change.isPending}
+              onChange={(e) => {
+                const role = e.target.value as Role;
+                if (m.email === me.email && m.role === "admin" && role !== "admin") setDemoting({ member: m, role });
+                else change.mutate({ member: m, role });
+              }}
+            >
+              <option value="admin">admin</option>
+              <option value="support">support</option>
+            </Select>
+          </div>
+          <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+            Remove
+          </RowAction>
+        </div>
+      ),
+    },
+  ];
+
   return (
     <>
       <PageHeader
@@ -73,60 +133,7 @@ export function MembersView() {
           </EmptyState>
         }
       >
-        {(rows) => (
-          <Table label="Members" columns={["Email", ["Name", "md"], ["Joined", "sm"], "Role"]}>
-            <TBody>
-              {rows.map((m) => {
-                const self = m.email === me.email;
-                return (
-                  <Tr key={m.user_id}>
-                    <Td className="max-w-[16rem]">
-                      <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
-                        <EmailText email={m.email} />
-                        {self && <Badge tone="indigo">you</Badge>}
-                      </div>
-                    </Td>
-                    <Td className="hidden md:table-cell">
-                      <div className="flex min-h-10 items-center break-words">
-                        {m.name ?? <span className="text-zinc-500">—</span>}
-                      </div>
-                    </Td>
-                    <Td className="hidden sm:table-cell">
-                      <div className="flex min-h-10 items-center whitespace-nowrap">
-                        <time dateTime={m.joined_at} title={relative(m.joined_at)}>
-                          {formatDate(m.joined_at)}
-                        </time>
-                      </div>
-                    </Td>
-                    <Td className="w-px">
-                      {/* The role and the removal side by side, stacked on a phone. */}
-                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:items-center">
-                        <div className="w-32">
-                          <Select
-                            aria-label={`Role of ${m.email}`}
-                            value={pendingRole(m)}
-                            disabled={change.isPending}
-                            onChange={(e) => {
-                              const role = e.target.value as Role;
-                              if (self && m.role === "admin" && role !== "admin") setDemoting({ member: m, role });
-                              else change.mutate({ member: m, role });
-                            }}
-                          >
-                            <option value="admin">admin</option>
-                            <option value="support">support</option>
-                          </Select>
-                        </div>
-                        <RowAction onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
-                          Remove
-                        </RowAction>
-                      </div>
-                    </Td>
-                  </Tr>
-                );
-              })}
-            </TBody>
-          </Table>
-        )}
+        {(rows) => <DataTable label="Members" columns={columns} rows={rows} rowKey={(m) => m.user_id} />}
       </ListResult>
       <PendingInvitations />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />

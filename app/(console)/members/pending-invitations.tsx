@@ -4,10 +4,9 @@ import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
-import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { Badge } from "@/components/ui/badge";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { EmailText } from "./email-text";
 
 export function PendingInvitations() {
@@ -16,6 +15,49 @@ export function PendingInvitations() {
   if (list.isPending) return <SkeletonRows rows={2} label="Loading invitations" />;
   if (list.error) return <ErrorState error={list.error} title="Invitations could not be loaded" />;
   const rows = list.data.invitations;
+  const columns: DataColumn<Invitation>[] = [
+    {
+      header: "Email",
+      className: "max-w-[14rem]",
+      cell: (i) => (
+        <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
+          <EmailText email={i.email} />
+        </div>
+      ),
+    },
+    {
+      header: "Role",
+      from: "sm",
+      cell: (i) => (
+        <div className="flex min-h-10 items-center">
+          <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
+        </div>
+      ),
+    },
+    {
+      header: "Invited by",
+      from: "md",
+      cell: (i) => (
+        <div className="flex min-h-10 items-center break-words text-zinc-700">
+          {i.invited_by ? <EmailText email={i.invited_by} /> : "—"}
+        </div>
+      ),
+    },
+    {
+      header: "Expires",
+      cell: (i) => (
+        <div className="flex min-h-10 items-center whitespace-nowrap">
+          <time dateTime={i.expires_at} title={formatDate(i.expires_at)}>
+            {timeLeft(i.expires_at)}
+          </time>
+        </div>
+      ),
+    },
+    actionsColumn(
+      (i) => i.email,
+      (i) => [{ label: "Revoke", onClick: () => setRevoking(i), name: `Revoke the invitation of ${i.email}` }],
+    ),
+  ];
   return (
     <section aria-labelledby="pending-invitations" className="mt-8">
       <h2 id="pending-invitations" className="mb-3 text-base font-semibold text-zinc-900">
@@ -26,43 +68,7 @@ export function PendingInvitations() {
           No invitation is waiting to be accepted.
         </p>
       ) : (
-        <Table
-          label="Pending invitations"
-          columns={["Email", ["Role", "sm"], ["Invited by", "md"], "Expires", ACTIONS]}
-        >
-          <TBody>
-            {rows.map((i) => (
-              <Tr key={i.invitation_id}>
-                <Td className="max-w-[14rem]">
-                  <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
-                    <EmailText email={i.email} />
-                  </div>
-                </Td>
-                <Td className="hidden sm:table-cell">
-                  <div className="flex min-h-10 items-center">
-                    <Badge tone={i.role === "admin" ? "indigo" : "zinc"}>{i.role}</Badge>
-                  </div>
-                </Td>
-                <Td className="hidden md:table-cell">
-                  <div className="flex min-h-10 items-center break-all text-zinc-700">{i.invited_by ?? "—"}</div>
-                </Td>
-                <Td>
-                  <div className="flex min-h-10 items-center whitespace-nowrap">
-                    <time dateTime={i.expires_at} title={formatDate(i.expires_at)}>
-                      {timeLeft(i.expires_at)}
-                    </time>
-                  </div>
-                </Td>
-                <RowActions
-                  of={i.email}
-                  actions={[
-                    { label: "Revoke", onClick: () => setRevoking(i), name: `Revoke the invitation of ${i.email}` },
-                  ]}
-                />
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+        <DataTable label="Pending invitations" columns={columns} rows={rows} rowKey={(i) => i.invitation_id} />
       )}
       <ConfirmWrite
         target={revoking}

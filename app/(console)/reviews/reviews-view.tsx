@@ -7,7 +7,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { formatDate, relative, timeLeft } from "@/components/console/format";
-import { FilterBar, ListPage } from "@/components/console/list-page";
+import { FilterBar } from "@/components/console/filter-bar";
+import { ListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useMe } from "@/components/console/me";
 import {

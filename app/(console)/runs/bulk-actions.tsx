@@ -32,8 +32,8 @@ export interface RunSelection {
   ids: ReadonlySet<string>;
   /** Everything matching the list's filter, not only the checked rows. */
   allMatching: boolean;
-  toggle(id: string, on: boolean): void;
-  setMany(ids: string[], on: boolean): void;
+  /** The checked rows (DataTable's onSelectedChange). */
+  replace(ids: Set<string>): void;
   selectAllMatching(): void;
   clear(): void;
 }
@@ -51,57 +51,13 @@ export function useRunSelection(filterKey: string): RunSelection {
   return {
     ids,
     allMatching,
-    toggle: (id, on) =>
-      setIds((prev) => {
-        const next = new Set(prev);
-        if (on) next.add(id);
-        else next.delete(id);
-        return next;
-      }),
-    setMany: (list, on) =>
-      setIds((prev) => {
-        const next = new Set(prev);
-        for (const id of list)
-          if (on) next.add(id);
-          else next.delete(id);
-        return next;
-      }),
+    replace: (next) => setIds(next),
     selectAllMatching: () => setAllMatching(true),
     clear: () => {
       setIds(new Set());
       setAllMatching(false);
     },
   };
-}
-
-const boxClass = "size-4 rounded border-zinc-400 accent-indigo-600";
-
-/** The heading's checkbox: every row of this page. */
-export function SelectPage({ pageIds, selection }: { pageIds: string[]; selection: RunSelection }) {
-  const checked = pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id));
-  return (
-    <input
-      type="checkbox"
-      className={boxClass}
-      aria-label="Select every run on this page"
-      checked={checked || selection.allMatching}
-      disabled={selection.allMatching}
-      onChange={(e) => selection.setMany(pageIds, e.target.checked)}
-    />
-  );
-}
-
-export function SelectRow({ runId, label, selection }: { runId: string; label: string; selection: RunSelection }) {
-  return (
-    <input
-      type="checkbox"
-      className={boxClass}
-      aria-label={`Select ${label}`}
-      checked={selection.allMatching || selection.ids.has(runId)}
-      disabled={selection.allMatching}
-      onChange={(e) => selection.toggle(runId, e.target.checked)}
-    />
-  );
 }
 
 /** The bar over the list while something is selected, its dialog, and the progress of the last action started. */
@@ -111,8 +67,8 @@ export function BulkBar({
   filtered,
 }: {
   selection: RunSelection;
-  /** The list's filter, as its query sends it. */
-  filter: { status?: string; agent_id?: string };
+  /** The list's filter, as its query sends it (empty values are left out). */
+  filter: Record<string, string>;
   /** Whether the list is filtered (else "all matching" means every run). */
   filtered: boolean;
 }) {

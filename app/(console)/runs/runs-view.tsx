@@ -1,63 +1,121 @@
 "use client";
-import { ExportButton } from "@/components/console/export-button";
+// The runs list: filters in the URL (docs/console.md, "List filters"), saved views, and a DataTable
+// whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
+// and an export button plug in.
 import Link from "next/link";
-import { useAgents, useRuns } from "@/components/console/queries";
-import { ListPage } from "@/components/console/list-page";
+import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
+import { DataTable, type DataColumn } from "@/components/console/data-table";
+import type { FilterField } from "@/components/console/filter-bar";
+import { ExportButton } from "@/components/console/export-button";
+import { FilteredListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
-import { StatusAgentFilters } from "@/components/console/status-agent-filters";
+import { ShortId } from "@/components/console/short-id";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
-import { BulkBar, SelectPage, SelectRow, useRunSelection } from "./bulk-actions";
-import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress, runTag } from "./shared";
+import { BulkBar, useRunSelection } from "./bulk-actions";
+import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress } from "./shared";
 
 const LIMIT = 20;
+const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", user_id: "", has_error: "" };
+
+export const RUN_COLUMNS: DataColumn<RunListItem>[] = [
+  { header: "Status", from: "sm", cell: (r) => <StatusBadge status={r.status} /> },
+  {
+    header: "Agent",
+    className: "min-w-[8rem]",
+    cell: (r) => (
+      <>
+        <Link
+          href={`/runs/${r.run_id}`}
+          className="font-medium break-words text-indigo-700 hover:underline"
+          aria-label={`${r.agent_name}, run ${r.run_id}`}
+        >
+          {r.agent_name}
+        </Link>
+        <div className="text-xs text-zinc-600">
+          <ShortId id={r.run_id} />
+        </div>
+        <StatusBadge status={r.status} className="mt-1 sm:hidden" />
+      </>
+    ),
+  },
+  {
+    header: "Progress",
+    cell: (r) => (
+      <>
+        <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
+        <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
+          {formatNumber(r.item_counts.completed + r.item_counts.failed)} of {formatNumber(r.item_counts.total)} items
+          {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
+        </p>
+      </>
+    ),
+  },
+  { header: "Items", from: "md", cell: (r) => <ItemCounts counts={r.item_counts} /> },
+  { header: "Trigger", from: "lg", cell: (r) => r.trigger_type },
+  {
+    header: "Started",
+    from: "sm",
+    className: "whitespace-nowrap",
+    cell: (r) =>
+      r.started_at ? (
+        <time dateTime={r.started_at} title={formatDate(r.started_at)}>
+          {relative(r.started_at)}
+        </time>
+      ) : (
+        <span className="text-zinc-600">not started</span>
+      ),
+  },
+  {
+    header: "Duration",
+    from: "sm",
+    className: "whitespace-nowrap tabular-nums",
+    cell: (r) => (r.started_at ? formatDuration(r.duration_seconds) : "—"),
+  },
+];
 
 export function RunsView() {
-  const url = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
-  const status = (RUN_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
-  const agentId = url.filters.agent_id;
+  const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
+  const { status, agent_id: agentId, ...more } = url.filters;
   const agents = useAgents({ staleTime: 60_000 });
-  const runs = useRuns({ status, agentId, limit: url.limit, cursor: url.cursor });
+  const runs = useRuns({ status, agentId, limit: url.limit, cursor: url.cursor, filters: more });
   useLiveUpdates(["runs"]);
+  // Checked rows, or everything the filter matches (a bulk action's selection: ./bulk-actions.tsx).
+  const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));
+  const selection = useRunSelection(JSON.stringify(filter));
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
-  const clear = () => url.update({ status: "", agent_id: "" });
-  const selection = useRunSelection(`${status}|${agentId}`);
+  const clear = () => url.update(NO_FILTERS);
+  const fields: FilterField[] = [
+    { kind: "status", options: RUN_STATUSES.map((s) => [s, statusLabel(s)] as const) },
+    { kind: "agent", agents: workflowAgents, pending: agents.isPending },
+    { kind: "dates" },
+    { kind: "user", hint: "The run's user_id input." },
+    { kind: "has_error" },
+  ];
 
   return (
-    <ListPage
+    <FilteredListPage
+      list="runs"
+      url={url}
+      fields={fields}
+      filterLabel="Filter runs"
+      clear={clear}
       title="Runs"
-      description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
       actions={
         <>
           <LiveToggle />
           <ExportButton kind="runs" />
         </>
       }
-      filters={
-        <>
-          <StatusAgentFilters
-            label="Filter runs"
-            statuses={RUN_STATUSES}
-            status={status}
-            agentId={agentId}
-            agents={workflowAgents}
-            agentsPending={agents.isPending}
-            onChange={url.update}
-          />
-          <BulkBar selection={selection} filter={{ status, agent_id: agentId }} filtered={Boolean(status || agentId)} />
-        </>
-      }
+      note={<BulkBar selection={selection} filter={filter} filtered={url.filtered} />}
+      description="Every run of this organization's workflow agents, newest first. Open one to control it, review its items and download its output."
       query={runs}
       rows={(d) => d.runs}
       noun="runs"
-      paging={url.paging}
-      filtered={Boolean(status || agentId)}
-      onClear={clear}
-      noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""}.`}
+      noMatch={`${status ? `No ${statusLabel(status)} runs` : "No runs"}${agentId ? " for this agent" : ""} match.`}
       none={
         <EmptyState title="No runs yet">
           A run starts when a workflow agent is triggered: <Mono>POST /api/agents/webhook/&lt;agent_id&gt;</Mono> with
@@ -66,70 +124,17 @@ export function RunsView() {
       }
     >
       {(rows) => (
-        <Table
+        <DataTable
           label="Runs"
-          columns={[
-            { label: <SelectPage pageIds={rows.map((r) => r.run_id)} selection={selection} /> },
-            ["Status", "sm"],
-            "Agent",
-            "Progress",
-            ["Items", "md"],
-            ["Trigger", "lg"],
-            ["Started", "sm"],
-            ["Duration", "sm"],
-          ]}
-        >
-          <TBody>
-            {rows.map((r) => (
-              <Tr key={r.run_id}>
-                <Td className="w-8">
-                  <SelectRow runId={r.run_id} label={`run ${r.run_id} of ${r.agent_name}`} selection={selection} />
-                </Td>
-                <Td className="hidden sm:table-cell">
-                  <StatusBadge status={r.status} />
-                </Td>
-                <Td className="min-w-[8rem]">
-                  <Link
-                    href={`/runs/${r.run_id}`}
-                    className="font-medium break-words text-indigo-700 hover:underline"
-                    aria-label={`${r.agent_name}, run ${r.run_id}`}
-                  >
-                    {r.agent_name}
-                  </Link>
-                  <div className="text-xs text-zinc-600">
-                    <Mono>{runTag(r.run_id)}</Mono>
-                  </div>
-                  <StatusBadge status={r.status} className="mt-1 sm:hidden" />
-                </Td>
-                <Td>
-                  <RunProgress run={r} label={`Progress of run ${r.run_id}`} />
-                  <p className="mt-1 text-xs text-zinc-600 tabular-nums md:hidden">
-                    {formatNumber(r.item_counts.completed + r.item_counts.failed)} of{" "}
-                    {formatNumber(r.item_counts.total)} items
-                    {r.item_counts.needs_review ? `, ${formatNumber(r.item_counts.needs_review)} to review` : ""}
-                  </p>
-                </Td>
-                <Td className="hidden md:table-cell">
-                  <ItemCounts counts={r.item_counts} />
-                </Td>
-                <Td className="hidden lg:table-cell">{r.trigger_type}</Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">
-                  {r.started_at ? (
-                    <time dateTime={r.started_at} title={formatDate(r.started_at)}>
-                      {relative(r.started_at)}
-                    </time>
-                  ) : (
-                    <span className="text-zinc-600">not started</span>
-                  )}
-                </Td>
-                <Td className="hidden whitespace-nowrap tabular-nums sm:table-cell">
-                  {r.started_at ? formatDuration(r.duration_seconds) : "—"}
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+          columns={RUN_COLUMNS}
+          rows={rows}
+          rowKey={(r) => r.run_id}
+          selected={selection.ids}
+          onSelectedChange={selection.replace}
+          selectionLocked={selection.allMatching}
+          rowLabel={(r) => `Select run ${r.run_id} of ${r.agent_name}`}
+        />
       )}
-    </ListPage>
+    </FilteredListPage>
   );
 }

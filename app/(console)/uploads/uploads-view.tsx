@@ -3,18 +3,24 @@ import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
-import { queryKeys, useAgentFiles, useAgents } from "@/components/console/queries";
+import { queryKeys, requests, useAgentFiles, useAgents, type FileItem } from "@/components/console/queries";
 import { formatDate, shortId } from "@/components/console/format";
-import { ListResult } from "@/components/console/list-result";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
+import { ListFilters } from "@/components/console/filter-bar";
+import { ListBody } from "@/components/console/list-page";
+import { useIsAdmin } from "@/components/console/me";
+import { SavedViews } from "@/components/console/saved-views";
 import { useUrlParams, type CursorPaging } from "@/components/console/url-params";
 import { Field, Select } from "@/components/ui/field";
 import { Card, CopyButton, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
 import { formatBytes } from "./format";
 import type { UploadedFile } from "./uploader";
 
 const LIMIT = 20;
+const NO_FILTERS = { agent_id: "", from: "", to: "" };
 
 // Uppy (with tus-js-client and its CSS) loads only when an agent is chosen.
 const Uploader = dynamic(() => import("./uploader").then((m) => m.Uploader), {
@@ -26,7 +32,14 @@ const Uploader = dynamic(() => import("./uploader").then((m) => m.Uploader), {
   ),
 });
 
-function FinishedUploads({ files }: { files: UploadedFile[] }) {
+/** How a trigger references an uploaded file: a workflow names it in an input, a conversation attaches it. */
+function referenceExample(kind: string, fileId: string): string {
+  return kind === "workflow"
+    ? `{"document": {"file_id": "${fileId}"}}`
+    : `{"message": "…", "attachments": [{"file_id": "${fileId}"}]}`;
+}
+
+function FinishedUploads({ files, kind }: { files: UploadedFile[]; kind: string }) {
   return (
     <div aria-live="polite">
       {files.length > 0 && (
@@ -50,7 +63,10 @@ function FinishedUploads({ files }: { files: UploadedFile[] }) {
             ))}
           </ul>
           <p className="mt-2 text-xs text-zinc-600">
-            Send it in a trigger as <Mono>{`{"attachments": [{"file_id": "${files[0]?.file_id}"}]}`}</Mono>.
+            {kind === "workflow"
+              ? "Send it in a trigger's inputs, as the value of a file input (here `document`): "
+              : "Send it in a trigger as an attachment: "}
+            <Mono>{referenceExample(kind, files[0]?.file_id ?? "fi_...")}</Mono>
           </p>
         </>
       )}
@@ -58,49 +74,103 @@ function FinishedUploads({ files }: { files: UploadedFile[] }) {
   );
 }
 
-function AgentFiles({ agentId, paging }: { agentId: string; paging: CursorPaging }) {
-  const files = useAgentFiles({ agentId, limit: paging.limit, cursor: paging.state.cursor });
+function AgentFiles({
+  agentId,
+  agentKind,
+  paging,
+  filters,
+  filtered,
+  onClear,
+}: {
+  agentId: string;
+  agentKind: string;
+  paging: CursorPaging;
+  filters: Record<string, string>;
+  filtered: boolean;
+  onClear: () => void;
+}) {
+  const files = useAgentFiles({ agentId, limit: paging.limit, cursor: paging.state.cursor, filters });
+  const isAdmin = useIsAdmin();
+  const toast = useToast();
+  const [deleting, setDeleting] = useState<FileItem | null>(null);
+  const download = async (f: FileItem) => {
+    try {
+      const link = await requests.fileLink(agentId, f.file_id);
+      window.location.assign(link.download_url);
+    } catch (e) {
+      toast({ tone: "error", message: `${f.filename} could not be downloaded`, detail: (e as Error).message });
+    }
+  };
+  const columns: DataColumn<FileItem>[] = [
+    {
+      header: "Name",
+      className: "max-w-[16rem] min-w-[7rem] font-medium [overflow-wrap:anywhere]",
+      cell: (f) => f.filename,
+    },
+    { header: "Size", className: "whitespace-nowrap", cell: (f) => formatBytes(f.size_bytes) },
+    { header: "Type", from: "md", className: "break-all", cell: (f) => <Mono>{f.content_type}</Mono> },
+    { header: "Created", from: "sm", className: "whitespace-nowrap", cell: (f) => formatDate(f.created_at) },
+    {
+      header: "File id",
+      cell: (f) => (
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <Mono className="break-all">{f.file_id}</Mono>
+          <CopyButton value={f.file_id} />
+        </div>
+      ),
+    },
+    actionsColumn(
+      (f) => f.filename,
+      (f) => [
+        { label: "Download", onClick: () => void download(f) },
+        isAdmin && { label: "Delete", onClick: () => setDeleting(f) },
+      ],
+    ),
+  ];
   return (
-    <ListResult
-      query={files}
-      rows={(d) => d.files}
-      noun="files"
-      paging={paging}
-      empty={
-        <EmptyState title="No files for this agent yet">
-          Upload a file above, then reference it in a trigger as{" "}
-          <code className="font-mono text-xs whitespace-nowrap">{`{"file_id": "fi_..."}`}</code>.
-        </EmptyState>
-      }
-    >
-      {(rows) => (
-        <Table label="Files" columns={["Name", "Size", ["Type", "md"], ["Created", "sm"], "File id"]}>
-          <TBody>
-            {rows.map((f) => (
-              <Tr key={f.file_id}>
-                <Td className="max-w-[16rem] min-w-[7rem] font-medium [overflow-wrap:anywhere]">{f.filename}</Td>
-                <Td className="whitespace-nowrap">{formatBytes(f.size_bytes)}</Td>
-                <Td className="hidden break-all md:table-cell">
-                  <Mono>{f.content_type}</Mono>
-                </Td>
-                <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(f.created_at)}</Td>
-                <Td>
-                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <Mono>{f.file_id}</Mono>
-                    <CopyButton value={f.file_id} />
-                  </div>
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
-    </ListResult>
+    <>
+      <ListBody
+        query={files}
+        rows={(d) => d.files}
+        noun="files"
+        paging={paging}
+        filtered={filtered}
+        onClear={onClear}
+        noMatch="No file of this agent was uploaded in this time."
+        none={
+          <EmptyState title="No files for this agent yet">
+            Upload a file above, then reference it in a trigger as{" "}
+            <code className="font-mono text-xs break-all">{referenceExample(agentKind, "fi_...")}</code>.
+          </EmptyState>
+        }
+      >
+        {(rows) => <DataTable label="Files" columns={columns} rows={rows} rowKey={(f) => f.file_id} />}
+      </ListBody>
+      <ConfirmWrite
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        title="Delete this file?"
+        description={
+          <>
+            <strong className="break-words">{deleting?.filename}</strong> is removed for good: triggers that reference
+            its id fail with file_not_found.
+          </>
+        }
+        confirmLabel="Delete file"
+        pendingLabel="Deleting…"
+        errorTitle="The file could not be deleted"
+        write={(f) => requests.deleteFile(agentId, f.file_id)}
+        done={(_, f) => ({ message: `${f.filename} deleted` })}
+        invalidates={() => [queryKeys.agentFiles(agentId)]}
+      />
+    </>
   );
 }
 
 export function UploadsView() {
-  const url = useUrlParams({ agent_id: "" }, { limit: LIMIT });
+  const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
+  const { agent_id: _agent, ...dates } = url.filters;
+  const datesSet = Boolean(dates.from || dates.to);
   const agentId = url.filters.agent_id;
   const qc = useQueryClient();
   const [finished, setFinished] = useState<{ agentId: string; files: UploadedFile[] }>({ agentId: "", files: [] });
@@ -122,6 +192,7 @@ export function UploadsView() {
       <PageHeader
         title="Uploads"
         description="Large files for your agents, sent in resumable pieces and referenced from triggers by their fi_ id."
+        actions={<SavedViews list="files" current={url.set} onApply={url.replace} />}
       />
       {agents.isPending ? (
         <SkeletonRows rows={2} label="Loading agents" />
@@ -181,13 +252,28 @@ export function UploadsView() {
             <>
               <Card title={`Upload files for ${agent.name}`}>
                 <Uploader key={agentId} agentId={agentId} onUploaded={onUploaded} />
-                <FinishedUploads files={finished.agentId === agentId ? finished.files : []} />
+                <FinishedUploads files={finished.agentId === agentId ? finished.files : []} kind={agent.kind} />
               </Card>
               <section aria-labelledby="agent-files-heading">
                 <h2 id="agent-files-heading" className="mb-3 text-sm font-semibold text-zinc-900">
                   Files of {agent.name}
                 </h2>
-                <AgentFiles agentId={agentId} paging={url.paging} />
+                <ListFilters
+                  label="Filter files"
+                  fields={[{ kind: "dates" }]}
+                  values={url.filters}
+                  onChange={url.update}
+                  filtered={datesSet}
+                  onClear={() => url.update({ from: "", to: "" })}
+                />
+                <AgentFiles
+                  agentId={agentId}
+                  agentKind={agent.kind}
+                  paging={url.paging}
+                  filters={dates}
+                  filtered={datesSet}
+                  onClear={() => url.update({ from: "", to: "" })}
+                />
               </section>
             </>
           )}

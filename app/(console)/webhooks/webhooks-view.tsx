@@ -1,18 +1,19 @@
 "use client";
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
-// filtered by status and agent (in the URL), paged with the server's cursor.
-import { ExportButton } from "@/components/console/export-button";
+// filtered by status, agent, time and errors (in the URL; docs/console.md, "List filters"), paged with the server's cursor.
 import Link from "next/link";
-import { useAgents, useDeliveries } from "@/components/console/queries";
+import { useAgents, useDeliveries, type Delivery } from "@/components/console/queries";
+import { DataTable, type DataColumn } from "@/components/console/data-table";
+import { ListFilters, type FilterField } from "@/components/console/filter-bar";
+import { SavedViews } from "@/components/console/saved-views";
 import { formatDate, relative } from "@/components/console/format";
+import { ExportButton } from "@/components/console/export-button";
 import { ShortId } from "@/components/console/short-id";
-import { StatusAgentFilters } from "@/components/console/status-agent-filters";
 import { ListBody } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { SecretPanel } from "./secret-panel";
 import { Code, DELIVERY_STATUSES, HttpStatus } from "./shared";
 
@@ -35,44 +36,152 @@ function dueIn(iso: string, now = Date.now()): string {
   return m < 60 ? `in ${m} min` : `in ${Math.round(m / 60)} h`;
 }
 
+const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", has_error: "" };
+
+/** A delivery's subject: a run links to its page; a message's id is shown as it is. */
+function Subject({ id }: { id: string }) {
+  if (id.startsWith("run_")) {
+    return (
+      <Link href={`/runs/${id}`} className="text-indigo-700 hover:underline" aria-label={`Run ${id}`}>
+        <ShortId id={id} />
+      </Link>
+    );
+  }
+  if (id.startsWith("sess_")) {
+    return (
+      <Link href={`/sessions/${id}`} className="text-indigo-700 hover:underline" aria-label={`Session ${id}`}>
+        <ShortId id={id} />
+      </Link>
+    );
+  }
+  return <Mono>{id}</Mono>;
+}
+
+/** The receiver's URL: its host in full, the rest cut with the whole URL as its title. */
+function Receiver({ url }: { url: string }) {
+  return (
+    <span className="block max-w-[16rem] truncate font-mono text-xs" title={url}>
+      {url}
+    </span>
+  );
+}
+
+function deliveryColumns(agentName: (id: string) => string | undefined): DataColumn<Delivery>[] {
+  return [
+    { header: "Status", from: "sm", cell: (d) => <StatusBadge status={d.status} /> },
+    {
+      header: "Event",
+      className: "min-w-[9rem]",
+      cell: (d) => (
+        <>
+          <Link
+            href={`/webhooks/deliveries/${d.id}`}
+            className="font-medium break-words text-indigo-700 hover:underline"
+            aria-label={`${d.event}, delivery ${d.id}`}
+          >
+            {d.event}
+          </Link>
+          <div className="text-xs text-zinc-600">
+            <ShortId id={d.id} />
+          </div>
+          <div className="mt-1 flex flex-wrap items-center gap-2 sm:hidden">
+            <StatusBadge status={d.status} />
+            <span className="text-xs text-zinc-600">
+              <When iso={d.created_at} />
+            </span>
+          </div>
+        </>
+      ),
+    },
+    {
+      header: "Agent",
+      from: "md",
+      className: "break-words",
+      cell: (d) => agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>,
+    },
+    { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} /> },
+    { header: "Receiver", from: "md", cell: (d) => <Receiver url={d.url} /> },
+    {
+      header: "Attempts",
+      className: "text-right tabular-nums",
+      cell: (d) => (
+        <>
+          {d.attempts}
+          <div className="sm:hidden">
+            <HttpStatus code={d.last_status_code} />
+          </div>
+        </>
+      ),
+    },
+    { header: "Last HTTP", from: "sm", cell: (d) => <HttpStatus code={d.last_status_code} /> },
+    { header: "Created", from: "sm", className: "whitespace-nowrap", cell: (d) => <When iso={d.created_at} /> },
+    {
+      header: "Next attempt",
+      from: "lg",
+      className: "whitespace-nowrap",
+      cell: (d) =>
+        d.status === "pending" && d.next_attempt_at ? (
+          <time dateTime={d.next_attempt_at} title={formatDate(d.next_attempt_at)}>
+            {dueIn(d.next_attempt_at)}
+          </time>
+        ) : d.delivered_at ? (
+          <span className="text-zinc-600">delivered {relative(d.delivered_at)}</span>
+        ) : (
+          "—"
+        ),
+    },
+  ];
+}
+
 function Deliveries() {
-  const url = useUrlParams({ status: "", agent_id: "" }, { limit: LIMIT });
-  const status = (DELIVERY_STATUSES as readonly string[]).includes(url.filters.status) ? url.filters.status : "";
-  const agentId = url.filters.agent_id;
+  const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
+  const { status, agent_id: agentId, ...more } = url.filters;
   const agents = useAgents({ staleTime: 60_000 });
   const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
   const list = useDeliveries(
-    { status, agentId, cursor: url.cursor, limit: url.limit },
+    { status, agentId, cursor: url.cursor, limit: url.limit, filters: more },
     // Live while a listed delivery is still being tried.
     { refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false) },
   );
+  const fields: FilterField[] = [
+    { kind: "status", options: DELIVERY_STATUSES.map((s) => [s, statusLabel(s)] as const) },
+    { kind: "agent", agents: agents.data?.agents ?? [], pending: agents.isPending },
+    { kind: "dates" },
+    { kind: "has_error", label: "Refused or failed" },
+  ];
+  const clear = () => url.update(NO_FILTERS);
 
   return (
     <section aria-labelledby="deliveries-heading" className="mt-8">
-      <h2 id="deliveries-heading" className="mb-1 text-base font-semibold text-zinc-900">
-        Deliveries
-      </h2>
+      <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="deliveries-heading" className="text-base font-semibold text-zinc-900">
+          Deliveries
+        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          <SavedViews list="deliveries" current={url.set} onApply={url.replace} />
+          <ExportButton kind="deliveries" />
+        </div>
+      </div>
       <p className="mb-4 text-sm text-zinc-600">
         Every callback sent for this organization, newest first. Failed attempts are retried with growing delays; open
         one to see the request, each attempt and the receiver&apos;s answer.
       </p>
-      <StatusAgentFilters
+      <ListFilters
         label="Filter deliveries"
-        statuses={DELIVERY_STATUSES}
-        status={status}
-        agentId={agentId}
-        agents={agents.data?.agents ?? []}
-        agentsPending={agents.isPending}
+        fields={fields}
+        values={url.filters}
         onChange={url.update}
+        filtered={url.filtered}
+        onClear={clear}
       />
       <ListBody
         query={list}
         rows={(d) => d.data}
         noun="deliveries"
         paging={url.paging}
-        filtered={Boolean(status || agentId)}
-        onClear={() => url.update({ status: "", agent_id: "" })}
-        noMatch={`${status ? `No ${statusLabel(status)} deliveries` : "No deliveries"}${agentId ? " for this agent" : ""}.`}
+        filtered={url.filtered}
+        onClear={clear}
+        noMatch={`${status ? `No ${statusLabel(status)} deliveries` : "No deliveries"}${agentId ? " for this agent" : ""} match.`}
         none={
           <EmptyState title="No deliveries yet">
             A delivery is made when a message completes or fails, or a run changes state, and a callback URL is set:
@@ -82,76 +191,7 @@ function Deliveries() {
         }
       >
         {(rows) => (
-          <Table
-            label="Deliveries"
-            columns={[
-              ["Status", "sm"],
-              "Event",
-              ["Agent", "md"],
-              ["Subject", "lg"],
-              { label: "Attempts", className: "text-right" },
-              ["Last HTTP", "sm"],
-              ["Created", "sm"],
-              ["Next attempt", "lg"],
-            ]}
-          >
-            <TBody>
-              {rows.map((d) => (
-                <Tr key={d.id}>
-                  <Td className="hidden sm:table-cell">
-                    <StatusBadge status={d.status} />
-                  </Td>
-                  <Td className="min-w-[9rem]">
-                    <Link
-                      href={`/webhooks/deliveries/${d.id}`}
-                      className="font-medium break-words text-indigo-700 hover:underline"
-                      aria-label={`${d.event}, delivery ${d.id}`}
-                    >
-                      {d.event}
-                    </Link>
-                    <div className="text-xs text-zinc-600">
-                      <ShortId id={d.id} />
-                    </div>
-                    <div className="mt-1 flex flex-wrap items-center gap-2 sm:hidden">
-                      <StatusBadge status={d.status} />
-                      <span className="text-xs text-zinc-600">
-                        <When iso={d.created_at} />
-                      </span>
-                    </div>
-                  </Td>
-                  <Td className="hidden break-words md:table-cell">
-                    {agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>}
-                  </Td>
-                  <Td className="hidden lg:table-cell">
-                    <Mono>{d.subject_id}</Mono>
-                  </Td>
-                  <Td className="text-right tabular-nums">
-                    {d.attempts}
-                    <div className="sm:hidden">
-                      <HttpStatus code={d.last_status_code} />
-                    </div>
-                  </Td>
-                  <Td className="hidden sm:table-cell">
-                    <HttpStatus code={d.last_status_code} />
-                  </Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">
-                    <When iso={d.created_at} />
-                  </Td>
-                  <Td className="hidden whitespace-nowrap lg:table-cell">
-                    {d.status === "pending" && d.next_attempt_at ? (
-                      <time dateTime={d.next_attempt_at} title={formatDate(d.next_attempt_at)}>
-                        {dueIn(d.next_attempt_at)}
-                      </time>
-                    ) : d.delivered_at ? (
-                      <span className="text-zinc-600">delivered {relative(d.delivered_at)}</span>
-                    ) : (
-                      "—"
-                    )}
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
+          <DataTable label="Deliveries" columns={deliveryColumns(agentName)} rows={rows} rowKey={(d) => d.id} />
         )}
       </ListBody>
     </section>
@@ -163,7 +203,6 @@ export function WebhooksView() {
     <>
       <PageHeader
         title="Webhooks"
-        actions={<ExportButton kind="deliveries" />}
         description="Signed completion callbacks: when a message completes or fails, or a run changes state, the service POSTs the event to the callback URL of the trigger or the agent."
       />
       <SecretPanel />

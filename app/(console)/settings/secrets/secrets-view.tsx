@@ -10,12 +10,11 @@ import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
 import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
-import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
@@ -132,6 +131,35 @@ export function SecretsView() {
   const [replacing, setReplacing] = useState<SecretRecord | null>(null);
   const [deleting, setDeleting] = useState<SecretRecord | null>(null);
   const secrets = useSecrets();
+  const columns: DataColumn<SecretRecord>[] = [
+    {
+      header: "Name",
+      className: "font-medium break-all",
+      cell: (s) => (
+        <>
+          <Mono>{s.name}</Mono>
+          <span className="mt-1 block text-xs font-normal text-zinc-600 sm:hidden">
+            <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono> · {relative(s.updated_at)}
+          </span>
+        </>
+      ),
+    },
+    {
+      header: "Value",
+      from: "sm",
+      className: "whitespace-nowrap",
+      cell: (s) => <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono>,
+    },
+    { header: "Used by", from: "md", cell: (s) => <UsedBy secret={s} /> },
+    { header: "Updated", from: "sm", className: "whitespace-nowrap", cell: (s) => relative(s.updated_at) },
+    actionsColumn(
+      (s) => s.name,
+      (s) => [
+        { label: "Replace", onClick: () => setReplacing(s) },
+        { label: "Delete", onClick: () => setDeleting(s) },
+      ],
+    ),
+  ];
   return (
     <>
       <PageHeader
@@ -157,36 +185,7 @@ export function SecretsView() {
           </EmptyState>
         }
       >
-        {(rows) => (
-          <Table label="Secrets" columns={["Name", ["Value", "sm"], ["Used by", "md"], ["Updated", "sm"], ACTIONS]}>
-            <TBody>
-              {rows.map((s) => (
-                <Tr key={s.secret_id}>
-                  <Td className="font-medium break-all">
-                    <Mono>{s.name}</Mono>
-                    <span className="mt-1 block text-xs font-normal text-zinc-600 sm:hidden">
-                      <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono> · {relative(s.updated_at)}
-                    </span>
-                  </Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">
-                    <Mono>{s.hint ? `••••${s.hint}` : "••••"}</Mono>
-                  </Td>
-                  <Td className="hidden md:table-cell">
-                    <UsedBy secret={s} />
-                  </Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">{relative(s.updated_at)}</Td>
-                  <RowActions
-                    of={s.name}
-                    actions={[
-                      { label: "Replace", onClick: () => setReplacing(s) },
-                      { label: "Delete", onClick: () => setDeleting(s) },
-                    ]}
-                  />
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
+        {(rows) => <DataTable label="Secrets" columns={columns} rows={rows} rowKey={(s) => s.secret_id} />}
       </ListResult>
       <SecretDialog
         open={adding || Boolean(replacing)}

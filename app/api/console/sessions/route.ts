@@ -3,5 +3,5 @@ import { withConsole } from "@/lib/http/console";
 import * as contract from "./contract";
 
 export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
-  listOrgSessions({ organizationId, agentId: query.agent_id, ...query }),
+  listOrgSessions({ organizationId, ...query, agentId: query.agent_id, userId: query.user_id }),
 );

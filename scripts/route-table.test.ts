@@ -5,7 +5,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { CONTRACTS } from "../app/api/contracts";
-import { jsonSchemaOf, type RouteContract } from "../lib/http/contract";
+import { ANSWER, jsonSchemaOf, type RouteContract } from "../lib/http/contract";
 import { JSON_BODY_ERRORS } from "../lib/http/openapi/parts";
 import { routePattern } from "../lib/http/routes";
 import {
@@ -98,8 +98,11 @@ describe("route contracts", () => {
         `${c.method} ${c.path}`,
       ).toBe(true);
     }
+    // The console answers JSON, but for a file it hands over (an export's download) and its redirect.
     const consoleJson = CONTRACTS.filter((c) => c.auth === "console").flatMap((c) =>
-      Object.values(c.responses).map(jsonSchemaOf),
+      Object.values(c.responses)
+        .filter((a) => a !== ANSWER.file && a !== ANSWER.redirect)
+        .map(jsonSchemaOf),
     );
     expect(consoleJson.length).toBeGreaterThan(40);
     expect(consoleJson.every(Boolean)).toBe(true);

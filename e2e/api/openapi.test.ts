@@ -7,6 +7,7 @@ import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
+import { finishedExport } from "./console-routes";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -610,6 +611,43 @@ describe("management API and service routes: real answers match the document", (
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: 3650 } })).status).toBe(200);
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: -1 } })).status).toBe(400);
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: null } })).status).toBe(200);
+  });
+
+  it("key lifecycle, exports and usage: change, roll, preview; an export made, read and downloaded; the usage figures", async () => {
+    const { orgA } = ctx();
+    const org = `/api/v1/organizations/${orgA.organization_id}`;
+    const doc = "/api/v1/organizations/{org_id}";
+    const a = { auth: orgA.user_token };
+    const minted = await call("POST", `${org}/access-keys`, { ...a, body: { name: "openapi-lifecycle" } });
+    expect(minted.status, minted.text).toBe(201);
+    const key = `${org}/access-keys/${minted.body.key_id}`;
+    const keyDoc = `${doc}/access-keys/{key_id}`;
+    expect(conform("PATCH", keyDoc, await call("PATCH", key, { ...a, body: { name: "renamed" } })).status).toBe(200);
+    expect(conform("PATCH", keyDoc, await call("PATCH", key, { ...a, body: { name: "" } })).status).toBe(400);
+    expect(conform("GET", `${keyDoc}/usage-preview`, await call("GET", `${key}/usage-preview`, a)).status).toBe(200);
+    const roll = (grace: number) => call("POST", `${key}/roll`, { ...a, body: { grace_period_seconds: grace } });
+    expect(conform("POST", `${keyDoc}/roll`, await roll(0)).status).toBe(201);
+    expect(conform("POST", `${keyDoc}/roll`, await roll(0)).status).toBe(409);
+
+    expect(conform("GET", `${doc}/usage`, await call("GET", `${org}/usage?group_by=hour`, a)).status).toBe(200);
+    expect(conform("GET", `${doc}/usage`, await call("GET", `${org}/usage?group_by=week`, a)).status).toBe(400);
+
+    const exportsDoc = `${doc}/exports`;
+    const made = conform(
+      "POST",
+      exportsDoc,
+      await call("POST", `${org}/exports`, { ...a, body: { kind: "audit", format: "csv" } }),
+    );
+    expect(made.status, made.text).toBe(201);
+    expect(conform("GET", exportsDoc, await call("GET", `${org}/exports`, a)).status).toBe(200);
+    const done = await finishedExport(orgA.organization_id);
+    const one = `${org}/exports/${done.id}`;
+    expect(conform("GET", `${exportsDoc}/{export_id}`, await call("GET", one, a)).status).toBe(200);
+    const download = await call("GET", `${one}/download?token=${done.token}`, a);
+    expect(conform("GET", `${exportsDoc}/{export_id}/download`, download).status).toBe(200);
+    expect(conform("GET", `${exportsDoc}/{export_id}`, await call("GET", `${org}/exports/exp_unknown`, a)).status).toBe(
+      404,
+    );
   });
 
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {

@@ -46,7 +46,6 @@ export function checkSelection(action: BulkActionName, selection: BulkSelection)
   const runs = isRunAction(action);
   if ("filter" in selection) {
     const filter = parseWith(runs ? RunFilter : KeyFilter, selection.filter, "selection.filter");
-    if (runs) orgRunsWhere("", filter); // an unknown status is 400 invalid_status, as in the list
     return { filter };
   }
   if (runs && !("run_ids" in selection)) throw invalidSelection(`${action} selects runs: run_ids or filter`);

@@ -171,7 +171,7 @@ SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organizatio
   m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
   m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
   m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
-  m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
+  m.access_key_id AS "accessKeyId", m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
 FROM messages m JOIN sessions s ON s.id = m.session_id
 WHERE m.id = $1 AND m.session_id = $2 AND s.id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
 

@@ -976,6 +976,14 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     // Organization secrets: one of org A's the fuzz may set and delete.
     name: { valid: ["fuzz-secret"], other: ["fuzz-unknown", "-bad-name"] },
     invitation_id: { valid: f.victims.invitations, other: ["inv_unknown"] },
+    // The console's newer routes: a review item, a file (never deleted: the other suites read it),
+    // and records the fuzz does not make (their routes answer 404 with their own code).
+    exception_id: { valid: [f.exceptionId], other: ["exc_unknown"] },
+    file_id: { valid: destructive ? ["fi_unknown"] : [f.fileId], other: ["fi_unknown"] },
+    view_id: { valid: ["view_fuzz"], other: ["view_unknown"] },
+    bulk_action_id: { valid: ["bulk_fuzz"], other: ["bulk_unknown"] },
+    export_id: { valid: ["exp_fuzz"], other: ["exp_unknown"] },
+    delivery_id: { valid: ["dlv_fuzz"], other: ["dlv_unknown"] },
   };
 }
 

@@ -176,6 +176,14 @@ const TAGS = [
     description: "Management API: model and upstream credentials that agents name; write-only.",
   },
   { name: "Retention", description: "Management API: how long the organization's history is kept." },
+  {
+    name: "Exports",
+    description: "Management API: the organization's records as CSV or JSON Lines, redacted if asked, by signed link.",
+  },
+  {
+    name: "Usage",
+    description: "Management API: triggers, replies, runs, tokens, cost and latency per hour, agent or key.",
+  },
   { name: "Service", description: "Health and this document; no authentication." },
   {
     name: "Completion callbacks",

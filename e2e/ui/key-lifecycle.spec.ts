@@ -17,7 +17,7 @@ test("mint with an expiry, the no-permission warning, and the overview's keys ex
   await page.goto("/keys");
   await page.getByRole("button", { name: "Mint key" }).click();
   const dialog = page.getByRole("dialog", { name: "Mint an Access Key" });
-  await dialog.getByLabel("Name").fill("expiring-soon");
+  await dialog.getByLabel("Name", { exact: true }).fill("expiring-soon");
   // No permission at all: a warning, and minting needs an explicit confirm.
   await dialog.getByRole("checkbox", { name: /agents:invoke/ }).uncheck();
   await expect(dialog.getByText("This key has no permission at all.")).toBeVisible();

@@ -7,7 +7,7 @@ test("an admin mints a key, sees it once, uses it, revokes it, and the API refus
   await page.goto("/keys");
   await page.getByRole("button", { name: "Mint key" }).click();
   const dialog = page.getByRole("dialog", { name: "Mint an Access Key" });
-  await dialog.getByLabel("Name").fill("browser-minted");
+  await dialog.getByLabel("Name", { exact: true }).fill("browser-minted");
   await expect(dialog.getByText("Empty: the service default")).toBeVisible();
   await dialog.getByLabel(/Rate limit/).fill("120");
   await dialog.getByRole("button", { name: "Mint key" }).click();

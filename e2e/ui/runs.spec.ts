@@ -370,7 +370,8 @@ test("the runs list filters by status and agent in the URL, pages, and follows l
   await page.goto("/runs?status=needs_review");
   await expect(page.getByLabel("Status")).toHaveValue("needs_review");
   await expect(table.getByRole("link", { name: `list review, run ${reviewRun}` })).toBeVisible();
-  for (const badge of await table.locator("tbody tr td:first-child").allTextContents())
+  // The first cell is the row's checkbox (bulk actions), the second its status.
+  for (const badge of await table.locator("tbody tr td:nth-child(2)").allTextContents())
     expect(badge).toBe("needs review");
 
   // A run in progress is followed live, and the list stops polling when nothing listed is live.

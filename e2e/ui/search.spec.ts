@@ -62,7 +62,7 @@ test("the case timeline: an end user's records newest first, reached from the se
   await expect(timeline.getByRole("listitem")).toHaveCount(3); // the session, its message and the reply
   await expect(timeline).toContainText("Session started");
   await expect(timeline).toContainText(WORD);
-  const exportLink = page.getByRole("link", { name: "Export" });
+  const exportLink = page.getByRole("link", { name: "Export", exact: true });
   await expect(exportLink).toHaveAttribute("href", `/exports?kind=user_timeline&user_id=${encodeURIComponent(USER)}`);
   await expectAccessible(page);
   await expectFitsPhone(page);

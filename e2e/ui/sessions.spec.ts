@@ -81,7 +81,7 @@ test("a conversation through the API is listed, opens as a thread with both side
   await expectAccessible(page);
   await screenshots(page, "sessions-list");
 
-  await row.getByRole("link").click();
+  await row.getByRole("link", { name: /^sess_/ }).click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
   const header = page.getByTestId("session-header");
   await expect(header).toContainText(sessionId);

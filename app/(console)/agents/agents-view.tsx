@@ -65,7 +65,7 @@ export function AgentsView() {
   const columns: DataColumn<Agent>[] = [
     {
       header: "Name",
-      className: "font-medium break-words",
+      className: "font-medium [overflow-wrap:anywhere]",
       cell: (a) => (
         <Link href={`/agents/${a.agent_id}`} className="text-indigo-700 hover:underline">
           {a.name}

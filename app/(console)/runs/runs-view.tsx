@@ -30,7 +30,7 @@ export const RUN_COLUMNS: DataColumn<RunListItem>[] = [
       <>
         <Link
           href={`/runs/${r.run_id}`}
-          className="font-medium break-words text-indigo-700 hover:underline"
+          className="font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
           aria-label={`${r.agent_name}, run ${r.run_id}`}
         >
           {r.agent_name}

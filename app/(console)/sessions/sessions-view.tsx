@@ -40,7 +40,7 @@ export const SESSION_COLUMNS: DataColumn<SessionItem>[] = [
       </>
     ),
   },
-  { header: "Agent", className: "max-w-[14rem] break-words", cell: (s) => s.agent_name },
+  { header: "Agent", className: "max-w-[14rem] [overflow-wrap:anywhere]", cell: (s) => s.agent_name },
   { header: "Status", cell: (s) => <StatusBadge status={s.status} /> },
   { header: "Channel", from: "lg", cell: (s) => s.channel },
   {

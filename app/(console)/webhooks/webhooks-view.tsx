@@ -76,7 +76,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
         <>
           <Link
             href={`/webhooks/deliveries/${d.id}`}
-            className="font-medium break-words text-indigo-700 hover:underline"
+            className="font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
             aria-label={`${d.event}, delivery ${d.id}`}
           >
             {d.event}
@@ -96,7 +96,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
     {
       header: "Agent",
       from: "md",
-      className: "break-words",
+      className: "[overflow-wrap:anywhere]",
       cell: (d) => agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>,
     },
     { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} /> },

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useOverview } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
-import { UsageCharts } from "@/components/console/usage-charts";
+import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/misc";
 import { expiryText } from "./keys/key-parts";

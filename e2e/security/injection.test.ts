@@ -200,7 +200,7 @@ describe("T-PATH-1 a file name a caller gives never becomes a path on disk", () 
     if (!process.env.TEST_STORAGE) {
       for (const f of filesUnder(path.join(dataDir, "files"))) {
         expect(
-          f.split(path.sep).every((part) => /^(org|agt|fi|upl|tus|runs?|out)_?[0-9A-Za-z_.-]*$/.test(part)),
+          f.split(path.sep).every((part) => /^(org|agt|fi|upl|tus|runs?|out|exp)_?[0-9A-Za-z_.-]*$/.test(part)),
           f,
         ).toBe(true);
         expect(f).not.toContain("pwned");

@@ -96,8 +96,8 @@ async function start(): Promise<QueueState> {
     expireInSeconds: env().QUEUE_HEARTBEAT_SECONDS,
   };
   for (const name of QUEUE_NAMES) {
-    await boss.createQueue(name, { name, ...settings });
-    await boss.updateQueue(name, { name, ...settings });
+    await retryDeadlock(() => boss.createQueue(name, { name, ...settings }));
+    await retryDeadlock(() => boss.updateQueue(name, { name, ...settings }));
   }
   await ensureLiveJobIndex(boss.getDb() as QueueDb);
   const resent = await resendCarriedOverJobs(db.prisma, QUEUE_NAMES, (txDb, name, data) =>
@@ -387,4 +387,20 @@ export async function work<N extends QueueName>(
     );
     slots.forEach(stopSlot);
   };
+}
+
+/**
+ * Processes starting at once create the same queues, and pg-boss's create_queue (a table per queue)
+ * can deadlock with itself across them (PostgreSQL aborts one with 40P01): the aborted one tries
+ * again; creating an existing queue changes nothing.
+ */
+async function retryDeadlock<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+    }
+  }
 }

@@ -146,6 +146,8 @@ test("the revoke dialog and the key's page show what uses the key", async ({ as 
   await page.goto(`/keys/${key.key_id}`);
   await expect(page.getByRole("heading", { name: "What uses it" })).toBeVisible();
   await expect(page.getByText("Sessions started").locator("..")).toContainText("2");
+  // The key's usage charts (its two triggers, from the rollups).
+  await expect(page.getByRole("region", { name: "Usage" }).getByText("2 triggers")).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, "key-page");
 });

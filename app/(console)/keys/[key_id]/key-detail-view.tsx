@@ -2,6 +2,7 @@
 // One Access Key: its settings and state (expiry, roll links with the grace left), what it is used
 // for (the usage preview), and the admin's actions on it.
 import { useState } from "react";
+import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
@@ -87,6 +88,7 @@ export function KeyDetailView({ keyId }: { keyId: string }) {
           <UsagePreview keyId={k.key_id} />
         </Card>
       </div>
+      <UsageCharts key_id={k.key_id} className="mt-6" />
       {admin && <RollDialog target={dialog === "roll" ? k : null} onClose={() => setDialog(null)} />}
       {admin && <EditKeyDialog target={dialog === "edit" ? k : null} onClose={() => setDialog(null)} />}
       {admin && <RevokeDialog target={dialog === "revoke" ? k : null} onClose={() => setDialog(null)} />}

@@ -98,6 +98,36 @@ export function TextField({
   );
 }
 
+/** A labelled select of `options` ([value, label]): Field and Select wired together. */
+export function SelectField({
+  label,
+  hint,
+  error,
+  className,
+  options,
+  ...select
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  options: readonly (readonly [string | number, string])[];
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "className" | "id">) {
+  return (
+    <Field label={label} hint={hint} error={error} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <Select id={id} aria-describedby={describedBy} invalid={invalid} {...select}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  );
+}
+
 export function Input({ className, invalid: bad, ...props }: InputHTMLAttributes<HTMLInputElement> & InvalidProp) {
   return (
     <input aria-invalid={bad || undefined} className={cn(control, "h-10", bad && invalid, className)} {...props} />

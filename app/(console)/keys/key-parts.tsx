@@ -19,7 +19,7 @@ import { FormDialog } from "@/components/console/form-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { ConsoleApiError } from "@/components/console/api";
 import { StatusBadge } from "@/components/ui/badge";
-import { Field, Select, TextField } from "@/components/ui/field";
+import { SelectField, TextField } from "@/components/ui/field";
 import { Details, Mono } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -194,23 +194,13 @@ export function RollDialog({ target, onClose }: { target: AccessKey | null; onCl
       })}
     >
       {(fieldError) => (
-        <Field label="Grace period for the old key" error={fieldError.grace_period_seconds}>
-          {({ id, describedBy, invalid }) => (
-            <Select
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              value={grace}
-              onChange={(e) => setGrace(e.target.value)}
-            >
-              {GRACES.map((g) => (
-                <option key={g.value} value={g.value}>
-                  {g.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <SelectField
+          label="Grace period for the old key"
+          error={fieldError.grace_period_seconds}
+          value={grace}
+          onChange={(e) => setGrace(e.target.value)}
+          options={GRACES.map((g) => [g.value, g.label] as const)}
+        />
       )}
     </ShownOnceDialog>
   );
@@ -331,28 +321,14 @@ export function EditKeyDialog({ target, onClose }: { target: AccessKey | null; o
             value={rate ?? (k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute))}
             onChange={(e) => setRate(e.target.value)}
           />
-          <Field
+          <SelectField
             label="Expiry"
             hint={`Now: ${k.expires_at ? formatDate(k.expires_at) : "never"}`}
             error={fields.expires_at}
-          >
-            {({ id, describedBy, invalid }) => (
-              <Select
-                id={id}
-                aria-describedby={describedBy}
-                invalid={invalid}
-                value={expiry ?? "keep"}
-                onChange={(e) => setExpiry(e.target.value)}
-              >
-                <option value="keep">Keep as it is</option>
-                {EXPIRIES.map((x) => (
-                  <option key={x.value} value={x.value}>
-                    {x.label}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+            value={expiry ?? "keep"}
+            onChange={(e) => setExpiry(e.target.value)}
+            options={[["keep", "Keep as it is"], ...EXPIRIES.map((x) => [x.value, x.label] as const)]}
+          />
           <AgentScopeField value={agents ?? k.agent_ids ?? []} onChange={setAgents} error={fields.agent_ids} />
           {mutation.error && !Object.keys(fields).length && (
             <ErrorState error={mutation.error} title="The key was not saved" />

@@ -10,7 +10,7 @@ import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Field, Select, TextField } from "@/components/ui/field";
+import { SelectField, TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
@@ -148,23 +148,13 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
               </label>
             </div>
           )}
-          <Field label="Expiry" error={fieldError.expires_at}>
-            {({ id, describedBy, invalid }) => (
-              <Select
-                id={id}
-                aria-describedby={describedBy}
-                invalid={invalid}
-                value={expiry}
-                onChange={(e) => setExpiry(e.target.value)}
-              >
-                {EXPIRIES.map((x) => (
-                  <option key={x.value} value={x.value}>
-                    {x.label}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <SelectField
+            label="Expiry"
+            error={fieldError.expires_at}
+            value={expiry}
+            onChange={(e) => setExpiry(e.target.value)}
+            options={EXPIRIES.map((x) => [x.value, x.label] as const)}
+          />
           <AgentScopeField value={agentIds} onChange={setAgentIds} error={fieldError.agent_ids} />
         </>
       )}

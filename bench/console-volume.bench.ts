@@ -44,10 +44,10 @@ SELECT ${id("msg", "4 * (s - 1) + r")}, ${id("sess", "s")}, '${o.chat}', '${o.or
   ${at("s", sessions)} + r * interval '1 second', ${at("s", sessions)} + r * interval '1 second'
 FROM generate_series(1, ${sessions}) s, generate_series(1, 4) r;
 
-INSERT INTO runs (id, organization_id, project_id, agent_id, status, inputs, definition, items_total, items_ready, created_at, updated_at, completed_at)
+INSERT INTO runs (id, organization_id, project_id, agent_id, status, user_id, inputs, definition, items_total, items_ready, created_at, updated_at, completed_at)
 SELECT ${id("run", "i")}, '${o.org}', '${o.project}', '${o.wf}',
   (ARRAY['completed','completed','completed','failed','needs_review','cancelled','completed','completed'])[1 + i % 8],
-  jsonb_build_object('user_id', 'user-' || (i % ${users}), 'order_id', 'o-' || i, 'rows', '[]'::jsonb),
+  'user-' || (i % ${users}), jsonb_build_object('user_id', 'user-' || (i % ${users}), 'order_id', 'o-' || i, 'rows', '[]'::jsonb),
   '{"steps":[]}', ${itemsPerRun}, true, ${at("i", runs)}, ${at("i", runs)} + interval '1 minute', ${at("i", runs)} + interval '1 minute'
 FROM generate_series(1, ${runs}) i;
 
@@ -167,6 +167,9 @@ export default async function consoleVolumeBench() {
     const cookie = await signIn(own, `${label}@example.com`);
     const q = (text: string) => `/api/console/search?q=${encodeURIComponent(text)}`;
     const mid = Math.floor(MESSAGES / 2);
+    // A 30-day window in the middle of the seed's 180 days, as the console's date filters send it.
+    const day = 24 * 3600 * 1000;
+    const window = `from=${new Date(Date.now() - 100 * day).toISOString()}&to=${new Date(Date.now() - 70 * day).toISOString()}`;
     const targets: Target[] = [
       { name: "search: exact session id", path: q(pad("sess", Math.floor(MESSAGES / 8))) },
       { name: "search: exact message id", path: q(pad("msg", mid)) },
@@ -181,7 +184,14 @@ export default async function consoleVolumeBench() {
       { name: "sessions, page 41", path: "/api/console/sessions?limit=50", deep: 40 },
       { name: "runs, page 1", path: "/api/console/runs?limit=50" },
       { name: "runs, page 41", path: "/api/console/runs?limit=50", deep: 40 },
+      { name: "runs, status failed, page 41", path: "/api/console/runs?limit=50&status=failed", deep: 40 },
+      { name: "runs, has error", path: "/api/console/runs?limit=50&has_error=true" },
+      { name: "runs, end user", path: "/api/console/runs?limit=50&user_id=user-42" },
+      { name: "runs, agent + 30 days", path: `/api/console/runs?limit=50&agent_id=${wf}&${window}` },
+      { name: "sessions, end user", path: "/api/console/sessions?limit=50&user_id=user-42" },
+      { name: "sessions, 30 days, page 41", path: `/api/console/sessions?limit=50&${window}`, deep: 40 },
       { name: "deliveries, page 1", path: "/api/console/deliveries?limit=50" },
+      { name: "deliveries, has error", path: "/api/console/deliveries?limit=50&has_error=true" },
       { name: "deliveries, page 41", path: "/api/console/deliveries?limit=50", deep: 40 },
       { name: "audit, page 1", path: "/api/console/audit?limit=50" },
       { name: "audit, page 41", path: "/api/console/audit?limit=50", deep: 40 },

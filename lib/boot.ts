@@ -24,6 +24,7 @@ export function boot(): Promise<void> {
   return processOnce("booted", async () => {
     const db = await database();
     log.info({ database: db.kind }, "database ready");
+    if (env().TEST_CLOCK_FILE) log.warn("TEST_CLOCK_FILE is set: key expiry and grace follow a test's clock");
     if (env().NODE_ENV !== "test") await onlyOnce(db, seedFirstStart);
     const workers: WorkerStop[] = [];
     if (env().RUN_WORKER) {

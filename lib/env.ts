@@ -179,6 +179,12 @@ export const EnvSchema = z.object({
     .max(60_000)
     .default(150)
     .describe("How often a run's engine checks its run for pause, cancel or a newer engine."),
+  TEST_CLOCK_FILE: z
+    .string()
+    .optional()
+    .describe(
+      "Tests only, never in service: a file holding a number of milliseconds by which the time-bound rules' clock (key expiry and roll grace, the key sweep) runs ahead, read on each use; a browser test crosses a grace period by writing it instead of sleeping. A warning is logged at start-up while it is set.",
+    ),
   KEY_CACHE_TTL_MS: z.coerce
     .number()
     .int()

@@ -1,7 +1,7 @@
 // What every browser test shares: the context made by global-setup, pages signed in as each kind
 // of user, calls to the public and management APIs (to set up data and to check what the
 // console did), screenshots at laptop and phone sizes, and the accessibility check.
-import { readFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
@@ -10,6 +10,9 @@ import type { UiContext } from "./global-setup";
 export { expect };
 
 export const ui = (): UiContext => JSON.parse(readFileSync(process.env.UI_CONTEXT!, "utf8")) as UiContext;
+
+/** Runs the server's key clock (expiry, roll grace, the key sweep) `ms` ahead of real time; 0 puts it back. */
+export const setServerClockAhead = (ms: number) => writeFileSync(ui().clockFile, String(ms));
 
 type Role = keyof UiContext["users"];
 

@@ -25,6 +25,8 @@ export interface UiContext {
   users: { adminA: UiUser; supportA: UiUser; adminB: UiUser; multi: UiUser };
   /** The server's PostgreSQL database (absent: embedded, which admits one process). */
   databaseUrl?: string;
+  /** The server's TEST_CLOCK_FILE: milliseconds its key clock runs ahead (fixtures.ts advanceClock). */
+  clockFile: string;
 }
 
 async function signedIn(baseUrl: string, email: string, file: string) {
@@ -78,7 +80,13 @@ export default async function globalSetup(_config: FullConfig) {
     "--password",
     PASSWORD,
   ]);
-  const server = await startServer(target, { SEED_DEMO: "false", KEY_CACHE_TTL_MS: "2000" });
+  const clockFile = path.join(UI_DIR, "clock-offset-ms");
+  writeFileSync(clockFile, "0");
+  const server = await startServer(target, {
+    SEED_DEMO: "false",
+    KEY_CACHE_TTL_MS: "2000",
+    TEST_CLOCK_FILE: clockFile,
+  });
   const baseUrl = server.baseUrl;
 
   const file = (name: string) => path.join(UI_DIR, `state-${name}.json`);
@@ -109,6 +117,7 @@ export default async function globalSetup(_config: FullConfig) {
       multi: { email: "multi@ui.test", state: file("multi") },
     },
     ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}),
+    clockFile,
   };
   writeFileSync(path.join(UI_DIR, "context.json"), JSON.stringify(context, null, 2));
   process.env.UI_BASE_URL = baseUrl;

@@ -1,8 +1,17 @@
 // Access Keys past minting in the console: an expiry at mint (and on the overview), the warning for
-// a key with no permission, rolling through a grace period (its end driven through the database on
-// PostgreSQL, never by sleeping), and the usage preview before revoking and on a key's page.
-import pg from "pg";
-import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
+// a key with no permission, rolling through a grace period (its end reached by moving the server's key
+// clock, never by sleeping), and the usage preview before revoking and on a key's page.
+import {
+  call,
+  ECHO_AGENT,
+  expect,
+  expectAccessible,
+  management,
+  screenshots,
+  setServerClockAhead,
+  test,
+  ui,
+} from "./fixtures";
 
 const keysPath = () => `/api/v1/organizations/${ui().orgA.organization_id}/access-keys`;
 
@@ -88,26 +97,29 @@ test("roll a key through its grace period: both keys linked with the time left, 
   await expect(page.getByText(`rolled to ${successor.key_id}`)).toBeVisible();
   await expect(page.getByText("Old key refused from")).toBeVisible();
 
-  test.skip(!ui().databaseUrl, "the end of the grace is driven through the database: PostgreSQL runs only");
-  // The grace ends: revoke_at moved into the past; the worker's sweep revokes the key.
-  const db = new pg.Client({ connectionString: ui().databaseUrl });
-  await db.connect();
+  // The grace ends: the server's key clock is moved past it (no sleeping); the old key is refused at
+  // once, and the worker's sweep writes its revocation down.
+  setServerClockAhead(3_600_000 + 5_000);
   try {
-    await db.query(`UPDATE access_keys SET revoke_at = now()::timestamp(3) - interval '1 second' WHERE id = $1`, [
-      old.key_id,
-    ]);
+    const refusedAtOnce = await call("POST", `/api/agents/webhook/${agent.agent_id}`, {
+      auth: old.key,
+      body: { message: "hi" },
+    });
+    expect(refusedAtOnce.status).toBe(401);
+    await expect
+      .poll(
+        async () =>
+          (await call("GET", `${keysPath()}?limit=100`, { auth: ui().orgA.user_token })).body.access_keys.find(
+            (k: { key_id: string }) => k.key_id === old.key_id,
+          ).revoked_at,
+        { timeout: 90_000, intervals: [1000] },
+      )
+      .not.toBeNull();
   } finally {
-    await db.end();
+    setServerClockAhead(0);
   }
-  await expect
-    .poll(
-      async () =>
-        (await call("GET", `${keysPath()}?limit=100`, { auth: ui().orgA.user_token })).body.access_keys.find(
-          (k: { key_id: string }) => k.key_id === old.key_id,
-        ).revoked_at,
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .not.toBeNull();
+  const works = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: raw, body: { message: "hi" } });
+  expect(works.status).toBe(200);
   const refused = await call("POST", `/api/agents/webhook/${agent.agent_id}`, {
     auth: old.key,
     body: { message: "hi" },

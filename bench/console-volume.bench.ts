@@ -1,4 +1,5 @@
-// The console at volume (docs/benchmarks.md "console-volume"): search and the console's lists on one
+// The console at volume (docs/benchmarks.md "console-volume"): search, the console's lists and the
+// usage charts' reads (rollups made by `admin usage-backfill` after the seed) on one
 // organization with BENCH_CONSOLE_MESSAGES messages (default 100,000; the goal's size, 1,000,000,
 // with BENCH_CONSOLE_FULL=1), a tenth as many runs and as many run items as messages. The seed is
 // SQL (INSERT ... SELECT generate_series, counter triggers off, counters backfilled, ANALYZE).
@@ -11,7 +12,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import path from "node:path";
 import pg from "pg";
-import { ownServer, startServer, type OwnServer } from "../e2e/api/server";
+import { admin, ownServer, startServer, type OwnServer } from "../e2e/api/server";
 
 const MESSAGES = Number(process.env.BENCH_CONSOLE_MESSAGES ?? (process.env.BENCH_CONSOLE_FULL ? 1_000_000 : 100_000));
 const SAMPLES = Number(process.env.BENCH_CONSOLE_SAMPLES ?? 40);
@@ -152,12 +153,14 @@ export default async function consoleVolumeBench() {
       await client.connect();
       await client.query(sql);
       await client.end();
+      await admin(own.target, ["usage-backfill"]); // the rollups of the seeded history, as after an import
     } else {
       // The embedded database belongs to one process: the server stops while the seed is written.
       await own.server.stop();
       const db = new PGlite(path.join(own.target.dataDir, "pglite"));
       await db.exec(sql);
       await db.close();
+      await admin(own.target, ["usage-backfill"]);
       own.server = await startServer(own.target, { SEED_DEMO: "false", LOG_LEVEL: "warn" }, own.server.port);
     }
     const runs = MESSAGES / 10;
@@ -170,6 +173,8 @@ export default async function consoleVolumeBench() {
     // A 30-day window in the middle of the seed's 180 days, as the console's date filters send it.
     const day = 24 * 3600 * 1000;
     const window = `from=${new Date(Date.now() - 100 * day).toISOString()}&to=${new Date(Date.now() - 70 * day).toISOString()}`;
+    const usage = (days: number, groupBy: string) =>
+      `/api/console/usage?from=${new Date(Date.now() - days * day).toISOString()}&group_by=${groupBy}`;
     const targets: Target[] = [
       { name: "search: exact session id", path: q(pad("sess", Math.floor(MESSAGES / 8))) },
       { name: "search: exact message id", path: q(pad("msg", mid)) },
@@ -195,6 +200,12 @@ export default async function consoleVolumeBench() {
       { name: "deliveries, page 41", path: "/api/console/deliveries?limit=50", deep: 40 },
       { name: "audit, page 1", path: "/api/console/audit?limit=50" },
       { name: "audit, page 41", path: "/api/console/audit?limit=50", deep: 40 },
+      // The usage charts' reads (components/console/queries.ts USAGE_RANGES), from the hourly rollups.
+      { name: "usage, 24 hours by hour", path: usage(1, "hour") },
+      { name: "usage, 7 days by hour", path: usage(7, "hour") },
+      { name: "usage, 30 days by day", path: usage(30, "day") },
+      { name: "usage, one agent, 7 days by hour", path: `${usage(7, "hour")}&agent_id=${chat}` },
+      { name: "usage, 30 days by hour (API's largest)", path: usage(30, "hour") },
     ];
     const rows: string[] = [];
     const misses: string[] = [];

@@ -218,7 +218,7 @@ export function KeysView() {
                     <RollLinks k={k} />
                   </Td>
                   <Td>
-                    <Mono>{k.start}…</Mono>
+                    <Mono className="whitespace-nowrap">{k.start}…</Mono>
                   </Td>
                   <Td className="hidden md:table-cell">
                     <div className="flex flex-wrap gap-1">

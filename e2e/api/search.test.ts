@@ -184,6 +184,12 @@ describe("case timeline", () => {
     for (const id of [a.session, a.message, a.run, a.reviewedRun]) expect(ids).toContain(id);
     expect(res.body.entries.filter((e: any) => e.kind === "message")).toHaveLength(4); // two turns, two replies
     for (const id of [b.session, b.run]) expect(ids).not.toContain(id);
+    // The key that started the session and the key that triggered the run, each with a link.
+    const keys = res.body.entries.filter((e: any) => e.kind === "access_key");
+    expect(keys.map((e: any) => e.href)).toEqual(
+      expect.arrayContaining([`/sessions/${a.session}`, `/runs/${a.run}`, `/runs/${a.reviewedRun}`]),
+    );
+    for (const e of keys) expect(e.summary).toContain(`"search key orgA"`);
     expect(res.body.has_more).toBe(false);
   });
 

@@ -2,11 +2,10 @@
 // holds about them, newest first, in keyset pages over one UNION ALL of
 //   their sessions (`user_id`) and those sessions' messages;
 //   the runs whose inputs name them (`"user_id": ...`);
-//   the Access Keys that started those runs (the runs' `run.trigger` audit rows by a key);
+//   the Access Keys that acted for them: the key that started each session (`access_key_id`, an
+//   entry `key:<session id>` at the session's start) and each run (its `run.trigger` audit row);
 //   review decisions on those runs' items (`run.approval_resolved`);
 //   the callback deliveries of those messages and runs.
-// Sessions keep no record of the key that started them (the trigger writes no audit row), so the
-// keys are those of the runs.
 import { Prisma } from "../generated/prisma/client";
 import { decodeCursor, encodeCursor } from "../pagination";
 import { ApiError } from "../errors";
@@ -40,7 +39,11 @@ function entry(row: Row): TimelineEntry {
     case "run":
       return { ...base, summary: `Run of ${row.a ?? "an agent"}: ${row.b}`, href: `/runs/${row.id}` };
     case "access_key":
-      return { ...base, summary: `Access Key "${row.a}" (${row.b}) started ${ref}`, href: `/runs/${ref}` };
+      return {
+        ...base,
+        summary: `Access Key "${row.a}" (${row.b}) started ${ref}`,
+        href: ref.startsWith("sess_") ? `/sessions/${ref}` : `/runs/${ref}`,
+      };
     case "review":
       return {
         ...base,
@@ -76,7 +79,7 @@ export async function userTimeline(opts: {
 
   const sql = Prisma.sql`
     WITH s AS MATERIALIZED (
-      SELECT s.id, s.created_at, s.environment::text AS environment, g.name AS agent
+      SELECT s.id, s.created_at, s.environment::text AS environment, g.name AS agent, s.access_key_id
       FROM sessions s JOIN agents g ON g.id = s.agent_id
       WHERE s.organization_id = ${org} AND s.user_id = ${opts.userId}
     ), r AS MATERIALIZED (
@@ -96,6 +99,10 @@ export async function userTimeline(opts: {
       UNION ALL
       SELECT 'run', r.id, r.created_at, NULL, r.agent, r.status
         FROM r WHERE true ${before("r.created_at", "r.id")}
+      UNION ALL
+      SELECT 'access_key', 'key:' || s.id, s.created_at, s.id, k.name, k.id
+        FROM s JOIN access_keys k ON k.id = s.access_key_id AND k.organization_id = ${org}
+        WHERE true ${before("s.created_at", "('key:' || s.id)")}
       UNION ALL
       SELECT 'access_key', e.id, e.created_at, e.target_id, e.actor_label, e.actor_id
         FROM audit_events e JOIN r ON e.target_type = 'run' AND e.target_id = r.id

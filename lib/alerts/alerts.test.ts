@@ -3,7 +3,10 @@
 // its quiet period, and each move is a history row with a signed-event delivery in the outbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test-support/db";
+import { systemActor } from "../audit";
+import { resetClock, shiftClock } from "../clock";
 import { isApiError } from "../errors";
+import { mintKey, revokeKey } from "../keys/service";
 import { bootstrap } from "../orgs/service";
 import { addUsageIn } from "../usage/recorder";
 import { evaluateAlerts } from "./evaluate";
@@ -20,7 +23,24 @@ beforeAll(async () => {
   orgId = (await bootstrap({ org: "alerts", email: "a@example.com", password: "password-1" })).organization_id;
   otherOrg = (await bootstrap({ org: "others", email: "o@example.com", password: "password-1" })).organization_id;
 });
-afterAll(() => db.dispose());
+afterAll(() => {
+  resetClock();
+  return db.dispose();
+});
+
+const DAY = 86_400_000;
+const ruleInput = (kind: "key_expiring" | "rate_limit", threshold: number, extra: object = {}) => ({
+  name: `${kind} rule`,
+  kind,
+  threshold,
+  window_minutes: 5,
+  min_volume: 0,
+  quiet_minutes: 0,
+  url: null,
+  email: null,
+  enabled: true,
+  ...extra,
+});
 
 /** Replies of `agent` in the hour of `when`, written as the recorder writes them. */
 async function replies(organizationId: string, agent: string, when: Date, ok: number, failed: number) {
@@ -121,5 +141,96 @@ describe("alert rules", () => {
       }).catch((err: unknown) => err);
       expect(isApiError(e) && e.code).toBe("invalid_callback_url");
     }
+  });
+});
+
+describe("key_expiring", () => {
+  it("fires when the soonest expiry of a working key is fewer days away than the threshold, resolves when that key is revoked", async () => {
+    const org = (await bootstrap({ org: "expiring", email: "e@example.com", password: "password-1" })).organization_id;
+    const actor = systemActor("test");
+    const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
+    // Keys without an expiry, and another organization's key expiring tomorrow, do not count.
+    await mintKey({ organizationId: org, input: { name: "forever", permissions: ["agents:invoke"] }, actor });
+    await mintKey({
+      organizationId: otherOrg,
+      input: { name: "other", permissions: ["agents:invoke"], expires_at: inDays(1) },
+      actor,
+    });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("key_expiring", 7) });
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    const soon = await mintKey({
+      organizationId: org,
+      input: { name: "soon", permissions: ["agents:invoke"], expires_at: inDays(10) },
+      actor,
+    });
+    await mintKey({
+      organizationId: org,
+      input: { name: "later", permissions: ["agents:invoke"], expires_at: inDays(30) },
+      actor,
+    });
+    // 10 days left: not below 7.
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    // Four days on, 6 days are left of the soonest key: fires once, with the days left as its value.
+    shiftClock(4 * DAY);
+    const fired = await evaluateAlerts({ organizationId: org });
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ ruleId: rule.rule_id, move: "fired" });
+    expect(fired[0]!.value).toBeGreaterThan(5.99);
+    expect(fired[0]!.value).toBeLessThan(6.01);
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    // Revoking it leaves the 30-day key (26 days left): resolves.
+    await revokeKey({ organizationId: org, keyId: soon.key_id, actor });
+    const resolved = await evaluateAlerts({ organizationId: org });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toMatchObject({ ruleId: rule.rule_id, move: "resolved" });
+    expect(resolved[0]!.value).toBeGreaterThan(25.99);
+    // A key past its expiry no longer counts: 27 more days and none works with an expiry.
+    shiftClock(27 * DAY);
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    resetClock();
+  });
+});
+
+describe("rate_limit", () => {
+  it("measures the busiest key's triggers a minute against its own limit and fires above the threshold", async () => {
+    const org = (await bootstrap({ org: "busy", email: "b@example.com", password: "password-1" })).organization_id;
+    const actor = systemActor("test");
+    const small = await mintKey({
+      organizationId: org,
+      input: { name: "small", permissions: ["agents:invoke"], rate_limit_per_minute: 10 },
+      actor,
+    });
+    const big = await mintKey({
+      organizationId: org,
+      input: { name: "big", permissions: ["agents:invoke"], rate_limit_per_minute: 1000 },
+      actor,
+    });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 75) });
+    const hour = new Date("2026-11-21T09:00:00Z");
+    const triggers = (organizationId: string, keyId: string, n: number) =>
+      db.prisma.$transaction((tx) => addUsageIn(tx, { organizationId, agentId: "agt_x", keyId, at: hour, triggers: n }));
+    // 500 triggers of the big key in 10 minutes: 50 a minute, 5 % of its 1000.
+    await triggers(org, big.key_id, 500);
+    // Another organization's traffic through a key id of this one never counts.
+    await triggers(otherOrg, small.key_id, 10_000);
+    const tenPast = new Date(hour.getTime() + 10 * 60_000);
+    expect(await evaluateAlerts({ now: tenPast, organizationId: org })).toEqual([]);
+    // 70 triggers of the small key in 10 minutes: 7 a minute, 70 % of 10: not above 75.
+    await triggers(org, small.key_id, 70);
+    expect(await evaluateAlerts({ now: tenPast, organizationId: org })).toEqual([]);
+    const state = await db.prisma.alertRule.findUniqueOrThrow({ where: { id: rule.rule_id } });
+    expect(state.lastValue).toBeCloseTo(70, 6);
+    // 10 more: 80 %: fires once.
+    await triggers(org, small.key_id, 10);
+    const fired = await evaluateAlerts({ now: tenPast, organizationId: org });
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.move).toBe("fired");
+    expect(fired[0]!.value).toBeCloseTo(80, 6);
+    // Twenty minutes later the same traffic is 80 / 30 a minute, 26.7 %: resolves.
+    const thirtyPast = new Date(hour.getTime() + 30 * 60_000);
+    const resolved = await evaluateAlerts({ now: thirtyPast, organizationId: org });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]!.move).toBe("resolved");
+    expect(resolved[0]!.value).toBeCloseTo((80 / 30 / 10) * 100, 6);
   });
 });

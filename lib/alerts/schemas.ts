@@ -7,9 +7,19 @@ import { z } from "zod";
  *   holds at least `min_volume` replies;
  * - latency_p95: reply latency p95 (ms) over the window, with the same minimum volume;
  * - review_waiting: minutes the oldest run waiting for review has waited;
- * - callbacks_failing: completion callback deliveries created in the window whose last attempt failed.
+ * - callbacks_failing: completion callback deliveries created in the window whose last attempt failed;
+ * - key_expiring: days left before the soonest expiry among the keys that still work; fires when
+ *   BELOW the threshold;
+ * - rate_limit: the busiest key's triggers a minute over the window, as % of its rate limit.
  */
-export const ALERT_KINDS = ["error_rate", "latency_p95", "review_waiting", "callbacks_failing"] as const;
+export const ALERT_KINDS = [
+  "error_rate",
+  "latency_p95",
+  "review_waiting",
+  "callbacks_failing",
+  "key_expiring",
+  "rate_limit",
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const AlertRuleBody = z.strictObject({

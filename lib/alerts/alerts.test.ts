@@ -8,6 +8,7 @@ import { resetClock, shiftClock } from "../clock";
 import { isApiError } from "../errors";
 import { mintKey, revokeKey } from "../keys/service";
 import { bootstrap } from "../orgs/service";
+import { createAgent } from "../agents/service";
 import { addUsageIn } from "../usage/recorder";
 import { evaluateAlerts } from "./evaluate";
 import { createAlertRule } from "./service";
@@ -15,6 +16,8 @@ import { createAlertRule } from "./service";
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let orgId: string;
 let otherOrg: string;
+let agentA: string;
+const actor = systemActor("test");
 const T0 = new Date("2026-11-20T10:05:00Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
@@ -22,6 +25,8 @@ beforeAll(async () => {
   db = await openTestDatabase();
   orgId = (await bootstrap({ org: "alerts", email: "a@example.com", password: "password-1" })).organization_id;
   otherOrg = (await bootstrap({ org: "others", email: "o@example.com", password: "password-1" })).organization_id;
+  const echo = { kind: "conversational" as const, runtime: { type: "echo" as const } };
+  agentA = (await createAgent({ organizationId: orgId, input: { name: "a", ...echo } as never, actor })).agent_id;
 });
 afterAll(() => {
   resetClock();
@@ -57,9 +62,9 @@ describe("alert rules", () => {
     const rule = await createAlertRule({
       organizationId: orgId,
       input: {
-        name: "errors of agt_a",
+        name: "errors of agent a",
         kind: "error_rate",
-        agent_id: "agt_a",
+        agent_id: agentA,
         threshold: 10,
         window_minutes: 30,
         min_volume: 5,
@@ -68,31 +73,32 @@ describe("alert rules", () => {
         email: null,
         enabled: true,
       },
+      actor,
     });
     // Too little volume: 1 failure of 2 replies does not count.
-    await replies(orgId, "agt_a", at(0), 1, 1);
+    await replies(orgId, agentA, at(0), 1, 1);
     expect(await evaluateAlerts({ now: at(1), organizationId: orgId })).toEqual([]);
     // Another organization's failures never reach this rule.
-    await replies(otherOrg, "agt_a", at(0), 0, 50);
+    await replies(otherOrg, agentA, at(0), 0, 50);
     expect(await evaluateAlerts({ now: at(1), organizationId: orgId })).toEqual([]);
     // 4 failed of 10: 40 % > 10 %: fires once.
-    await replies(orgId, "agt_a", at(0), 5, 3);
+    await replies(orgId, agentA, at(0), 5, 3);
     const fired = await evaluateAlerts({ now: at(2), organizationId: orgId });
     expect(fired).toEqual([{ ruleId: rule.rule_id, move: "fired", value: 40 }]);
     expect(await evaluateAlerts({ now: at(3), organizationId: orgId })).toEqual([]);
     expect(await evaluateAlerts({ now: at(4), organizationId: orgId })).toEqual([]);
     // Two hours later the window holds only healthy replies: resolves once.
-    await replies(orgId, "agt_a", at(120), 20, 0);
+    await replies(orgId, agentA, at(120), 20, 0);
     expect(await evaluateAlerts({ now: at(121), organizationId: orgId })).toEqual([
       { ruleId: rule.rule_id, move: "resolved", value: 0 },
     ]);
     expect(await evaluateAlerts({ now: at(122), organizationId: orgId })).toEqual([]);
     // Failing again within the quiet period: no new alert; after it, one.
-    await replies(orgId, "agt_a", at(121), 0, 20);
+    await replies(orgId, agentA, at(121), 0, 20);
     expect(await evaluateAlerts({ now: at(150), organizationId: orgId })).toEqual([]);
     const again = await evaluateAlerts({ now: at(242), organizationId: orgId });
     expect(again).toHaveLength(0); // the failures' hour has left the window by then
-    await replies(orgId, "agt_a", at(241), 0, 10);
+    await replies(orgId, agentA, at(241), 0, 10);
     expect(await evaluateAlerts({ now: at(243), organizationId: orgId })).toEqual([
       { ruleId: rule.rule_id, move: "fired", value: 100 },
     ]);
@@ -138,6 +144,7 @@ describe("alert rules", () => {
           url,
           enabled: true,
         },
+        actor,
       }).catch((err: unknown) => err);
       expect(isApiError(e) && e.code).toBe("invalid_callback_url");
     }
@@ -147,7 +154,6 @@ describe("alert rules", () => {
 describe("key_expiring", () => {
   it("fires when the soonest expiry of a working key is fewer days away than the threshold, resolves when that key is revoked", async () => {
     const org = (await bootstrap({ org: "expiring", email: "e@example.com", password: "password-1" })).organization_id;
-    const actor = systemActor("test");
     const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
     // Keys without an expiry, and another organization's key expiring tomorrow, do not count.
     await mintKey({ organizationId: org, input: { name: "forever", permissions: ["agents:invoke"] }, actor });
@@ -156,7 +162,7 @@ describe("key_expiring", () => {
       input: { name: "other", permissions: ["agents:invoke"], expires_at: inDays(1) },
       actor,
     });
-    const rule = await createAlertRule({ organizationId: org, input: ruleInput("key_expiring", 7) });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("key_expiring", 7), actor });
     expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
     const soon = await mintKey({
       organizationId: org,
@@ -194,7 +200,6 @@ describe("key_expiring", () => {
 describe("rate_limit", () => {
   it("measures the busiest key's triggers a minute against its own limit and fires above the threshold", async () => {
     const org = (await bootstrap({ org: "busy", email: "b@example.com", password: "password-1" })).organization_id;
-    const actor = systemActor("test");
     const small = await mintKey({
       organizationId: org,
       input: { name: "small", permissions: ["agents:invoke"], rate_limit_per_minute: 10 },
@@ -205,10 +210,12 @@ describe("rate_limit", () => {
       input: { name: "big", permissions: ["agents:invoke"], rate_limit_per_minute: 1000 },
       actor,
     });
-    const rule = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 75) });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 75), actor });
     const hour = new Date("2026-11-21T09:00:00Z");
     const triggers = (organizationId: string, keyId: string, n: number) =>
-      db.prisma.$transaction((tx) => addUsageIn(tx, { organizationId, agentId: "agt_x", keyId, at: hour, triggers: n }));
+      db.prisma.$transaction((tx) =>
+        addUsageIn(tx, { organizationId, agentId: "agt_x", keyId, at: hour, triggers: n }),
+      );
     // 500 triggers of the big key in 10 minutes: 50 a minute, 5 % of its 1000.
     await triggers(org, big.key_id, 500);
     // Another organization's traffic through a key id of this one never counts.
@@ -232,5 +239,25 @@ describe("rate_limit", () => {
     expect(resolved).toHaveLength(1);
     expect(resolved[0]!.move).toBe("resolved");
     expect(resolved[0]!.value).toBeCloseTo((80 / 30 / 10) * 100, 6);
+  });
+});
+
+describe("rule writes", () => {
+  it("refuse another organization's agent as a missing one, cap the rules at 100, and write audit rows", async () => {
+    const org = (await bootstrap({ org: "capped", email: "c@example.com", password: "password-1" })).organization_id;
+    const e = await createAlertRule({
+      organizationId: org,
+      input: { ...ruleInput("rate_limit", 50), agent_id: agentA },
+      actor,
+    }).catch((err: unknown) => err);
+    expect(isApiError(e) && [e.code, e.status]).toEqual(["agent_not_found", 404]);
+    for (let i = 0; i < 100; i++)
+      await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", i), actor });
+    const full = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 1), actor }).catch(
+      (err: unknown) => err,
+    );
+    expect(isApiError(full) && [full.code, full.status]).toEqual(["too_many_alert_rules", 409]);
+    const audits = await db.prisma.auditEvent.count({ where: { organizationId: org, action: "alert_rule.created" } });
+    expect(audits).toBe(100);
   });
 });

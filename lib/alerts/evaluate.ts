@@ -17,6 +17,7 @@ import { effectiveLimit } from "../keys/rate-limit";
 import { log } from "../log";
 import { sendMail } from "../mail";
 import { processSlot } from "../process-state";
+import { alertPayload } from "./service";
 import { latencyQuantile, LATENCY_BUCKETS } from "../usage/histogram";
 import { hourOf } from "../usage/recorder";
 
@@ -88,7 +89,7 @@ export async function measureRule(rule: AlertRule, now: Date): Promise<number | 
       for (const r of rows) {
         const limit = effectiveLimit(r.own);
         if (limit <= 0) continue;
-        const pct = ((Number(r.n) / minutes) / limit) * 100;
+        const pct = (Number(r.n) / minutes / limit) * 100;
         if (Number(r.n) >= rule.minVolume && (busiest === null || pct > busiest)) busiest = pct;
       }
       return busiest;
@@ -136,17 +137,7 @@ async function apply(rule: AlertRule, move: "fired" | "resolved", value: number,
           subjectId: alertId,
           event: `alert.${move}`,
           url: rule.url,
-          data: {
-            alert_id: alertId,
-            rule_id: rule.id,
-            rule_name: rule.name,
-            kind: rule.kind,
-            agent_id: rule.agentId,
-            value,
-            threshold: rule.threshold,
-            window_minutes: rule.windowMinutes,
-            at: now.toISOString(),
-          },
+          data: alertPayload(rule, alertId, value, now),
         })
       : null;
     await tx.alertEvent.create({

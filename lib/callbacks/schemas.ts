@@ -46,6 +46,7 @@ export const CALLBACK_EVENTS = [
   "run.cancelled",
   "alert.fired",
   "alert.resolved",
+  "alert.test",
 ] as const;
 export const CallbackEvent = z.enum(CALLBACK_EVENTS);
 export type CallbackEvent = z.infer<typeof CallbackEvent>;

@@ -382,9 +382,7 @@ export const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(60_000)
-    .describe(
-      "How often the worker evaluates the alert rules (docs/api.md, Alerts); one process evaluates at a time.",
-    ),
+    .describe("How often the worker evaluates the alert rules (docs/api.md, Alerts); one process evaluates at a time."),
   UPLOAD_CLEANUP_INTERVAL_MS: z.coerce
     .number()
     .int()

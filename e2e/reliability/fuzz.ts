@@ -984,6 +984,7 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     bulk_action_id: { valid: ["bulk_fuzz"], other: ["bulk_unknown"] },
     export_id: { valid: ["exp_fuzz"], other: ["exp_unknown"] },
     delivery_id: { valid: ["dlv_fuzz"], other: ["dlv_unknown"] },
+    rule_id: { valid: ["alr_fuzz"], other: ["alr_unknown"] },
   };
 }
 

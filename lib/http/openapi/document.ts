@@ -187,6 +187,11 @@ const TAGS = [
     name: "Usage",
     description: "Management API: triggers, replies, runs, tokens, cost and latency per hour, agent or key.",
   },
+  {
+    name: "Alerts",
+    description:
+      "Management API: alert rules over usage, keys, reviews and callbacks; their history; signed alert events.",
+  },
   { name: "Service", description: "Health and this document; no authentication." },
   {
     name: "Completion callbacks",

@@ -395,6 +395,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       bulkActionId: "bulk_fuzz",
       freshView: async () => "view_fuzz",
       freshFile: async () => upload.body.file_id,
+      // None made here: the rule routes answer 404 alert_rule_not_found.
+      freshRule: async () => "alr_fuzz",
     },
   };
   await f.refreshSessions();

@@ -74,8 +74,10 @@ export const DeliverySummary = z.strictObject({
   id: responseId("dlv"),
   event: z.string(),
   url: z.string(),
-  agent_id: responseId("agt"),
-  subject_id: z.string().meta({ description: "The message or run id." }),
+  agent_id: responseId("agt")
+    .nullable()
+    .meta({ description: "The agent; null for an alert of a rule that watches every agent (or none)." }),
+  subject_id: z.string().meta({ description: "The message or run id; for an alert event, its `alt_...` id." }),
   status: DeliveryStatus,
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),

@@ -142,7 +142,8 @@ export async function updateAlertRule(opts: {
 }): Promise<AlertRuleRecord> {
   const { input, organizationId } = opts;
   const before = await loadRule(organizationId, opts.ruleId);
-  const url = input.url ? checkCallbackUrl(input.url, "url") : input.url;
+  // Absent: unchanged; null or "": none.
+  const url = input.url === undefined ? undefined : input.url ? checkCallbackUrl(input.url, "url") : null;
   await checkAgent(organizationId, input.agent_id);
   const kind = input.kind ?? before.kind;
   const threshold = input.threshold ?? before.threshold;

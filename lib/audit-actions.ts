@@ -41,6 +41,11 @@ export const AUDIT_GROUPS = {
     label: "Callbacks",
     actions: { redelivered: "Callback redelivered" },
   },
+  alert_rule: {
+    label: "Alert rules",
+    any: "Any alert rule change",
+    actions: { created: "Alert rule created", updated: "Alert rule changed", deleted: "Alert rule deleted" },
+  },
   webhook_secret: {
     label: "Webhook signing secret",
     actions: { created: "Webhook secret created", rotated: "Webhook secret rotated" },

@@ -377,6 +377,12 @@ export const EnvSchema = z.object({
     .positive()
     .default(24)
     .describe("Unfinished resumable uploads are deleted (bytes and state) this long after they began."),
+  ALERT_EVALUATION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60_000)
+    .describe("How often the worker evaluates the alert rules (docs/api.md, Alerts); one process evaluates at a time."),
   UPLOAD_CLEANUP_INTERVAL_MS: z.coerce
     .number()
     .int()

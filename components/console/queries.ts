@@ -62,6 +62,16 @@ import type {
   ReviewPage as ReviewPageAnswer,
 } from "@/lib/reviews/schemas";
 import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
+import type {
+  AlertEventList,
+  AlertEventRecord,
+  AlertRuleBody,
+  AlertRuleList,
+  AlertRulePatch,
+  AlertRuleRecord,
+  AlertTestSent,
+  DeletedAlertRule,
+} from "@/lib/alerts/schemas";
 import type { UsageReport } from "@/lib/usage/schemas";
 import { api, del, patch, post } from "./api";
 
@@ -128,6 +138,8 @@ export const queryKeys = {
   delivery: (deliveryId: string) => ["delivery", deliveryId] as const,
   signingSecret: () => ["webhooks", "secret"] as const,
   usage: () => ["usage"] as const,
+  alertRules: () => ["alert-rules"] as const,
+  alertEvents: () => ["alert-events"] as const,
 };
 
 /** A list's further URL filters (`from`, `to`, `user_id`, `has_error`, ...), passed on as they are. */
@@ -311,6 +323,30 @@ export const useDelivery = (deliveryId: string, extra: Extra<DeliveryRecord> = {
     ...extra,
   });
 
+export type AlertRule = z.infer<typeof AlertRuleRecord>;
+export type AlertEvent = z.infer<typeof AlertEventRecord>;
+
+export const useAlertRules = (extra: Extra<z.infer<typeof AlertRuleList>> = {}) =>
+  useQuery({
+    queryKey: queryKeys.alertRules(),
+    queryFn: () => api<z.infer<typeof AlertRuleList>>("/alert-rules?limit=100"),
+    ...extra,
+  });
+
+export const useAlertEvents = (
+  p: { ruleId: string; cursor: string; limit: number },
+  extra: Extra<z.infer<typeof AlertEventList>> = {},
+) =>
+  useQuery({
+    queryKey: [...queryKeys.alertEvents(), p],
+    queryFn: () =>
+      api<z.infer<typeof AlertEventList>>(
+        `/alert-events?${search({ rule_id: p.ruleId, cursor: p.cursor, limit: p.limit })}`,
+      ),
+    placeholderData: keepPreviousData,
+    ...extra,
+  });
+
 export const useSigningSecret = () =>
   useQuery({ queryKey: queryKeys.signingSecret(), queryFn: () => api<SigningSecret>("/webhooks/secret") });
 
@@ -347,6 +383,11 @@ export const requests = {
   removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(`/members/${id(userId)}`),
   setSecret: (name: string, value: string) => api<Secret>(`/secrets/${id(name)}`, { method: "PUT", json: { value } }),
   deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(`/secrets/${id(name)}`),
+  createAlertRule: (body: z.input<typeof AlertRuleBody>) => post<AlertRule>("/alert-rules", body),
+  updateAlertRule: (ruleId: string, body: z.input<typeof AlertRulePatch>) =>
+    patch<AlertRule>(`/alert-rules/${id(ruleId)}`, body),
+  deleteAlertRule: (ruleId: string) => del<z.infer<typeof DeletedAlertRule>>(`/alert-rules/${id(ruleId)}`),
+  testAlertRule: (ruleId: string) => post<z.infer<typeof AlertTestSent>>(`/alert-rules/${id(ruleId)}/test`),
   rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>("/webhooks/secret"),
   redeliver: (deliveryId: string) => post<Delivery>(`/deliveries/${deliveryId}/redeliver`),
   switchOrganization: (organizationId: string) => post("/org", { organization_id: organizationId }),

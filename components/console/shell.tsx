@@ -22,6 +22,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: "/uploads", label: "Uploads" },
   { href: "/keys", label: "Access Keys" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/settings/secrets", label: "Secrets", admin: true },
   { href: "/settings/retention", label: "Retention" },
   { href: "/members", label: "Members", admin: true },

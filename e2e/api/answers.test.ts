@@ -133,6 +133,17 @@ describe("every route's answer is its contract's", () => {
     await ok("GET", `${org}/exports/${done.id}`, { auth });
     await ok("GET", `${org}/exports/${done.id}/download?token=${done.token}`, { auth });
     await ok("GET", `${org}/usage?group_by=agent`, { auth });
+    // Alerts: a rule made, read, changed, tested and deleted; the history.
+    const rule = await ok("POST", `${org}/alert-rules`, {
+      auth,
+      body: { name: "answers", kind: "latency_p95", threshold: 5000, url: "https://hooks.example.com/answers" },
+    });
+    await ok("GET", `${org}/alert-rules`, { auth });
+    await ok("GET", `${org}/alert-rules/${rule.body.rule_id}`, { auth });
+    await ok("PATCH", `${org}/alert-rules/${rule.body.rule_id}`, { auth, body: { enabled: false } });
+    await ok("POST", `${org}/alert-rules/${rule.body.rule_id}/test`, { auth });
+    await ok("GET", `${org}/alert-events?rule_id=${rule.body.rule_id}`, { auth });
+    await ok("DELETE", `${org}/alert-rules/${rule.body.rule_id}`, { auth });
   });
 
   it("conversations: a trigger (waiting and async), sessions and messages", async () => {

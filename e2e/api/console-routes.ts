@@ -35,6 +35,8 @@ export interface ConsoleFixtures {
   freshView(): Promise<string>;
   /** A file uploaded to the conversational agent for this call (DELETE deletes it): its id. */
   freshFile(): Promise<string>;
+  /** An alert rule of org A made for this call (DELETE deletes it): its id. */
+  freshRule(): Promise<string>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -117,6 +119,14 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
       const res = await call("POST", `/api/agents/${conversational}/upload`, { auth: key, raw: form });
       expect(res.status, res.text).toBe(200);
       return res.body.file_id;
+    },
+    freshRule: async () => {
+      const res = await call("POST", `/api/v1/organizations/${orgA.organization_id}/alert-rules`, {
+        auth: orgA.user_token,
+        body: { name: `fresh ${unique()}`, kind: "latency_p95", threshold: 10_000, url: "https://hooks.invalid/a" },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body.rule_id;
     },
   };
 }
@@ -468,6 +478,34 @@ export const REQUESTS: ConsoleRequest[] = [
     path: async (f) => `/api/console/views/${await f.freshView()}`,
     otherOrg: "view_not_found",
   },
+  { method: "GET", pattern: "/api/console/alert-rules", path: () => "/api/console/alert-rules" },
+  {
+    method: "POST",
+    pattern: "/api/console/alert-rules",
+    path: () => "/api/console/alert-rules",
+    body: () => ({ name: `matrix ${unique()}`, kind: "review_waiting", threshold: 600 }),
+  },
+  {
+    method: "PATCH",
+    pattern: "/api/console/alert-rules/[rule_id]",
+    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}`,
+    body: () => ({ enabled: false }),
+    otherOrg: "alert_rule_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/alert-rules/[rule_id]",
+    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}`,
+    otherOrg: "alert_rule_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/alert-rules/[rule_id]/test",
+    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}/test`,
+    body: () => ({}),
+    otherOrg: "alert_rule_not_found",
+  },
+  { method: "GET", pattern: "/api/console/alert-events", path: () => "/api/console/alert-events" },
 ];
 
 /** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */

@@ -613,6 +613,28 @@ describe("management API and service routes: real answers match the document", (
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: null } })).status).toBe(200);
   });
 
+  it("alerts: rules created, listed, read, changed, tested and deleted; the history; their errors", async () => {
+    const { orgA } = ctx();
+    const auth = { auth: orgA.user_token };
+    const base = `/api/v1/organizations/${orgA.organization_id}`;
+    const doc = "/api/v1/organizations/{org_id}";
+    const rules = `${doc}/alert-rules`;
+    const one = `${rules}/{rule_id}`;
+    const body = { name: "doc rule", kind: "error_rate", threshold: 20, url: "https://hooks.example.com/doc" };
+    const created = conform("POST", rules, await call("POST", `${base}/alert-rules`, { ...auth, body }));
+    expect(created.status).toBe(201);
+    const bad = { ...auth, body: { ...body, threshold: 101 } };
+    expect(conform("POST", rules, await call("POST", `${base}/alert-rules`, bad)).status).toBe(400);
+    expect(conform("GET", rules, await call("GET", `${base}/alert-rules`, auth)).status).toBe(200);
+    const path = `${base}/alert-rules/${created.body.rule_id}`;
+    expect(conform("GET", one, await call("GET", path, auth)).status).toBe(200);
+    expect(conform("PATCH", one, await call("PATCH", path, { ...auth, body: { threshold: 30 } })).status).toBe(200);
+    expect(conform("POST", `${one}/test`, await call("POST", `${path}/test`, auth)).status).toBe(202);
+    expect(conform("GET", `${doc}/alert-events`, await call("GET", `${base}/alert-events`, auth)).status).toBe(200);
+    expect(conform("DELETE", one, await call("DELETE", path, auth)).status).toBe(200);
+    expect(conform("GET", one, await call("GET", path, auth)).status).toBe(404);
+  });
+
   it("key lifecycle, exports and usage: change, roll, preview; an export made, read and downloaded; the usage figures", async () => {
     const { orgA } = ctx();
     const org = `/api/v1/organizations/${orgA.organization_id}`;

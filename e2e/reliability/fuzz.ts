@@ -395,6 +395,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       bulkActionId: "bulk_fuzz",
       freshView: async () => "view_fuzz",
       freshFile: async () => upload.body.file_id,
+      // None made here: the rule routes answer 404 alert_rule_not_found.
+      freshRule: async () => "alr_fuzz",
     },
   };
   await f.refreshSessions();
@@ -984,6 +986,7 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     bulk_action_id: { valid: ["bulk_fuzz"], other: ["bulk_unknown"] },
     export_id: { valid: ["exp_fuzz"], other: ["exp_unknown"] },
     delivery_id: { valid: ["dlv_fuzz"], other: ["dlv_unknown"] },
+    rule_id: { valid: ["alr_fuzz"], other: ["alr_unknown"] },
   };
 }
 

@@ -86,6 +86,8 @@ export default async function globalSetup(_config: FullConfig) {
     SEED_DEMO: "false",
     KEY_CACHE_TTL_MS: "2000",
     TEST_CLOCK_FILE: clockFile,
+    // Alert rules evaluated every second: alerts.spec sees a rule fire and resolve in seconds.
+    ALERT_EVALUATION_INTERVAL_MS: "1000",
   });
   const baseUrl = server.baseUrl;
 

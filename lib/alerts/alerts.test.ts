@@ -3,8 +3,12 @@
 // its quiet period, and each move is a history row with a signed-event delivery in the outbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test-support/db";
+import { systemActor } from "../audit";
+import { resetClock, shiftClock } from "../clock";
 import { isApiError } from "../errors";
+import { mintKey, revokeKey } from "../keys/service";
 import { bootstrap } from "../orgs/service";
+import { createAgent } from "../agents/service";
 import { addUsageIn } from "../usage/recorder";
 import { evaluateAlerts } from "./evaluate";
 import { createAlertRule } from "./service";
@@ -12,6 +16,8 @@ import { createAlertRule } from "./service";
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let orgId: string;
 let otherOrg: string;
+let agentA: string;
+const actor = systemActor("test");
 const T0 = new Date("2026-11-20T10:05:00Z");
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
@@ -19,8 +25,27 @@ beforeAll(async () => {
   db = await openTestDatabase();
   orgId = (await bootstrap({ org: "alerts", email: "a@example.com", password: "password-1" })).organization_id;
   otherOrg = (await bootstrap({ org: "others", email: "o@example.com", password: "password-1" })).organization_id;
+  const echo = { kind: "conversational" as const, runtime: { type: "echo" as const } };
+  agentA = (await createAgent({ organizationId: orgId, input: { name: "a", ...echo } as never, actor })).agent_id;
 });
-afterAll(() => db.dispose());
+afterAll(() => {
+  resetClock();
+  return db.dispose();
+});
+
+const DAY = 86_400_000;
+const ruleInput = (kind: "key_expiring" | "rate_limit", threshold: number, extra: object = {}) => ({
+  name: `${kind} rule`,
+  kind,
+  threshold,
+  window_minutes: 5,
+  min_volume: 0,
+  quiet_minutes: 0,
+  url: null,
+  email: null,
+  enabled: true,
+  ...extra,
+});
 
 /** Replies of `agent` in the hour of `when`, written as the recorder writes them. */
 async function replies(organizationId: string, agent: string, when: Date, ok: number, failed: number) {
@@ -37,9 +62,9 @@ describe("alert rules", () => {
     const rule = await createAlertRule({
       organizationId: orgId,
       input: {
-        name: "errors of agt_a",
+        name: "errors of agent a",
         kind: "error_rate",
-        agent_id: "agt_a",
+        agent_id: agentA,
         threshold: 10,
         window_minutes: 30,
         min_volume: 5,
@@ -48,31 +73,32 @@ describe("alert rules", () => {
         email: null,
         enabled: true,
       },
+      actor,
     });
     // Too little volume: 1 failure of 2 replies does not count.
-    await replies(orgId, "agt_a", at(0), 1, 1);
+    await replies(orgId, agentA, at(0), 1, 1);
     expect(await evaluateAlerts({ now: at(1), organizationId: orgId })).toEqual([]);
     // Another organization's failures never reach this rule.
-    await replies(otherOrg, "agt_a", at(0), 0, 50);
+    await replies(otherOrg, agentA, at(0), 0, 50);
     expect(await evaluateAlerts({ now: at(1), organizationId: orgId })).toEqual([]);
     // 4 failed of 10: 40 % > 10 %: fires once.
-    await replies(orgId, "agt_a", at(0), 5, 3);
+    await replies(orgId, agentA, at(0), 5, 3);
     const fired = await evaluateAlerts({ now: at(2), organizationId: orgId });
     expect(fired).toEqual([{ ruleId: rule.rule_id, move: "fired", value: 40 }]);
     expect(await evaluateAlerts({ now: at(3), organizationId: orgId })).toEqual([]);
     expect(await evaluateAlerts({ now: at(4), organizationId: orgId })).toEqual([]);
     // Two hours later the window holds only healthy replies: resolves once.
-    await replies(orgId, "agt_a", at(120), 20, 0);
+    await replies(orgId, agentA, at(120), 20, 0);
     expect(await evaluateAlerts({ now: at(121), organizationId: orgId })).toEqual([
       { ruleId: rule.rule_id, move: "resolved", value: 0 },
     ]);
     expect(await evaluateAlerts({ now: at(122), organizationId: orgId })).toEqual([]);
     // Failing again within the quiet period: no new alert; after it, one.
-    await replies(orgId, "agt_a", at(121), 0, 20);
+    await replies(orgId, agentA, at(121), 0, 20);
     expect(await evaluateAlerts({ now: at(150), organizationId: orgId })).toEqual([]);
     const again = await evaluateAlerts({ now: at(242), organizationId: orgId });
     expect(again).toHaveLength(0); // the failures' hour has left the window by then
-    await replies(orgId, "agt_a", at(241), 0, 10);
+    await replies(orgId, agentA, at(241), 0, 10);
     expect(await evaluateAlerts({ now: at(243), organizationId: orgId })).toEqual([
       { ruleId: rule.rule_id, move: "fired", value: 100 },
     ]);
@@ -118,8 +144,120 @@ describe("alert rules", () => {
           url,
           enabled: true,
         },
+        actor,
       }).catch((err: unknown) => err);
       expect(isApiError(e) && e.code).toBe("invalid_callback_url");
     }
+  });
+});
+
+describe("key_expiring", () => {
+  it("fires when the soonest expiry of a working key is fewer days away than the threshold, resolves when that key is revoked", async () => {
+    const org = (await bootstrap({ org: "expiring", email: "e@example.com", password: "password-1" })).organization_id;
+    const inDays = (d: number) => new Date(Date.now() + d * DAY).toISOString();
+    // Keys without an expiry, and another organization's key expiring tomorrow, do not count.
+    await mintKey({ organizationId: org, input: { name: "forever", permissions: ["agents:invoke"] }, actor });
+    await mintKey({
+      organizationId: otherOrg,
+      input: { name: "other", permissions: ["agents:invoke"], expires_at: inDays(1) },
+      actor,
+    });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("key_expiring", 7), actor });
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    const soon = await mintKey({
+      organizationId: org,
+      input: { name: "soon", permissions: ["agents:invoke"], expires_at: inDays(10) },
+      actor,
+    });
+    await mintKey({
+      organizationId: org,
+      input: { name: "later", permissions: ["agents:invoke"], expires_at: inDays(30) },
+      actor,
+    });
+    // 10 days left: not below 7.
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    // Four days on, 6 days are left of the soonest key: fires once, with the days left as its value.
+    shiftClock(4 * DAY);
+    const fired = await evaluateAlerts({ organizationId: org });
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ ruleId: rule.rule_id, move: "fired" });
+    expect(fired[0]!.value).toBeGreaterThan(5.99);
+    expect(fired[0]!.value).toBeLessThan(6.01);
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    // Revoking it leaves the 30-day key (26 days left): resolves.
+    await revokeKey({ organizationId: org, keyId: soon.key_id, actor });
+    const resolved = await evaluateAlerts({ organizationId: org });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toMatchObject({ ruleId: rule.rule_id, move: "resolved" });
+    expect(resolved[0]!.value).toBeGreaterThan(25.99);
+    // A key past its expiry no longer counts: 27 more days and none works with an expiry.
+    shiftClock(27 * DAY);
+    expect(await evaluateAlerts({ organizationId: org })).toEqual([]);
+    resetClock();
+  });
+});
+
+describe("rate_limit", () => {
+  it("measures the busiest key's triggers a minute against its own limit and fires above the threshold", async () => {
+    const org = (await bootstrap({ org: "busy", email: "b@example.com", password: "password-1" })).organization_id;
+    const small = await mintKey({
+      organizationId: org,
+      input: { name: "small", permissions: ["agents:invoke"], rate_limit_per_minute: 10 },
+      actor,
+    });
+    const big = await mintKey({
+      organizationId: org,
+      input: { name: "big", permissions: ["agents:invoke"], rate_limit_per_minute: 1000 },
+      actor,
+    });
+    const rule = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 75), actor });
+    const hour = new Date("2026-11-21T09:00:00Z");
+    const triggers = (organizationId: string, keyId: string, n: number) =>
+      db.prisma.$transaction((tx) =>
+        addUsageIn(tx, { organizationId, agentId: "agt_x", keyId, at: hour, triggers: n }),
+      );
+    // 500 triggers of the big key in 10 minutes: 50 a minute, 5 % of its 1000.
+    await triggers(org, big.key_id, 500);
+    // Another organization's traffic through a key id of this one never counts.
+    await triggers(otherOrg, small.key_id, 10_000);
+    const tenPast = new Date(hour.getTime() + 10 * 60_000);
+    expect(await evaluateAlerts({ now: tenPast, organizationId: org })).toEqual([]);
+    // 70 triggers of the small key in 10 minutes: 7 a minute, 70 % of 10: not above 75.
+    await triggers(org, small.key_id, 70);
+    expect(await evaluateAlerts({ now: tenPast, organizationId: org })).toEqual([]);
+    const state = await db.prisma.alertRule.findUniqueOrThrow({ where: { id: rule.rule_id } });
+    expect(state.lastValue).toBeCloseTo(70, 6);
+    // 10 more: 80 %: fires once.
+    await triggers(org, small.key_id, 10);
+    const fired = await evaluateAlerts({ now: tenPast, organizationId: org });
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.move).toBe("fired");
+    expect(fired[0]!.value).toBeCloseTo(80, 6);
+    // Twenty minutes later the same traffic is 80 / 30 a minute, 26.7 %: resolves.
+    const thirtyPast = new Date(hour.getTime() + 30 * 60_000);
+    const resolved = await evaluateAlerts({ now: thirtyPast, organizationId: org });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]!.move).toBe("resolved");
+    expect(resolved[0]!.value).toBeCloseTo((80 / 30 / 10) * 100, 6);
+  });
+});
+
+describe("rule writes", () => {
+  it("refuse another organization's agent as a missing one, cap the rules at 100, and write audit rows", async () => {
+    const org = (await bootstrap({ org: "capped", email: "c@example.com", password: "password-1" })).organization_id;
+    const e = await createAlertRule({
+      organizationId: org,
+      input: { ...ruleInput("rate_limit", 50), agent_id: agentA },
+      actor,
+    }).catch((err: unknown) => err);
+    expect(isApiError(e) && [e.code, e.status]).toEqual(["agent_not_found", 404]);
+    for (let i = 0; i < 100; i++)
+      await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", i), actor });
+    const full = await createAlertRule({ organizationId: org, input: ruleInput("rate_limit", 1), actor }).catch(
+      (err: unknown) => err,
+    );
+    expect(isApiError(full) && [full.code, full.status]).toEqual(["too_many_alert_rules", 409]);
+    const audits = await db.prisma.auditEvent.count({ where: { organizationId: org, action: "alert_rule.created" } });
+    expect(audits).toBe(100);
   });
 });

@@ -6,15 +6,18 @@
 // quiet for `quiet_minutes`. Each fire and resolve is a history row, delivered as a signed
 // `alert.fired` / `alert.resolved` event through the completion callbacks' outbox (same signing and
 // retries) when the rule has a URL, and by email when it has an address and SMTP_URL is set.
+import { now as clockNow } from "../clock";
 import { enqueueCallback, nudgeDeliverer } from "../callbacks/service";
 import { database, prisma } from "../db";
 import { tryAdvisoryLock } from "../db/advisory-lock";
 import type { AlertRule } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { effectiveLimit } from "../keys/rate-limit";
 import { log } from "../log";
 import { sendMail } from "../mail";
 import { processSlot } from "../process-state";
+import { alertPayload } from "./service";
 import { latencyQuantile, LATENCY_BUCKETS } from "../usage/histogram";
 import { hourOf } from "../usage/recorder";
 
@@ -58,16 +61,53 @@ export async function measureRule(rule: AlertRule, now: Date): Promise<number | 
           AND event NOT LIKE 'alert.%' AND (status = 'failed' OR (status = 'pending' AND attempts > 0)) ${agent}`);
       return Number(rows[0]?.n ?? 0);
     }
+    case "key_expiring": {
+      // Days left before the soonest expiry among the keys that still work (not revoked, not yet
+      // expired, not past a roll's grace); null (never breached) when none has an expiry.
+      const rows = await db.$queryRaw<Array<{ soonest: Date | null }>>(P.sql`
+        SELECT min(expires_at) AS soonest FROM access_keys
+        WHERE organization_id = ${rule.organizationId} AND revoked_at IS NULL AND expires_at IS NOT NULL
+          AND expires_at > ${now.toISOString()}::timestamp(3)
+          AND (revoke_at IS NULL OR revoke_at > ${now.toISOString()}::timestamp(3))`);
+      const soonest = rows[0]?.soonest;
+      return soonest ? (new Date(soonest).getTime() - now.getTime()) / 86_400_000 : null;
+    }
+    case "rate_limit": {
+      // The busiest key's pace against its own limit: its triggers in the window's whole hours of
+      // the rollups, per minute of the time they cover, as % of the key's requests a minute (its
+      // own, else RATE_LIMIT_PER_MINUTE; keys without a limit are left out). The per-minute
+      // counters themselves are not kept (docs/api.md, Alerts, "rate_limit").
+      const from = hourOf(since);
+      const minutes = Math.max(1, (now.getTime() - new Date(from).getTime()) / 60_000);
+      const rows = await db.$queryRaw<Array<{ n: number; own: number | null }>>(P.sql`
+        SELECT sum(u.triggers)::float8 AS n, k.rate_limit_per_minute AS own
+        FROM usage_hourly u JOIN access_keys k ON k.id = u.key_id AND k.organization_id = u.organization_id
+        WHERE u.organization_id = ${rule.organizationId} AND u.key_id <> '' AND u.hour >= ${from}::timestamp(3)
+          ${rule.agentId ? P.sql`AND u.agent_id = ${rule.agentId}` : P.empty}
+        GROUP BY k.id, k.rate_limit_per_minute`);
+      let busiest: number | null = null;
+      for (const r of rows) {
+        const limit = effectiveLimit(r.own);
+        if (limit <= 0) continue;
+        const pct = (Number(r.n) / minutes / limit) * 100;
+        if (Number(r.n) >= rule.minVolume && (busiest === null || pct > busiest)) busiest = pct;
+      }
+      return busiest;
+    }
     default:
       return null;
   }
 }
 
+/** A key's days left breach when they fall below the threshold; every other kind, when above it. */
+export const breaches = (kind: string, value: number | null, threshold: number) =>
+  value !== null && (kind === "key_expiring" ? value < threshold : value > threshold);
+
 type Move = "fired" | "resolved" | null;
 
 /** What the rule's state does with this value at `now`. */
 export function decide(rule: AlertRule, value: number | null, now: Date): Move {
-  const breached = value !== null && value > rule.threshold;
+  const breached = breaches(rule.kind, value, rule.threshold);
   if (!rule.firing && breached) {
     const quietUntil = rule.resolvedAt ? rule.resolvedAt.getTime() + rule.quietMinutes * 60_000 : 0;
     return now.getTime() >= quietUntil ? "fired" : null;
@@ -97,17 +137,7 @@ async function apply(rule: AlertRule, move: "fired" | "resolved", value: number,
           subjectId: alertId,
           event: `alert.${move}`,
           url: rule.url,
-          data: {
-            alert_id: alertId,
-            rule_id: rule.id,
-            rule_name: rule.name,
-            kind: rule.kind,
-            agent_id: rule.agentId,
-            value,
-            threshold: rule.threshold,
-            window_minutes: rule.windowMinutes,
-            at: now.toISOString(),
-          },
+          data: alertPayload(rule, alertId, value, now),
         })
       : null;
     await tx.alertEvent.create({
@@ -142,7 +172,7 @@ async function apply(rule: AlertRule, move: "fired" | "resolved", value: number,
 export async function evaluateAlerts(
   opts: { now?: Date; organizationId?: string } = {},
 ): Promise<Array<{ ruleId: string; move: "fired" | "resolved"; value: number }>> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? clockNow();
   const db = await prisma();
   const rules = await db.alertRule.findMany({
     where: { enabled: true, ...(opts.organizationId ? { organizationId: opts.organizationId } : {}) },

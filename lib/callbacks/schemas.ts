@@ -46,6 +46,7 @@ export const CALLBACK_EVENTS = [
   "run.cancelled",
   "alert.fired",
   "alert.resolved",
+  "alert.test",
 ] as const;
 export const CallbackEvent = z.enum(CALLBACK_EVENTS);
 export type CallbackEvent = z.infer<typeof CallbackEvent>;
@@ -73,8 +74,10 @@ export const DeliverySummary = z.strictObject({
   id: responseId("dlv"),
   event: z.string(),
   url: z.string(),
-  agent_id: responseId("agt"),
-  subject_id: z.string().meta({ description: "The message or run id." }),
+  agent_id: responseId("agt")
+    .nullable()
+    .meta({ description: "The agent; null for an alert of a rule that watches every agent (or none)." }),
+  subject_id: z.string().meta({ description: "The message or run id; for an alert event, its `alt_...` id." }),
   status: DeliveryStatus,
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),

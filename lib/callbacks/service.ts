@@ -85,7 +85,8 @@ export function deliverySummary(d: CallbackDelivery): DeliverySummary {
     id: d.id,
     event: d.event,
     url: d.url,
-    agent_id: d.agentId,
+    // Alert events of a rule of no agent are stored with '' (the column is required).
+    agent_id: d.agentId || null,
     subject_id: d.subjectId,
     status: d.status as DeliveryStatus,
     attempts: d.attempts,

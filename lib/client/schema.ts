@@ -582,6 +582,98 @@ export interface paths {
     patch: operations["updateAgent"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/alert-events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the alert history
+     * @description Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered (`delivery_id` of the signed event, `delivered_to`: the URL and `mailto:` address). Newest first, a page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).
+     */
+    get: operations["listAlertEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/alert-rules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List alert rules
+     * @description Admin only. Oldest first, each with its state (`firing`, `fired_at`, `resolved_at`, `last_value`); a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listAlertRules"];
+    put?: never;
+    /**
+     * Create an alert rule
+     * @description Admin only. `kind` says what is watched and the unit of `threshold` (docs/api.md, Alerts): `error_rate` (%), `latency_p95` (ms), `review_waiting` (minutes), `callbacks_failing` (deliveries), `key_expiring` (days; fires when BELOW), `rate_limit` (%). `agent_id` must be an agent of the organization (else `404 agent_not_found`); `url` is checked as a `callback_url`. At most 100 rules per organization.
+     */
+    post: operations["createAlertRule"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/alert-rules/{rule_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an alert rule
+     * @description Admin only. The rule and its state. A rule of another organization answers `404 alert_rule_not_found`.
+     */
+    get: operations["getAlertRule"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an alert rule
+     * @description Admin only. Its history stays (each event keeps the rule's name).
+     */
+    delete: operations["deleteAlertRule"];
+    options?: never;
+    head?: never;
+    /**
+     * Change an alert rule
+     * @description Admin only. Only the fields given change (`null` clears `agent_id`, `url`, `email`). Disabling a firing rule, or changing its `kind` or `agent_id`, ends its alert without an `alert.resolved` event.
+     */
+    patch: operations["updateAlertRule"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/alert-rules/{rule_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test alert
+     * @description Admin only. Enqueues a signed `alert.test` event to the rule's `url` through the completion callbacks' outbox (same signing and retries), so you can check your receiver; its delivery is in the console's Webhooks deliveries. A rule without a `url`: `400 invalid_request` naming `url`. No history row.
+     */
+    post: operations["testAlertRule"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/exports": {
     parameters: {
       query?: never;
@@ -907,7 +999,7 @@ export interface webhooks {
     put?: never;
     /**
      * Callback: alert.fired
-     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     * @description An alert rule fired or resolved, or an admin sent a test (`alert.test`) to the rule's URL (docs/api.md, Alerts). Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
      */
     post: operations["callback_alert_fired"];
     delete?: never;
@@ -927,9 +1019,29 @@ export interface webhooks {
     put?: never;
     /**
      * Callback: alert.resolved
-     * @description A run moved to this state. `data` is GET run's object. Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     * @description An alert rule fired or resolved, or an admin sent a test (`alert.test`) to the rule's URL (docs/api.md, Alerts). Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
      */
     post: operations["callback_alert_resolved"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "alert.test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Callback: alert.test
+     * @description An alert rule fired or resolved, or an admin sent a test (`alert.test`) to the rule's URL (docs/api.md, Alerts). Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.
+     */
+    post: operations["callback_alert_test"];
     delete?: never;
     options?: never;
     head?: never;
@@ -986,6 +1098,51 @@ export interface components {
       archived_at: string | null;
       /** @description The default callback_url of the agent's triggers (docs/api.md "Completion callbacks"). */
       callback_url: string | null;
+    };
+    AlertPayload: {
+      /** @description The history row (`alt_...`); for `alert.test`, a fresh id. */
+      alert_id: string;
+      rule_id: string;
+      rule_name: string;
+      /** @enum {string} */
+      kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+      agent_id: string | null;
+      /** @description The measured value in the kind's unit; null for a test. */
+      value: number | null;
+      threshold: number;
+      window_minutes: number;
+      /** Format: date-time */
+      at: string;
+    };
+    AlertRuleBody: {
+      name: string;
+      /** @enum {string} */
+      kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+      agent_id?: string | null;
+      threshold: number;
+      /** @default 15 */
+      window_minutes?: number;
+      /** @default 0 */
+      min_volume?: number;
+      /** @default 0 */
+      quiet_minutes?: number;
+      url?: string | null;
+      email?: string | null;
+      /** @default true */
+      enabled?: boolean;
+    };
+    AlertRulePatch: {
+      name?: string;
+      /** @enum {string} */
+      kind?: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+      agent_id?: string | null;
+      threshold?: number;
+      window_minutes?: number;
+      min_volume?: number;
+      quiet_minutes?: number;
+      url?: string | null;
+      email?: string | null;
+      enabled?: boolean;
     };
     Approval: {
       exception_id: string;
@@ -1158,12 +1315,14 @@ export interface components {
       | "bulk_action_not_found"
       | "export_not_found"
       | "view_not_found"
+      | "alert_rule_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
       | "idempotency_conflict"
       | "last_admin"
       | "too_many_views"
+      | "too_many_alert_rules"
       | "agent_archived"
       | "secret_in_use"
       | "upload_incomplete"
@@ -1829,6 +1988,27 @@ export interface components {
      *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
      *
      *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     */
+    Error400_invalid_json_invalid_request_invalid_callback_url: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_json" | "invalid_request" | "invalid_callback_url";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
      *
      *     `invalid_agent`: an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.
      */
@@ -2194,6 +2374,46 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `alert_rule_not_found`: alerts: no alert rule with this id in the organization.
+     */
+    Error404_organization_not_found_alert_rule_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "alert_rule_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `alert_rule_not_found`: alerts: no alert rule with this id in the organization.
+     *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     */
+    Error404_organization_not_found_alert_rule_not_found_agent_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "alert_rule_not_found" | "agent_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `export_not_found`: exports: no export with this id in the organization.
      */
     Error404_organization_not_found_export_not_found: {
@@ -2359,6 +2579,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "secret_in_use";
+          };
+        };
+      };
+    };
+    /** @description `too_many_alert_rules`: alerts: the organization already holds 100 alert rules; `details: {limit}`. */
+    Error409_too_many_alert_rules: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "too_many_alert_rules";
           };
         };
       };
@@ -4278,6 +4513,373 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  listAlertEvents: {
+    parameters: {
+      query?: {
+        /** @description Maximum rows to return (default 50, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+        /** @description Only this rule's events (`alr_...`). */
+        rule_id?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            alert_events: {
+              alert_id: string;
+              rule_id: string;
+              rule_name: string;
+              /** @enum {string} */
+              event: "fired" | "resolved";
+              value: number;
+              delivery_id: string | null;
+              delivered_to: string[];
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  listAlertRules: {
+    parameters: {
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rules. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            alert_rules: {
+              rule_id: string;
+              name: string;
+              /** @enum {string} */
+              kind:
+                "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+              agent_id: string | null;
+              threshold: number;
+              window_minutes: number;
+              min_volume: number;
+              quiet_minutes: number;
+              url: string | null;
+              email: string | null;
+              enabled: boolean;
+              firing: boolean;
+              fired_at: string | null;
+              resolved_at: string | null;
+              last_value: number | null;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AlertRuleBody"];
+      };
+    };
+    responses: {
+      /** @description The rule. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rule_id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+            agent_id: string | null;
+            threshold: number;
+            window_minutes: number;
+            min_volume: number;
+            quiet_minutes: number;
+            url: string | null;
+            email: string | null;
+            enabled: boolean;
+            firing: boolean;
+            fired_at: string | null;
+            resolved_at: string | null;
+            last_value: number | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_too_many_alert_rules"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The alert rule (`alr_...`).
+         * @example alr_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rule_id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+            agent_id: string | null;
+            threshold: number;
+            window_minutes: number;
+            min_volume: number;
+            quiet_minutes: number;
+            url: string | null;
+            email: string | null;
+            enabled: boolean;
+            firing: boolean;
+            fired_at: string | null;
+            resolved_at: string | null;
+            last_value: number | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_alert_rule_not_found"];
+    };
+  };
+  deleteAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The alert rule (`alr_...`).
+         * @example alr_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rule_id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_alert_rule_not_found"];
+    };
+  };
+  updateAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The alert rule (`alr_...`).
+         * @example alr_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AlertRulePatch"];
+      };
+    };
+    responses: {
+      /** @description The rule. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rule_id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+            agent_id: string | null;
+            threshold: number;
+            window_minutes: number;
+            min_volume: number;
+            quiet_minutes: number;
+            url: string | null;
+            email: string | null;
+            enabled: boolean;
+            firing: boolean;
+            fired_at: string | null;
+            resolved_at: string | null;
+            last_value: number | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_alert_rule_not_found_agent_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  testAlertRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The alert rule (`alr_...`).
+         * @example alr_0Rk3w2Zq8mN4pL7xYt2Bc9
+         */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Enqueued. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            rule_id: string;
+            /** @description The delivery of the `alert.test` event (`dlv_...`). */
+            delivery_id: string;
+            url: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_alert_rule_not_found"];
+    };
+  };
   listExports: {
     parameters: {
       query?: {
@@ -5231,7 +5833,7 @@ export interface operations {
           type: "alert.fired";
           /** Format: date-time */
           timestamp: string;
-          data: components["schemas"]["RunRecord"];
+          data: components["schemas"]["AlertPayload"];
         };
       };
     };
@@ -5266,7 +5868,42 @@ export interface operations {
           type: "alert.resolved";
           /** Format: date-time */
           timestamp: string;
-          data: components["schemas"]["RunRecord"];
+          data: components["schemas"]["AlertPayload"];
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx marks the delivery delivered; anything else is retried with backoff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  callback_alert_test: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`dlv_...`), the same on every retry and redelivery. */
+        "webhook-id": string;
+        /** @description Seconds since the epoch of this attempt. */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "alert.test";
+          /** Format: date-time */
+          timestamp: string;
+          data: components["schemas"]["AlertPayload"];
         };
       };
     };

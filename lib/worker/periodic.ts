@@ -73,7 +73,7 @@ export const SWEEPS: Sweep[] = [
     // Alert rules against the usage rollups: each fires and resolves once (lib/alerts). One process
     // evaluates at a time (an advisory lock on PostgreSQL; the others skip their turn).
     what: "alert evaluation",
-    everyMs: () => 60_000,
+    everyMs: () => env().ALERT_EVALUATION_INTERVAL_MS,
     run: () => evaluateAlertsExclusively(),
   },
 ];

@@ -97,7 +97,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
       header: "Agent",
       from: "md",
       className: "[overflow-wrap:anywhere]",
-      cell: (d) => agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>,
+      cell: (d) => (d.agent_id ? (agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>) : "—"),
     },
     { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} /> },
     { header: "Receiver", from: "md", cell: (d) => <Receiver url={d.url} /> },

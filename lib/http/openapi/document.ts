@@ -17,6 +17,7 @@ import {
   type Json,
   type Operation,
 } from "./builder";
+import { AlertPayload } from "../../alerts/schemas";
 import { CALLBACK_EVENTS } from "../../callbacks/schemas";
 import { MessageRecord } from "../../conversations/schemas";
 import { RunRecord } from "../../runs/schemas";
@@ -71,6 +72,7 @@ export const ERROR_DOCS: ErrorDocs = {
   export_not_ready: "exports: a download asked for before the export succeeded; `details: {status}`.",
   export_expired: "exports: the export's file was deleted after its expiry (7 days).",
   view_not_found: "console: no saved view with this id that you can see.",
+  alert_rule_not_found: "alerts: no alert rule with this id in the organization.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
@@ -78,6 +80,7 @@ export const ERROR_DOCS: ErrorDocs = {
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
   last_admin: "console: removing or demoting the last admin.",
   too_many_views: "console: a member already has 100 saved views of this list.",
+  too_many_alert_rules: "alerts: the organization already holds 100 alert rules; `details: {limit}`.",
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
   secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
   upload_incomplete: "a resumable upload's file asked for before its last byte; `details: {offset, length}`.",
@@ -183,6 +186,11 @@ const TAGS = [
   {
     name: "Usage",
     description: "Management API: triggers, replies, runs, tokens, cost and latency per hour, agent or key.",
+  },
+  {
+    name: "Alerts",
+    description:
+      "Management API: alert rules over usage, keys, reviews and callbacks; their history; signed alert events.",
   },
   { name: "Service", description: "Health and this document; no authentication." },
   {
@@ -381,6 +389,7 @@ export function buildOpenApiDocument(contracts: readonly RouteContract[]): OpenA
 function callbackWebhooks(c: Components): Record<string, Json> {
   const message = c.ref("MessageRecord", MessageRecord);
   const run = c.ref("RunRecord", RunRecord);
+  const alert = c.ref("AlertPayload", AlertPayload);
   const headerParam = (name: string, description: string) => ({
     name,
     in: "header",
@@ -391,14 +400,17 @@ function callbackWebhooks(c: Components): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const event of CALLBACK_EVENTS) {
     const isMessage = event.startsWith("message.");
+    const isAlert = event.startsWith("alert.");
     out[event] = {
       post: {
         operationId: `callback_${event.replace(".", "_")}`,
         summary: `Callback: ${event}`,
         description:
-          (isMessage
-            ? "A message's reply was stored (`completed`) or ended in error (`failed`). `data` is GET message's object."
-            : "A run moved to this state. `data` is GET run's object.") +
+          (isAlert
+            ? "An alert rule fired or resolved, or an admin sent a test (`alert.test`) to the rule's URL (docs/api.md, Alerts)."
+            : isMessage
+              ? "A message's reply was stored (`completed`) or ended in error (`failed`). `data` is GET message's object."
+              : "A run moved to this state. `data` is GET run's object.") +
           " Verify the signature with the organization's secret (e.g. the `standardwebhooks` package) before trusting it.",
         tags: ["Completion callbacks"],
         security: [],
@@ -417,7 +429,7 @@ function callbackWebhooks(c: Components): Record<string, Json> {
                 properties: {
                   type: { type: "string", const: event },
                   timestamp: { type: "string", format: "date-time" },
-                  data: isMessage ? message : run,
+                  data: isAlert ? alert : isMessage ? message : run,
                 },
               },
             },

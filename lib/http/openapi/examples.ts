@@ -293,3 +293,23 @@ export const createWorkflowAgent = {
 };
 
 export { AT as EXAMPLE_TIME };
+
+/** An alert rule (docs/api.md, Alerts). */
+export const alertRuleRecord = {
+  rule_id: "alr_0Rk3w2Zq8mN4pL7xYt2Bc9",
+  name: "Support bot errors",
+  kind: "error_rate",
+  agent_id: "agt_0VdXgkF2a1B2c3D4e5F6g7",
+  threshold: 10,
+  window_minutes: 15,
+  min_volume: 20,
+  quiet_minutes: 60,
+  url: "https://hooks.example.com/alerts",
+  email: "oncall@example.com",
+  enabled: true,
+  firing: false,
+  fired_at: null,
+  resolved_at: null,
+  last_value: 2.5,
+  created_at: "2026-11-20T10:00:00.000Z",
+};

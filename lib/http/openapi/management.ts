@@ -18,3 +18,5 @@ export const EXPORT_ID = pathParameter("export_id", "The export (`exp_...`).", "
 
 export const USER_ERRORS = ["unauthorized", "organization_not_found"] as const;
 export const ADMIN_ERRORS = [...USER_ERRORS, "forbidden"] as const;
+
+export const RULE_ID = pathParameter("rule_id", "The alert rule (`alr_...`).", "alr_0Rk3w2Zq8mN4pL7xYt2Bc9");

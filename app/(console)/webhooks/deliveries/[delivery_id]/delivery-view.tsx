@@ -145,9 +145,17 @@ export function DeliveryView({ deliveryId }: { deliveryId: string }) {
             ["Last HTTP status", <HttpStatus key="h" code={d.last_status_code} />],
             [
               "Agent",
-              <Link key="a" href={`/agents/${d.agent_id}`} className="text-indigo-700 underline hover:text-indigo-900">
-                {agents.data?.agents.find((a) => a.agent_id === d.agent_id)?.name ?? <Mono>{d.agent_id}</Mono>}
-              </Link>,
+              d.agent_id ? (
+                <Link
+                  key="a"
+                  href={`/agents/${d.agent_id}`}
+                  className="text-indigo-700 underline hover:text-indigo-900"
+                >
+                  {agents.data?.agents.find((a) => a.agent_id === d.agent_id)?.name ?? <Mono>{d.agent_id}</Mono>}
+                </Link>
+              ) : (
+                "—"
+              ),
             ],
             [
               "Subject",

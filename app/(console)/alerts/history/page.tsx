@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { AlertHistoryView } from "./history-view";
+
+export const metadata: Metadata = { title: "Alert history" };
+
+export default async function AlertHistoryPage() {
+  await requireConsolePage("/alerts/history");
+  return <AlertHistoryView />;
+}

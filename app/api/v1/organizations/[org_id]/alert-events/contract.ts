@@ -1,0 +1,57 @@
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { AlertEventList, AlertEventListQuery } from "@/lib/alerts/schemas";
+import { CURSOR_DOC } from "@/lib/validate";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/alert-events",
+  auth: "userToken",
+  admin: true,
+  query: AlertEventListQuery,
+  responses: { 200: AlertEventList },
+  errors: [...ADMIN_ERRORS, "invalid_request"],
+  openapi: () => ({
+    operationId: "listAlertEvents",
+    summary: "List the alert history",
+    tag: "Alerts",
+    description:
+      "Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered " +
+      "(`delivery_id` of the signed event, `delivered_to`: the URL and `mailto:` address). Newest first, a " +
+      "page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(AlertEventListQuery, {
+        limit: "Maximum rows to return (default 50, capped at 500).",
+        cursor: CURSOR_DOC,
+        rule_id: "Only this rule's events (`alr_...`).",
+      }),
+    ],
+    responses: {
+      "200": {
+        description: "The events.",
+        examples: {
+          events: {
+            summary: "One alert fired",
+            value: {
+              alert_events: [
+                {
+                  alert_id: "alt_0Rk3w2Zq8mN4pL7xYt2Bc9",
+                  rule_id: "alr_0Rk3w2Zq8mN4pL7xYt2Bc9",
+                  rule_name: "Support bot errors",
+                  event: "fired",
+                  value: 37.5,
+                  delivery_id: "dlv_0Rk3w2Zq8mN4pL7xYt2Bc9",
+                  delivered_to: ["https://hooks.example.com/alerts", "mailto:oncall@example.com"],
+                  created_at: "2026-11-20T10:05:00.000Z",
+                },
+              ],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+  }),
+});

@@ -25,7 +25,7 @@ export interface UiContext {
   users: { adminA: UiUser; supportA: UiUser; adminB: UiUser; multi: UiUser };
   /** The server's PostgreSQL database (absent: embedded, which admits one process). */
   databaseUrl?: string;
-  /** The server's TEST_CLOCK_FILE: milliseconds its key clock runs ahead (fixtures.ts advanceClock). */
+  /** The server's TEST_CLOCK_FILE: milliseconds its key clock runs ahead (fixtures.ts setServerClockAhead). */
   clockFile: string;
 }
 

@@ -4,6 +4,7 @@ import {
   useId,
   useRef,
   useState,
+  type ChangeEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
@@ -80,43 +81,74 @@ export function Field({
 
 type InvalidProp = { invalid?: boolean };
 
-/** A labelled text input: Field and Input wired together, for the common case. */
-export function TextField({
-  label,
-  hint,
-  error,
-  className,
-  ...input
-}: { label: string; hint?: ReactNode; error?: string; className?: string } & Omit<
-  InputHTMLAttributes<HTMLInputElement>,
-  "className" | "id"
->) {
-  return (
-    <Field label={label} hint={hint} error={error} className={className}>
-      {({ id, describedBy, invalid }) => <Input id={id} aria-describedby={describedBy} invalid={invalid} {...input} />}
-    </Field>
-  );
-}
-
-/** A labelled select of `options` ([value, label]): Field and Select wired together. */
-export function SelectField({
-  label,
-  hint,
-  error,
-  className,
-  options,
-  ...select
-}: {
+/** The label, hint and error every labelled control takes; `onValue` receives the new value. */
+type Labelled = {
   label: string;
   hint?: ReactNode;
   error?: string;
   className?: string;
+  onValue?: (value: string) => void;
+};
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/**
+ * A labelled control's props split in two: the Field's, and the control's (its onChange also
+ * calls `onValue`), to which `wired` adds the Field's id, description and invalid state.
+ */
+function labelled<P extends { onChange?: unknown }>({
+  label,
+  hint,
+  error,
+  className,
+  onValue,
+  ...control
+}: Labelled & P) {
+  const onChange = control.onChange as ((e: ChangeEvent<Control>) => void) | undefined;
+  const change = onValue
+    ? (e: ChangeEvent<Control>) => {
+        onChange?.(e);
+        onValue(e.target.value);
+      }
+    : onChange;
+  return {
+    field: { label, hint, error, className },
+    wired: ({ id, describedBy, invalid }: { id: string; describedBy?: string; invalid: boolean }) => ({
+      ...control,
+      onChange: change,
+      id,
+      "aria-describedby": describedBy,
+      invalid,
+    }),
+  };
+}
+
+/** A labelled text input: Field and Input wired together, for the common case. */
+export function TextField(props: Labelled & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "id">) {
+  const { field, wired } = labelled(props);
+  return <Field {...field}>{(ids) => <Input {...wired(ids)} />}</Field>;
+}
+
+/** A labelled text area: Field and Textarea wired together (`areaClassName` styles the text area). */
+export function TextareaField({
+  areaClassName,
+  ...props
+}: Labelled & { areaClassName?: string } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "className" | "id">) {
+  const { field, wired } = labelled(props);
+  return <Field {...field}>{(ids) => <Textarea className={areaClassName} {...wired(ids)} />}</Field>;
+}
+
+/** A labelled select of `options` ([value, label]): Field and Select wired together. */
+export function SelectField({
+  options,
+  ...props
+}: Labelled & {
   options: readonly (readonly [string | number, string])[];
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "className" | "id">) {
+  const { field, wired } = labelled(props);
   return (
-    <Field label={label} hint={hint} error={error} className={className}>
-      {({ id, describedBy, invalid }) => (
-        <Select id={id} aria-describedby={describedBy} invalid={invalid} {...select}>
+    <Field {...field}>
+      {(ids) => (
+        <Select {...wired(ids)}>
           {options.map(([value, text]) => (
             <option key={value} value={value}>
               {text}

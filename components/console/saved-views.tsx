@@ -132,7 +132,7 @@ export function SavedViews({
             maxLength={80}
             required
             error={nameError}
-            onChange={(e) => setName(e.target.value)}
+            onValue={setName}
           />
           <label className="flex items-center gap-2 text-sm text-zinc-800">
             <input

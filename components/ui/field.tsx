@@ -183,3 +183,50 @@ export function Select({ className, invalid: bad, ...props }: SelectHTMLAttribut
     />
   );
 }
+
+/**
+ * A fieldset of checkboxes, one an option ([value, label]); `value` is the ticked ones, in the
+ * order they were ticked. `scroll` keeps a long list (an organization's agents) in a short box.
+ */
+export function CheckboxGroup<V extends string>({
+  legend,
+  hint,
+  options,
+  value,
+  onChange,
+  error,
+  scroll,
+}: {
+  legend: string;
+  hint?: ReactNode;
+  options: readonly (readonly [V, string])[];
+  value: V[];
+  onChange: (value: V[]) => void;
+  error?: string;
+  scroll?: boolean;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-zinc-800">{legend}</legend>
+      {hint && <p className="text-xs text-zinc-600">{hint}</p>}
+      <div className={scroll ? "mt-1 max-h-40 overflow-y-auto" : undefined}>
+        {options.map(([v, text]) => (
+          <label key={v} className={cn("flex items-start gap-2 text-sm", scroll ? "mt-1" : "mt-2")}>
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4 accent-indigo-600"
+              checked={value.includes(v)}
+              onChange={(e) => onChange(e.target.checked ? [...value, v] : value.filter((x) => x !== v))}
+            />
+            <span className="break-words">{text}</span>
+          </label>
+        ))}
+      </div>
+      {error && (
+        <p role="alert" className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

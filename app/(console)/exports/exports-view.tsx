@@ -182,7 +182,7 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
         hint="Names of metadata or input fields, separated by commas (at any depth), for example ssn, date_of_birth."
         value={fields}
         error={Object.entries(errors).find(([k]) => k.startsWith("redact.fields"))?.[1]}
-        onChange={(e) => setFields(e.target.value)}
+        onValue={setFields}
       />
     </FormDialog>
   );

@@ -87,7 +87,6 @@ export function RunsView() {
   const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));
   const selection = useRunSelection(JSON.stringify(filter));
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
-  const clear = () => url.update(NO_FILTERS);
   const fields: FilterField[] = [
     { kind: "status", options: RUN_STATUSES.map((s) => [s, statusLabel(s)] as const) },
     { kind: "agent", agents: workflowAgents, pending: agents.isPending },
@@ -102,7 +101,6 @@ export function RunsView() {
       url={url}
       fields={fields}
       filterLabel="Filter runs"
-      clear={clear}
       title="Runs"
       actions={
         <>

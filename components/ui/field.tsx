@@ -211,15 +211,13 @@ export function CheckboxGroup<V extends string>({
       {hint && <p className="text-xs text-zinc-600">{hint}</p>}
       <div className={scroll ? "mt-1 max-h-40 overflow-y-auto" : undefined}>
         {options.map(([v, text]) => (
-          <label key={v} className={cn("flex items-start gap-2 text-sm", scroll ? "mt-1" : "mt-2")}>
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 accent-indigo-600"
-              checked={value.includes(v)}
-              onChange={(e) => onChange(e.target.checked ? [...value, v] : value.filter((x) => x !== v))}
-            />
-            <span className="break-words">{text}</span>
-          </label>
+          <CheckboxField
+            key={v}
+            label={text}
+            className={scroll ? "mt-1" : "mt-2"}
+            checked={value.includes(v)}
+            onChecked={(on) => onChange(on ? [...value, v] : value.filter((x) => x !== v))}
+          />
         ))}
       </div>
       {error && (
@@ -228,5 +226,30 @@ export function CheckboxGroup<V extends string>({
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** One checkbox and its label ("Share with the organization"). */
+export function CheckboxField({
+  label,
+  checked,
+  onChecked,
+  className,
+}: {
+  label: ReactNode;
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+  className?: string;
+}) {
+  return (
+    <label className={cn("flex items-start gap-2 text-sm text-zinc-800", className)}>
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 accent-indigo-600"
+        checked={checked}
+        onChange={(e) => onChecked(e.target.checked)}
+      />
+      <span className="break-words">{label}</span>
+    </label>
   );
 }

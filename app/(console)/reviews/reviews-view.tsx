@@ -23,7 +23,7 @@ import { ReasonField, ReviewItemData, ReviewItemSummary } from "@/components/con
 import { useUrlParams } from "@/components/console/url-params";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select } from "@/components/ui/field";
+import { CheckboxField, Field, Input, Select } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { itemLabel, ReviewDialog } from "./review-dialog";
@@ -134,15 +134,12 @@ function BulkDialog({
           setError(null);
         }}
       />
-      <label className="mt-3 flex items-start gap-2 text-sm text-zinc-800">
-        <input
-          type="checkbox"
-          className="mt-0.5 h-4 w-4"
-          checked={takeOver}
-          onChange={(e) => setTakeOver(e.target.checked)}
-        />
-        <span>Take over items another member is reviewing (otherwise they are skipped)</span>
-      </label>
+      <CheckboxField
+        label="Take over items another member is reviewing (otherwise they are skipped)"
+        className="mt-3"
+        checked={takeOver}
+        onChecked={setTakeOver}
+      />
     </Dialog>
   );
 }
@@ -294,15 +291,12 @@ export function ReviewsView() {
       >
         {(items) => (
           <div>
-            <label className="mb-2 flex items-center gap-2 text-sm text-zinc-800">
-              <input
-                type="checkbox"
-                className="h-4 w-4"
-                checked={allChosen}
-                onChange={() => setSelected(allChosen ? new Set() : new Set(items.map((i) => i.exception_id)))}
-              />
-              Select all on this page
-            </label>
+            <CheckboxField
+              label="Select all on this page"
+              className="mb-2"
+              checked={allChosen}
+              onChecked={(all) => setSelected(all ? new Set(items.map((i) => i.exception_id)) : new Set())}
+            />
             <ul className="space-y-3" aria-label="Items waiting for review">
               {items.map((r) => {
                 const name = itemLabel(r);

@@ -40,20 +40,13 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         }
       }}
     >
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        required
-      />
+      <TextField label="Email" type="email" autoComplete="username" value={email} onValue={setEmail} required />
       <TextField
         label="Password"
         type="password"
         autoComplete="current-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onValue={setPassword}
         required
       />
       {error && (

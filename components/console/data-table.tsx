@@ -3,10 +3,12 @@
 // it shows (`from`: hidden on a phone below that width), rows keyed by id. With `selected` and
 // `onSelectedChange` a checkbox column selects rows, and its header selects every row of the page.
 // The empty and loading states are ListResult's: DataTable draws only rows it is given.
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { RowAction } from "../ui/button";
 import { cn } from "../ui/cn";
 import type { RowActionItem } from "./row-actions";
+import { ShortId } from "./short-id";
 import { Table, TBody, Td, Tr, type Column } from "../ui/table";
 
 const SHOWN_FROM = { sm: "hidden sm:table-cell", md: "hidden md:table-cell", lg: "hidden lg:table-cell" };
@@ -146,4 +148,22 @@ export function actionsColumn<R>(
       </div>
     ),
   };
+}
+
+/** A row's main cell: the link to its page (named with its id for screen readers), its short id below. */
+export function RowLink({ href, id, label, kind }: { href: string; id: string; label: string; kind: string }) {
+  return (
+    <>
+      <Link
+        href={href}
+        className="font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
+        aria-label={`${label}, ${kind} ${id}`}
+      >
+        {label}
+      </Link>
+      <div className="text-xs text-zinc-600">
+        <ShortId id={id} />
+      </div>
+    </>
+  );
 }

@@ -118,14 +118,14 @@ export interface UrlFilters {
 
 /**
  * A list page whose filters are the URL's (docs/console.md, "List filters"): the header with the
- * list's saved views (then `actions`, e.g. an export button), the filter fields, and the list.
+ * list's saved views (then `actions`, e.g. an export button), the filter fields, and the list;
+ * clearing the filters puts each back to its default.
  */
 export function FilteredListPage<D extends CursorPage, R>({
   list,
   url,
   fields,
   filterLabel,
-  clear,
   ...page
 }: Omit<Parameters<typeof ListPage<D, R>>[0], "paging" | "filtered" | "onClear" | "views" | "filters"> & {
   list: ViewList;
@@ -133,9 +133,9 @@ export function FilteredListPage<D extends CursorPage, R>({
   fields: readonly FilterField[];
   /** The filter form's accessible name ("Filter runs"). */
   filterLabel: string;
-  /** Every filter back to its default. */
-  clear: () => void;
 }) {
+  // Every filter back to its default.
+  const clear = () => url.replace({});
   return (
     <ListPage
       {...page}

@@ -11,7 +11,7 @@ import { requests, useViews, viewsKey, type SavedView } from "./queries";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
-import { TextField } from "../ui/field";
+import { CheckboxField, TextField } from "../ui/field";
 import { ErrorState, SkeletonRows } from "../ui/states";
 
 export function SavedViews({
@@ -132,17 +132,9 @@ export function SavedViews({
             maxLength={80}
             required
             error={nameError}
-            onChange={(e) => setName(e.target.value)}
+            onValue={setName}
           />
-          <label className="flex items-center gap-2 text-sm text-zinc-800">
-            <input
-              type="checkbox"
-              className="size-4 accent-indigo-600"
-              checked={shared}
-              onChange={(e) => setShared(e.target.checked)}
-            />
-            Share with the organization
-          </label>
+          <CheckboxField label="Share with the organization" checked={shared} onChecked={setShared} />
           {save.error && !nameError && <ErrorState error={save.error} title="The view could not be saved" />}
           <Button type="submit" disabled={save.isPending || !name.trim()}>
             {save.isPending ? "Saving…" : "Save view"}

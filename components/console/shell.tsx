@@ -8,6 +8,7 @@ import type { ConsoleMe } from "@/lib/orgs/schemas";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { SkipLink } from "../ui/misc";
 import { signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
 import { requests } from "./queries";
@@ -138,12 +139,7 @@ export function Shell({ me, children }: { me: ConsoleMe; children: ReactNode }) 
   useEffect(() => setMenuOpen(false), [pathname]);
   return (
     <MeProvider me={me}>
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white">
         <div className="flex min-h-14 flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:h-14 sm:flex-nowrap sm:py-0">
           <Button

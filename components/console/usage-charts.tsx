@@ -202,6 +202,71 @@ function ChartCard({
 const formatFor = (series: Series[], name: string) =>
   series.find((s) => s.label === name)?.format ?? ((n: number) => String(n));
 
+const replies = (t: UsageFigures) => t.replies_completed + t.replies_failed;
+
+/** The six charts: what each shows, and when it has nothing to show. */
+const CHARTS: Array<{
+  title: string;
+  kind: "bar" | "line";
+  empty: (t: UsageFigures) => boolean;
+  emptyText: string;
+  series: Series[];
+}> = [
+  {
+    title: "Triggers",
+    kind: "bar",
+    empty: (t) => t.triggers === 0,
+    emptyText: "Messages sent to conversational agents show up here.",
+    series: [{ key: "triggers", label: "Triggers", color: "#4f46e5", value: (p) => p.triggers }],
+  },
+  {
+    title: "Error rate",
+    kind: "line",
+    empty: (t) => replies(t) === 0,
+    emptyText: "The share of replies that ended in error shows up here.",
+    series: [{ key: "error_rate", label: "Error rate", color: "#dc2626", value: (p) => p.error_rate, format: pct }],
+  },
+  {
+    title: "Reply latency",
+    kind: "line",
+    empty: (t) => replies(t) === 0,
+    emptyText: "How long replies took (median and 95th percentile) shows up here.",
+    series: [
+      { key: "p50", label: "p50", color: "#4f46e5", value: (p) => p.latency_p50_ms, format: ms },
+      { key: "p95", label: "p95", color: "#b45309", value: (p) => p.latency_p95_ms, format: ms },
+    ],
+  },
+  {
+    title: "Tokens",
+    kind: "bar",
+    empty: (t) => t.prompt_tokens + t.completion_tokens === 0,
+    emptyText: "Tokens the agents' models used show up here.",
+    series: [
+      { key: "prompt", label: "Prompt", color: "#4f46e5", value: (p) => p.prompt_tokens },
+      { key: "completion", label: "Completion", color: "#0891b2", value: (p) => p.completion_tokens },
+    ],
+  },
+  {
+    title: "Cost",
+    kind: "line",
+    empty: (t) => t.cost === 0,
+    emptyText: "What the replies cost, as the runtimes report it, shows up here.",
+    series: [{ key: "cost", label: "Cost", color: "#15803d", value: (p) => p.cost, format: usd }],
+  },
+  {
+    title: "Runs by outcome",
+    kind: "bar",
+    empty: (t) => t.runs_completed + t.runs_failed + t.runs_cancelled + t.runs_needs_review === 0,
+    emptyText: "Workflow runs that completed, failed, were cancelled or wait for review show up here.",
+    series: [
+      { key: "completed", label: "Completed", color: "#15803d", value: (p) => p.runs_completed },
+      { key: "failed", label: "Failed", color: "#dc2626", value: (p) => p.runs_failed },
+      { key: "cancelled", label: "Cancelled", color: "#71717a", value: (p) => p.runs_cancelled },
+      { key: "review", label: "Needs review", color: "#b45309", value: (p) => p.runs_needs_review },
+    ],
+  },
+];
+
 /** The usage of the organization, or of one agent (`agent_id`) or one Access Key (`key_id`). */
 export function UsageCharts({
   agent_id,
@@ -216,8 +281,6 @@ export function UsageCharts({
   const q = useUsage({ range, agentId: agent_id, keyId: key_id });
   const points = q.data?.groups ?? [];
   const t = q.data?.totals;
-  const replies = t ? t.replies_completed + t.replies_failed : 0;
-  const runs = t ? t.runs_completed + t.runs_failed + t.runs_cancelled + t.runs_needs_review : 0;
   return (
     <section aria-labelledby="usage-heading" className={className}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
@@ -255,73 +318,18 @@ export function UsageCharts({
             </p>
           )}
           <div className="grid gap-4 lg:grid-cols-2">
-            <ChartCard
-              title="Triggers"
-              kind="bar"
-              range={range}
-              points={points}
-              empty={!t || t.triggers === 0}
-              emptyText="Messages sent to conversational agents show up here."
-              series={[{ key: "triggers", label: "Triggers", color: "#4f46e5", value: (p) => p.triggers }]}
-            />
-            <ChartCard
-              title="Error rate"
-              kind="line"
-              range={range}
-              points={points}
-              empty={replies === 0}
-              emptyText="The share of replies that ended in error shows up here."
-              series={[
-                { key: "error_rate", label: "Error rate", color: "#dc2626", value: (p) => p.error_rate, format: pct },
-              ]}
-            />
-            <ChartCard
-              title="Reply latency"
-              kind="line"
-              range={range}
-              points={points}
-              empty={replies === 0}
-              emptyText="How long replies took (median and 95th percentile) shows up here."
-              series={[
-                { key: "p50", label: "p50", color: "#4f46e5", value: (p) => p.latency_p50_ms, format: ms },
-                { key: "p95", label: "p95", color: "#b45309", value: (p) => p.latency_p95_ms, format: ms },
-              ]}
-            />
-            <ChartCard
-              title="Tokens"
-              kind="bar"
-              range={range}
-              points={points}
-              empty={!t || t.prompt_tokens + t.completion_tokens === 0}
-              emptyText="Tokens the agents' models used show up here."
-              series={[
-                { key: "prompt", label: "Prompt", color: "#4f46e5", value: (p) => p.prompt_tokens },
-                { key: "completion", label: "Completion", color: "#0891b2", value: (p) => p.completion_tokens },
-              ]}
-            />
-            <ChartCard
-              title="Cost"
-              kind="line"
-              range={range}
-              points={points}
-              empty={!t || t.cost === 0}
-              emptyText="What the replies cost, as the runtimes report it, shows up here."
-              series={[{ key: "cost", label: "Cost", color: "#15803d", value: (p) => p.cost, format: usd }]}
-            />
-            <ChartCard
-              title="Runs by outcome"
-              kind="bar"
-              range={range}
-              points={points}
-              empty={runs === 0}
-              emptyText="Workflow runs that completed, failed, were cancelled or wait for review show up here."
-              series={[
-                { key: "completed", label: "Completed", color: "#15803d", value: (p) => p.runs_completed },
-                { key: "failed", label: "Failed", color: "#dc2626", value: (p) => p.runs_failed },
-                { key: "cancelled", label: "Cancelled", color: "#71717a", value: (p) => p.runs_cancelled },
-                { key: "review", label: "Needs review", color: "#b45309", value: (p) => p.runs_needs_review },
-              ]}
-            />
+            {CHARTS.map((c) => (
+              <ChartCard
+                key={c.title}
+                title={c.title}
+                kind={c.kind}
+                range={range}
+                points={points}
+                empty={!t || c.empty(t)}
+                emptyText={c.emptyText}
+                series={c.series}
+              />
+            ))}
           </div>
         </>
       )}

@@ -123,3 +123,15 @@ export function Details({ items }: { items: Array<[string, ReactNode]> }) {
 export function Mono({ children, className }: { children: ReactNode; className?: string }) {
   return <span className={cn("font-mono text-xs break-all", className)}>{children}</span>;
 }
+
+/** The first stop of the keyboard: a link to the page's main content (`#main`), shown when focused. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+    >
+      Skip to content
+    </a>
+  );
+}

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
 import { cn } from "./cn";
 
@@ -21,12 +22,30 @@ export function SkeletonRows({ rows = 5, label = "Loading" }: { rows?: number; l
   );
 }
 
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+/** A list with nothing in it: what comes here, and what to do (`action`, or a `link` to another page). */
+export function EmptyState({
+  title,
+  children,
+  action,
+  link,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+  link?: { href: string; label: string };
+}) {
+  const shown = link ? (
+    <Link href={link.href} className="text-sm font-medium text-indigo-700 hover:underline">
+      {link.label}
+    </Link>
+  ) : (
+    action
+  );
   return (
     <div className="rounded-lg border border-dashed border-zinc-300 bg-white px-6 py-10 text-center">
       <h3 className="text-sm font-semibold text-zinc-900">{title}</h3>
       {children && <div className="mx-auto mt-1 max-w-md text-sm text-zinc-600">{children}</div>}
-      {action && <div className="mt-4 flex justify-center">{action}</div>}
+      {shown && <div className="mt-4 flex justify-center">{shown}</div>}
     </div>
   );
 }

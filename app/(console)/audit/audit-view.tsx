@@ -148,10 +148,8 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
 
 export function AuditView() {
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
-  const { update } = url;
   const { action, ...dates } = url.filters;
   const events = useAudit({ action, cursor: url.cursor, limit: url.limit, filters: dates });
-  const clear = () => update(NO_FILTERS);
   const fields: FilterField[] = [
     {
       kind: "choice",
@@ -172,7 +170,6 @@ export function AuditView() {
       url={url}
       fields={fields}
       filterLabel="Filter the audit log"
-      clear={clear}
       title="Audit log"
       actions={<ExportButton kind="audit" />}
       description="Who did what in this organization, newest first: keys, agents, run controls, members and sign-ins."

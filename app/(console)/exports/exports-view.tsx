@@ -15,7 +15,7 @@ import { createExport, exportsKey, readExport, useExports, type ExportItem } fro
 import { usePagingState } from "@/components/console/url-params";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Field, Select, TextField } from "@/components/ui/field";
+import { CheckboxGroup, Field, Select, TextField } from "@/components/ui/field";
 import { Mono, PageHeader, ProgressBar } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
@@ -63,6 +63,14 @@ function Progress({ e }: { e: ExportItem }) {
   );
 }
 
+/** What an export can redact besides named fields. */
+const REDACT = [
+  ["emails", "Email addresses"],
+  ["phones", "Phone numbers"],
+  ["cards", "Payment card numbers (Luhn-checked)"],
+] as const;
+type RedactKind = (typeof REDACT)[number][0];
+
 function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const sp = useSearchParams();
   const admin = useIsAdmin();
@@ -73,7 +81,7 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
   const [filters, setFilters] = useState<Record<FilterKey, string>>(
     () => Object.fromEntries(FILTER_KEYS.map((k) => [k, sp.get(k) ?? ""])) as Record<FilterKey, string>,
   );
-  const [redact, setRedact] = useState({ emails: false, phones: false, cards: false });
+  const [redact, setRedact] = useState<RedactKind[]>([]);
   const [fields, setFields] = useState("");
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -91,7 +99,9 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
         format,
         filters: chosen,
         redact: {
-          ...redact,
+          emails: redact.includes("emails"),
+          phones: redact.includes("phones"),
+          cards: redact.includes("cards"),
           fields: fields
             .split(",")
             .map((f) => f.trim())
@@ -157,32 +167,13 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
           />
         ))}
       </fieldset>
-      <fieldset>
-        <legend className="text-sm font-medium text-zinc-800">Redact</legend>
-        {(
-          [
-            ["emails", "Email addresses"],
-            ["phones", "Phone numbers"],
-            ["cards", "Payment card numbers (Luhn-checked)"],
-          ] as const
-        ).map(([key, label]) => (
-          <label key={key} className="mt-2 flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-indigo-600"
-              checked={redact[key]}
-              onChange={(e) => setRedact({ ...redact, [key]: e.target.checked })}
-            />
-            {label}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup legend="Redact" options={REDACT} value={redact} onChange={setRedact} />
       <TextField
         label="Fields to redact"
         hint="Names of metadata or input fields, separated by commas (at any depth), for example ssn, date_of_birth."
         value={fields}
         error={Object.entries(errors).find(([k]) => k.startsWith("redact.fields"))?.[1]}
-        onChange={(e) => setFields(e.target.value)}
+        onValue={setFields}
       />
     </FormDialog>
   );

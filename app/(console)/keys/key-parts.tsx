@@ -19,7 +19,7 @@ import { FormDialog } from "@/components/console/form-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { ConsoleApiError } from "@/components/console/api";
 import { StatusBadge } from "@/components/ui/badge";
-import { SelectField, TextField } from "@/components/ui/field";
+import { CheckboxGroup, SelectField, TextField } from "@/components/ui/field";
 import { Details, Mono } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -198,7 +198,7 @@ export function RollDialog({ target, onClose }: { target: AccessKey | null; onCl
           label="Grace period for the old key"
           error={fieldError.grace_period_seconds}
           value={grace}
-          onChange={(e) => setGrace(e.target.value)}
+          onValue={setGrace}
           options={GRACES.map((g) => [g.value, g.label] as const)}
         />
       )}
@@ -229,30 +229,15 @@ export function AgentScopeField({
   const agents = useAgents();
   const live = agents.data?.agents.filter((a) => !a.archived_at) ?? [];
   return (
-    <fieldset>
-      <legend className="text-sm font-medium text-zinc-800">Agents</legend>
-      <p className="text-xs text-zinc-600">None ticked: every agent of the organization, present and future.</p>
-      <div className="mt-1 max-h-40 overflow-y-auto">
-        {live.map((a) => (
-          <label key={a.agent_id} className="mt-1 flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 accent-indigo-600"
-              checked={value.includes(a.agent_id)}
-              onChange={(e) =>
-                onChange(e.target.checked ? [...value, a.agent_id] : value.filter((x) => x !== a.agent_id))
-              }
-            />
-            <span className="break-words">{a.name}</span>
-          </label>
-        ))}
-      </div>
-      {error && (
-        <p role="alert" className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
-    </fieldset>
+    <CheckboxGroup
+      legend="Agents"
+      hint="None ticked: every agent of the organization, present and future."
+      options={live.map((a) => [a.agent_id, a.name] as const)}
+      value={value}
+      onChange={onChange}
+      error={error}
+      scroll
+    />
   );
 }
 
@@ -305,12 +290,7 @@ export function EditKeyDialog({ target, onClose }: { target: AccessKey | null; o
     >
       {k && (
         <>
-          <TextField
-            label="Name"
-            error={fields.name}
-            value={name ?? k.name}
-            onChange={(e) => setName(e.target.value)}
-          />
+          <TextField label="Name" error={fields.name} value={name ?? k.name} onValue={setName} />
           <TextField
             label="Rate limit (requests a minute, optional)"
             hint="Empty: the service default."
@@ -319,14 +299,14 @@ export function EditKeyDialog({ target, onClose }: { target: AccessKey | null; o
             inputMode="numeric"
             min={1}
             value={rate ?? (k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute))}
-            onChange={(e) => setRate(e.target.value)}
+            onValue={setRate}
           />
           <SelectField
             label="Expiry"
             hint={`Now: ${k.expires_at ? formatDate(k.expires_at) : "never"}`}
             error={fields.expires_at}
             value={expiry ?? "keep"}
-            onChange={(e) => setExpiry(e.target.value)}
+            onValue={setExpiry}
             options={[["keep", "Keep as it is"], ...EXPIRIES.map((x) => [x.value, x.label] as const)]}
           />
           <AgentScopeField value={agents ?? k.agent_ids ?? []} onChange={setAgents} error={fields.agent_ids} />

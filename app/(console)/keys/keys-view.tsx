@@ -10,7 +10,7 @@ import { ACTIONS, RowActions } from "@/components/console/row-actions";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { SelectField, TextField } from "@/components/ui/field";
+import { CheckboxGroup, SelectField, TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
@@ -98,7 +98,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
             error={fieldError.name}
             hint="For example billing-backend or zapier-prod."
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onValue={setName}
             autoFocus
           />
           <TextField
@@ -116,26 +116,14 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
             min={1}
             step={1}
             value={rateLimit}
-            onChange={(e) => setRateLimit(e.target.value)}
+            onValue={setRateLimit}
           />
-          <fieldset>
-            <legend className="text-sm font-medium text-zinc-800">Permissions</legend>
-            {PERMISSIONS.map((p) => (
-              <label key={p.value} className="mt-2 flex items-start gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="mt-0.5 size-4 accent-indigo-600"
-                  checked={permissions.includes(p.value)}
-                  onChange={(e) =>
-                    setPermissions(
-                      e.target.checked ? [...permissions, p.value] : permissions.filter((x) => x !== p.value),
-                    )
-                  }
-                />
-                <span>{p.label}</span>
-              </label>
-            ))}
-          </fieldset>
+          <CheckboxGroup
+            legend="Permissions"
+            options={PERMISSIONS.map((p) => [p.value, p.label] as const)}
+            value={permissions}
+            onChange={setPermissions}
+          />
           {permissions.length === 0 && (
             <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-300" role="note">
               <p className="font-medium">This key has no permission at all.</p>
@@ -152,7 +140,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
             label="Expiry"
             error={fieldError.expires_at}
             value={expiry}
-            onChange={(e) => setExpiry(e.target.value)}
+            onValue={setExpiry}
             options={EXPIRIES.map((x) => [x.value, x.label] as const)}
           />
           <AgentScopeField value={agentIds} onChange={setAgentIds} error={fieldError.agent_ids} />

@@ -70,7 +70,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
             required
             autoComplete="off"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onValue={setEmail}
             autoFocus
           />
           <Field label="Role" error={fields.role}>

@@ -8,9 +8,9 @@ import { ConsoleApiError } from "@/components/console/api";
 import { timeLeft } from "@/components/console/format";
 import { JsonEditor, parseJson, type JsonLineError } from "@/components/console/json-editor";
 import { reviewRequests, reviewsKey, type ReviewItem } from "@/components/console/queries";
+import { DECIDED, DecisionButtons, ReasonField, ReviewItemData, type Decision } from "@/components/console/review-item";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Textarea } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 
 export const itemLabel = (r: { agent_name: string; index: number | null; item_id: string }) =>
@@ -45,13 +45,12 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
     claimItem({ id: openId, takeOver: false });
   }, [openId, claimItem, resetClaim]);
   const decide = useMutation({
-    mutationFn: (v: { resolution: "approved" | "modified" | "rejected"; modified_data?: unknown; reason?: string }) =>
+    mutationFn: (v: { resolution: Decision; modified_data?: unknown; reason?: string }) =>
       reviewRequests.resolve(item!.exception_id, v),
     onSuccess: (answer, v) => {
-      const what = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" }[v.resolution];
       toast({
         tone: "success",
-        message: `${what}: ${itemLabel(item!)}`,
+        message: `${DECIDED[v.resolution]}: ${itemLabel(item!)}`,
         detail: answer.resumed ? "That was the run's last one: it resumes." : undefined,
       });
       onClose();
@@ -109,27 +108,17 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
             <Button variant="secondary" onClick={onClose}>
               Close
             </Button>
-            <Button
-              variant="secondary"
-              className="text-red-700"
+            <DecisionButtons
+              order="approve-last"
               disabled={!holding || busy}
-              onClick={() => setMode("reject")}
-            >
-              Reject…
-            </Button>
-            <Button
-              variant="secondary"
-              disabled={!holding || busy}
-              onClick={() => {
+              pending={decide.isPending ? "approved" : null}
+              onApprove={() => decide.mutate({ resolution: "approved" })}
+              onEdit={() => {
                 setText(JSON.stringify(item.data, null, 2));
                 setMode("edit");
               }}
-            >
-              Edit &amp; approve
-            </Button>
-            <Button disabled={!holding || busy} onClick={() => decide.mutate({ resolution: "approved" })}>
-              {decide.isPending ? "Approving…" : "Approve"}
-            </Button>
+              onReject={() => setMode("reject")}
+            />
           </>
         ) : mode === "edit" ? (
           <>
@@ -207,35 +196,23 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
           hint="The item continues through the remaining steps with this data; the change is kept with the decision."
         />
       ) : mode === "reject" ? (
-        <Field
-          label="Reason for rejecting"
-          error={reasonError ?? undefined}
+        <ReasonField
+          error={reasonError}
           hint={
             confirming
               ? "The item ends failed and will not run again. Press “Yes, reject this item” to confirm."
               : "Required. Shown on the item, in the run's review trail and in the approvals API."
           }
-        >
-          {({ id, describedBy, invalid }) => (
-            <Textarea
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              rows={4}
-              maxLength={1000}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setConfirming(false);
-                if (reasonError) setReasonError(null);
-              }}
-            />
-          )}
-        </Field>
+          rows={4}
+          value={reason}
+          onValue={(r) => {
+            setReason(r);
+            setConfirming(false);
+            setReasonError(null);
+          }}
+        />
       ) : (
-        <pre className="max-h-80 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800 ring-1 ring-zinc-200">
-          {JSON.stringify(item.data, null, 2)}
-        </pre>
+        <ReviewItemData data={item.data} className="max-h-80 bg-zinc-50" />
       )}
     </Dialog>
   );

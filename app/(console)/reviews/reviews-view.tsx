@@ -19,11 +19,11 @@ import {
   type BulkDecision,
   type ReviewItem,
 } from "@/components/console/queries";
+import { ReasonField, ReviewItemData, ReviewItemSummary } from "@/components/console/review-item";
 import { useUrlParams } from "@/components/console/url-params";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { CheckboxField, Field, Input, Select } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { itemLabel, ReviewDialog } from "./review-dialog";
@@ -123,35 +123,23 @@ function BulkDialog({
         </>
       }
     >
-      <Field
+      <ReasonField
         label={rejecting ? "Reason for rejecting" : "Reason (optional)"}
-        error={error ?? undefined}
+        error={error}
         hint="One reason for every selected item (up to 1,000 characters)."
-      >
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            aria-describedby={describedBy}
-            invalid={invalid}
-            rows={3}
-            maxLength={1000}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              if (error) setError(null);
-            }}
-          />
-        )}
-      </Field>
-      <label className="mt-3 flex items-start gap-2 text-sm text-zinc-800">
-        <input
-          type="checkbox"
-          className="mt-0.5 h-4 w-4"
-          checked={takeOver}
-          onChange={(e) => setTakeOver(e.target.checked)}
-        />
-        <span>Take over items another member is reviewing (otherwise they are skipped)</span>
-      </label>
+        rows={3}
+        value={reason}
+        onValue={(r) => {
+          setReason(r);
+          setError(null);
+        }}
+      />
+      <CheckboxField
+        label="Take over items another member is reviewing (otherwise they are skipped)"
+        className="mt-3"
+        checked={takeOver}
+        onChecked={setTakeOver}
+      />
     </Dialog>
   );
 }
@@ -303,15 +291,12 @@ export function ReviewsView() {
       >
         {(items) => (
           <div>
-            <label className="mb-2 flex items-center gap-2 text-sm text-zinc-800">
-              <input
-                type="checkbox"
-                className="h-4 w-4"
-                checked={allChosen}
-                onChange={() => setSelected(allChosen ? new Set() : new Set(items.map((i) => i.exception_id)))}
-              />
-              Select all on this page
-            </label>
+            <CheckboxField
+              label="Select all on this page"
+              className="mb-2"
+              checked={allChosen}
+              onChecked={(all) => setSelected(all ? new Set(items.map((i) => i.exception_id)) : new Set())}
+            />
             <ul className="space-y-3" aria-label="Items waiting for review">
               {items.map((r) => {
                 const name = itemLabel(r);
@@ -330,14 +315,8 @@ export function ReviewsView() {
                         onChange={() => toggle(r.exception_id)}
                       />
                       <div className="min-w-0 flex-1">
-                        <p className="text-sm font-semibold break-words text-zinc-900">{name}</p>
-                        <p className="mt-0.5 text-sm break-words text-zinc-700">
-                          {r.step_id && (
-                            <>
-                              <Badge tone="amber">step {r.step_id}</Badge>{" "}
-                            </>
-                          )}
-                          {r.error ?? "Waiting for review"} ·{" "}
+                        <ReviewItemSummary name={name} item={r} className="break-words">
+                          {" · "}
                           <Link href={`/runs/${r.run_id}`} className="text-indigo-700 underline">
                             open run
                           </Link>{" "}
@@ -345,13 +324,11 @@ export function ReviewsView() {
                           <time dateTime={r.waiting_since} title={formatDate(r.waiting_since)}>
                             {relative(r.waiting_since)}
                           </time>
-                        </p>
+                        </ReviewItemSummary>
                         <p className="mt-1 text-sm">
                           <ClaimNote item={r} me={meLabel} />
                         </p>
-                        <pre className="mt-2 max-h-24 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800 ring-1 ring-zinc-200">
-                          {JSON.stringify(r.data, null, 2)}
-                        </pre>
+                        <ReviewItemData data={r.data} className="mt-2 max-h-24 bg-zinc-50" />
                       </div>
                       <Button size="sm" aria-label={`Review ${name}`} onClick={() => setOpen(r)}>
                         Review

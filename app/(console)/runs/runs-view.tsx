@@ -2,14 +2,12 @@
 // The runs list: filters in the URL (docs/console.md, "List filters"), saved views, and a DataTable
 // whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
 // and an export button plug in.
-import Link from "next/link";
 import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
-import { DataTable, type DataColumn } from "@/components/console/data-table";
+import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
 import { FilteredListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
-import { ShortId } from "@/components/console/short-id";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
@@ -28,16 +26,7 @@ export const RUN_COLUMNS: DataColumn<RunListItem>[] = [
     className: "min-w-[8rem]",
     cell: (r) => (
       <>
-        <Link
-          href={`/runs/${r.run_id}`}
-          className="font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
-          aria-label={`${r.agent_name}, run ${r.run_id}`}
-        >
-          {r.agent_name}
-        </Link>
-        <div className="text-xs text-zinc-600">
-          <ShortId id={r.run_id} />
-        </div>
+        <RowLink href={`/runs/${r.run_id}`} id={r.run_id} label={r.agent_name} kind="run" />
         <StatusBadge status={r.status} className="mt-1 sm:hidden" />
       </>
     ),
@@ -87,7 +76,6 @@ export function RunsView() {
   const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));
   const selection = useRunSelection(JSON.stringify(filter));
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
-  const clear = () => url.update(NO_FILTERS);
   const fields: FilterField[] = [
     { kind: "status", options: RUN_STATUSES.map((s) => [s, statusLabel(s)] as const) },
     { kind: "agent", agents: workflowAgents, pending: agents.isPending },
@@ -102,7 +90,6 @@ export function RunsView() {
       url={url}
       fields={fields}
       filterLabel="Filter runs"
-      clear={clear}
       title="Runs"
       actions={
         <>

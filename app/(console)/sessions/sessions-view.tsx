@@ -64,7 +64,6 @@ export const SESSION_COLUMNS: DataColumn<SessionItem>[] = [
 
 export function SessionsView() {
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
-  const { update } = url;
   const { agent_id, status, since, environment, ...more } = url.filters;
   const agents = useAgents();
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
@@ -98,7 +97,6 @@ export function SessionsView() {
       url={url}
       fields={fields}
       filterLabel="Filter sessions"
-      clear={() => update(NO_FILTERS)}
       title="Sessions"
       actions={
         <>
@@ -112,14 +110,7 @@ export function SessionsView() {
       noun="sessions"
       noMatch="Try another agent, status, time or user, or clear the filters. Sessions appear when an agent is triggered through the API; drafts come from the test console on the Agents page."
       none={
-        <EmptyState
-          title="No sessions yet"
-          action={
-            <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
-              Go to Agents
-            </Link>
-          }
-        >
+        <EmptyState title="No sessions yet" link={{ href: "/agents", label: "Go to Agents" }}>
           A session appears when a conversational agent is triggered with{" "}
           <Mono>POST /api/agents/webhook/&#123;agent_id&#125;</Mono>. Draft sessions come from the test console on the
           Agents page.

@@ -1,7 +1,6 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import Link from "next/link";
 import { useState } from "react";
 import { queryKeys, requests, useAgentFiles, useAgents, type FileItem } from "@/components/console/queries";
 import { formatDate, shortId } from "@/components/console/format";
@@ -199,14 +198,7 @@ export function UploadsView() {
       ) : agents.error ? (
         <ErrorState error={agents.error} title="Agents could not be loaded" />
       ) : list.length === 0 ? (
-        <EmptyState
-          title="No agents yet"
-          action={
-            <Link href="/agents" className="text-sm font-medium text-indigo-700 hover:underline">
-              Go to Agents
-            </Link>
-          }
-        >
+        <EmptyState title="No agents yet" link={{ href: "/agents", label: "Go to Agents" }}>
           Files belong to an agent. Create an agent first, then upload its files here.
         </EmptyState>
       ) : (

@@ -3,7 +3,7 @@
 // filtered by status, agent, time and errors (in the URL; docs/console.md, "List filters"), paged with the server's cursor.
 import Link from "next/link";
 import { useAgents, useDeliveries, type Delivery } from "@/components/console/queries";
-import { DataTable, type DataColumn } from "@/components/console/data-table";
+import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import { ListFilters, type FilterField } from "@/components/console/filter-bar";
 import { SavedViews } from "@/components/console/saved-views";
 import { formatDate, relative } from "@/components/console/format";
@@ -74,16 +74,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
       className: "min-w-[9rem]",
       cell: (d) => (
         <>
-          <Link
-            href={`/webhooks/deliveries/${d.id}`}
-            className="font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
-            aria-label={`${d.event}, delivery ${d.id}`}
-          >
-            {d.event}
-          </Link>
-          <div className="text-xs text-zinc-600">
-            <ShortId id={d.id} />
-          </div>
+          <RowLink href={`/webhooks/deliveries/${d.id}`} id={d.id} label={d.event} kind="delivery" />
           <div className="mt-1 flex flex-wrap items-center gap-2 sm:hidden">
             <StatusBadge status={d.status} />
             <span className="text-xs text-zinc-600">

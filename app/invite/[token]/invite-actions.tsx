@@ -117,7 +117,7 @@ export function InviteActions({
           error={fields.name}
           autoComplete="name"
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onValue={setName}
         />
         <TextField
           label="Choose a password"
@@ -126,7 +126,7 @@ export function InviteActions({
           type="password"
           autoComplete="new-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onValue={setPassword}
         />
         {Boolean(error) && !Object.keys(fields).length && <Problem error={error} />}
         {error instanceof ConsoleApiError && error.code === "account_exists" && (

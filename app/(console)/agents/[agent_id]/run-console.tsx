@@ -3,14 +3,10 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ConsoleApiError } from "@/components/console/api";
-import { bodyTooLarge } from "@/components/console/format";
 import { requests, type Agent } from "@/components/console/queries";
-import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
-import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
+import { InputsEditor, useInputsEditor } from "@/components/console/inputs-editor";
 import { Button } from "@/components/ui/button";
 import { Card, Mono } from "@/components/ui/misc";
-import { ErrorState } from "@/components/ui/states";
 import type { WorkflowDefinition } from "../runtime-labels";
 import { linkClass } from "./links";
 
@@ -32,8 +28,6 @@ export function sampleInputs(def: WorkflowDefinition | null): string {
 }
 
 export function RunConsole({ agent }: { agent: Agent }) {
-  const [text, setText] = useState(() => sampleInputs(agent.workflow));
-  const [clientError, setClientError] = useState<JsonLineError | null>(null);
   const [started, setStarted] = useState<{ run_id: string; at: string }[]>([]);
   const declared = Object.entries(agent.workflow?.inputs ?? {});
   const hasFile = declared.some(([, d]) => d.type === "file");
@@ -42,10 +36,7 @@ export function RunConsole({ agent }: { agent: Agent }) {
     mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs),
     onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, at: new Date().toISOString() }, ...all]),
   });
-  const err = start.error instanceof ConsoleApiError ? start.error : null;
-  const fields = err?.code === "invalid_request" ? err.fields : {};
-  const serverErrors = locateFieldErrors(text, fields, "inputs", { includeBare: true });
-  const errors = clientError ? [clientError] : serverErrors;
+  const editor = useInputsEditor(() => sampleInputs(agent.workflow), start, { limit: true });
 
   return (
     <Card title="Test console">
@@ -68,31 +59,11 @@ export function RunConsole({ agent }: { agent: Agent }) {
           className="space-y-3"
           onSubmit={(e) => {
             e.preventDefault();
-            const parsed = parseJsonObject(text);
-            if (!parsed.ok) {
-              setClientError(parsed.error);
-              start.reset();
-              return;
-            }
-            // Over the API's body limit the server would answer 413: refuse here, before sending.
-            const bytes = jsonBodyBytes({ inputs: parsed.value });
-            if (bytes > JSON_BODY_LIMIT) {
-              setClientError({ line: null, message: bodyTooLarge("The inputs are", bytes, JSON_BODY_LIMIT) });
-              start.reset();
-              return;
-            }
-            setClientError(null);
-            start.mutate(parsed.value);
+            editor.submit();
           }}
         >
-          <JsonEditor
-            label="Inputs (JSON)"
-            value={text}
-            onChange={(v) => {
-              setText(v);
-              setClientError(null);
-            }}
-            errors={errors}
+          <InputsEditor
+            editor={editor}
             rows={8}
             hint={
               hasFile ? (
@@ -108,8 +79,6 @@ export function RunConsole({ agent }: { agent: Agent }) {
               )
             }
           />
-          {err && serverErrors.length === 0 && <ErrorState error={err} title="The run was not started" />}
-          {start.error && !err && <ErrorState error={start.error} title="The run was not started" />}
           <Button type="submit" disabled={start.isPending}>
             {start.isPending ? "Starting…" : "Start run"}
           </Button>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { CONTRACTS } from "@/app/api/contracts";
 import { currentConsoleUser } from "@/lib/http/console";
 import { openApiDocument } from "@/lib/http/openapi/document";
+import { SkipLink } from "@/components/ui/misc";
 import { ApiReference } from "./reference";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -14,12 +15,7 @@ export default async function ApiReferencePage() {
   if (await currentConsoleUser()) return reference;
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white">
         <div className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between gap-3 px-4">
           <Link href="/docs/api" className="text-sm font-semibold whitespace-nowrap text-zinc-900">

@@ -6,13 +6,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ConsoleApiError } from "@/components/console/api";
-import { JsonEditor, locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
+import { InputsEditor, useInputsEditor } from "@/components/console/inputs-editor";
 import { bulkRequests, queryKeys } from "@/components/console/queries";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Mono } from "@/components/ui/misc";
-import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import type { RunDetail } from "../shared";
 
@@ -35,8 +33,6 @@ function RerunDialog({ run, onClose }: { run: RunDetail; onClose: () => void }) 
   const router = useRouter();
   const qc = useQueryClient();
   const toast = useToast();
-  const [text, setText] = useState(() => JSON.stringify(run.inputs ?? {}, null, 2) + "\n");
-  const [clientError, setClientError] = useState<JsonLineError | null>(null);
   const rerun = useMutation({
     mutationFn: (inputs: Record<string, unknown>) => bulkRequests.rerun(run.run_id, inputs),
     onSuccess: (r) => {
@@ -45,20 +41,7 @@ function RerunDialog({ run, onClose }: { run: RunDetail; onClose: () => void }) 
       router.push(`/runs/${r.run_id}`);
     },
   });
-  const err = rerun.error instanceof ConsoleApiError ? rerun.error : null;
-  const serverErrors =
-    err?.code === "invalid_request" ? locateFieldErrors(text, err.fields, "inputs", { includeBare: true }) : [];
-  const errors = clientError ? [clientError] : serverErrors;
-  const submit = () => {
-    const parsed = parseJsonObject(text);
-    if (!parsed.ok) {
-      setClientError(parsed.error);
-      rerun.reset();
-      return;
-    }
-    setClientError(null);
-    rerun.mutate(parsed.value);
-  };
+  const editor = useInputsEditor(() => JSON.stringify(run.inputs ?? {}, null, 2) + "\n", rerun, { resetOnEdit: true });
   return (
     <Dialog
       open
@@ -77,23 +60,11 @@ function RerunDialog({ run, onClose }: { run: RunDetail; onClose: () => void }) 
           label="Start the run"
           pendingLabel="Starting…"
           pending={rerun.isPending}
-          onClick={submit}
+          onClick={editor.submit}
         />
       }
     >
-      <JsonEditor
-        label="Inputs (JSON)"
-        value={text}
-        onChange={(v) => {
-          setText(v);
-          setClientError(null);
-          if (rerun.error) rerun.reset();
-        }}
-        errors={errors}
-        rows={10}
-        hint="The original run's inputs: edit them before starting."
-      />
-      {rerun.error && errors.length === 0 && <ErrorState error={rerun.error} title="The run was not started" />}
+      <InputsEditor editor={editor} rows={10} hint="The original run's inputs: edit them before starting." />
     </Dialog>
   );
 }

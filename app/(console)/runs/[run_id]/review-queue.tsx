@@ -9,10 +9,16 @@ import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { formatDate, relative, timeLeft } from "@/components/console/format";
 import { queryKeys, requests, type ResolveAnswer } from "@/components/console/queries";
-import { Badge, statusLabel } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import {
+  DECIDED,
+  DecisionButtons,
+  ReasonField,
+  ReviewItemData,
+  ReviewItemSummary,
+} from "@/components/console/review-item";
+import { statusLabel } from "@/components/ui/badge";
 import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
-import { Field, Textarea } from "@/components/ui/field";
+import { TextareaField } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import type { Approval } from "../shared";
@@ -83,27 +89,19 @@ function EditDialog({
           onSubmit(parsed);
         }}
       >
-        <Field
+        <TextareaField
           label="Item data (JSON)"
           error={error ?? serverError ?? undefined}
           hint="Checked here before it is sent; the step that asked for review is not run again."
-        >
-          {({ id, describedBy, invalid }) => (
-            <Textarea
-              id={id}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              rows={12}
-              spellCheck={false}
-              className="font-mono text-xs"
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                if (error) setError(null);
-              }}
-            />
-          )}
-        </Field>
+          rows={12}
+          spellCheck={false}
+          areaClassName="font-mono text-xs"
+          value={text}
+          onValue={(t) => {
+            setText(t);
+            setError(null);
+          }}
+        />
       </form>
     </Dialog>
   );
@@ -143,27 +141,19 @@ function RejectDialog({
         onSubmit(r);
       }}
     >
-      <Field label="Reason for rejecting" error={error ?? undefined} hint="Required, up to 1,000 characters.">
-        {({ id, describedBy, invalid }) => (
-          <Textarea
-            id={id}
-            aria-describedby={describedBy}
-            invalid={invalid}
-            rows={3}
-            maxLength={1000}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              if (error) setError(null);
-            }}
-          />
-        )}
-      </Field>
+      <ReasonField
+        error={error}
+        hint="Required, up to 1,000 characters."
+        rows={3}
+        value={reason}
+        onValue={(r) => {
+          setReason(r);
+          setError(null);
+        }}
+      />
     </ConfirmDialog>
   );
 }
-
-const DECIDED = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" } as const;
 
 /** The run's review trail: each decision with who, when, why and an edit's changes. */
 export function Decisions({ decisions }: { decisions: Approval[] }) {
@@ -229,10 +219,9 @@ export function ReviewQueue({
         take_over: true,
       }),
     onSuccess: (answer, v) => {
-      const what = { approved: "Approved", rejected: "Rejected", modified: "Approved with changes" }[v.resolution];
       toast({
         tone: "success",
-        message: `${what}: ${itemName(v.approval)}`,
+        message: `${DECIDED[v.resolution]}: ${itemName(v.approval)}`,
         detail: answer.resumed
           ? "That was the last one: the run resumes."
           : answer.all_resolved
@@ -290,15 +279,7 @@ export function ReviewQueue({
             >
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <div className="min-w-0">
-                  <p className="text-sm font-semibold text-zinc-900 capitalize">{name}</p>
-                  <p className="mt-0.5 text-sm break-words text-zinc-800">
-                    {a.step_id && (
-                      <>
-                        <Badge tone="amber">step {a.step_id}</Badge>{" "}
-                      </>
-                    )}
-                    {a.error ?? "Waiting for review"}
-                  </p>
+                  <ReviewItemSummary name={name} item={a} className="capitalize" />
                   {a.claimed_by && a.claimed_until && (
                     <p className="mt-1 text-sm font-medium break-words text-amber-900">
                       Being reviewed by {a.claimed_by} ({timeLeft(a.claimed_until)}); deciding here takes it over.
@@ -306,44 +287,25 @@ export function ReviewQueue({
                   )}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Button
+                  <DecisionButtons
+                    name={name}
+                    order="approve-first"
                     size="sm"
-                    aria-label={`Approve ${name}`}
                     disabled={!resolvable || resolve.isPending}
-                    onClick={() => resolve.mutate({ approval: a, resolution: "approved" })}
-                  >
-                    {busy && resolve.variables?.resolution === "approved" ? "Approving…" : "Approve"}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={`Edit & approve ${name}`}
-                    disabled={!resolvable || resolve.isPending}
-                    onClick={() => {
+                    pending={busy ? resolve.variables.resolution : null}
+                    onApprove={() => resolve.mutate({ approval: a, resolution: "approved" })}
+                    onEdit={() => {
                       resolve.reset();
                       setEditing(a);
                     }}
-                  >
-                    Edit &amp; approve
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={`Reject ${name}`}
-                    className="text-red-700"
-                    disabled={!resolvable || resolve.isPending}
-                    onClick={() => {
+                    onReject={() => {
                       resolve.reset();
                       setRejecting(a);
                     }}
-                  >
-                    {busy && resolve.variables?.resolution === "rejected" ? "Rejecting…" : "Reject…"}
-                  </Button>
+                  />
                 </div>
               </div>
-              <pre className="mt-2 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs break-all whitespace-pre-wrap text-zinc-800 ring-1 ring-zinc-200">
-                {JSON.stringify(a.data, null, 2)}
-              </pre>
+              <ReviewItemData data={a.data} className="mt-2 max-h-48 bg-white" />
             </li>
           );
         })}

@@ -65,7 +65,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
           error={fields.name}
           hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onValue={setName}
           autoFocus
           spellCheck={false}
         />
@@ -77,7 +77,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
         type="password"
         autoComplete="new-password"
         value={value}
-        onChange={(e) => setValue(e.target.value)}
+        onValue={setValue}
         autoFocus={Boolean(target)}
         spellCheck={false}
       />

@@ -82,7 +82,7 @@ function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRul
     setShownFor(key);
     setForm(target ? formOf(target) : EMPTY);
   }
-  const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+
   const save = useMutation({
     mutationFn: () => {
       const body = {
@@ -108,7 +108,13 @@ function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRul
     save.reset();
     onClose();
   };
-  const fields = save.error instanceof ConsoleApiError ? save.error.fields : {};
+  const fields: Record<string, string | undefined> = save.error instanceof ConsoleApiError ? save.error.fields : {};
+  /** A field's value, change and error, bound to the form by its key. */
+  const bind = (k: keyof Form) => ({
+    value: form[k],
+    onValue: (v: string) => setForm({ ...form, [k]: v }),
+    error: fields[k],
+  });
   const words = KIND_WORDS[form.kind];
   const unit = ALERT_UNITS[form.kind];
   return (
@@ -124,21 +130,17 @@ function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRul
       onSubmit={() => save.mutate()}
       autoComplete="off"
     >
-      <TextField label="Name" error={fields.name} value={form.name} onChange={set("name")} autoFocus />
+      <TextField label="Name" {...bind("name")} autoFocus />
       <SelectField
         label="What to watch"
-        error={fields.kind}
-        value={form.kind}
-        onChange={set("kind")}
+        {...bind("kind")}
         options={ALERT_KINDS.map((k) => [k, KIND_WORDS[k].label] as const)}
         hint={words.hint}
       />
       {USES.agent(form.kind) && (
         <SelectField
           label="Agent"
-          error={fields.agent_id}
-          value={form.agent_id}
-          onChange={set("agent_id")}
+          {...bind("agent_id")}
           options={[
             ["", "Every agent"],
             ...(agents.data?.agents ?? []).map((a) => [a.agent_id, a.name] as const),
@@ -150,58 +152,38 @@ function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRul
         />
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label={`${words.threshold} (${unit})`}
-          error={fields.threshold}
-          inputMode="decimal"
-          value={form.threshold}
-          onChange={set("threshold")}
-        />
+        <TextField label={`${words.threshold} (${unit})`} inputMode="decimal" {...bind("threshold")} />
         {USES.window(form.kind) && (
-          <TextField
-            label="Window (minutes)"
-            error={fields.window_minutes}
-            inputMode="numeric"
-            value={form.window_minutes}
-            onChange={set("window_minutes")}
-          />
+          <TextField label="Window (minutes)" inputMode="numeric" {...bind("window_minutes")} />
         )}
         {USES.volume(form.kind) && (
           <TextField
             label={form.kind === "rate_limit" ? "Minimum requests" : "Minimum replies"}
             hint="Below this the rule does not judge."
-            error={fields.min_volume}
             inputMode="numeric"
-            value={form.min_volume}
-            onChange={set("min_volume")}
+            {...bind("min_volume")}
           />
         )}
         <TextField
           label="Quiet period (minutes)"
           hint="After a resolve, no new alert for this long."
-          error={fields.quiet_minutes}
           inputMode="numeric"
-          value={form.quiet_minutes}
-          onChange={set("quiet_minutes")}
+          {...bind("quiet_minutes")}
         />
       </div>
       <TextField
         label="Webhook URL (optional)"
         hint="Receives alert.fired and alert.resolved, signed with the webhook signing secret."
-        error={fields.url}
         type="url"
         inputMode="url"
         spellCheck={false}
-        value={form.url}
-        onChange={set("url")}
+        {...bind("url")}
       />
       <TextField
         label="Email (optional)"
         hint="Sent when the service has SMTP configured."
-        error={fields.email}
         type="email"
-        value={form.email}
-        onChange={set("email")}
+        {...bind("email")}
       />
       {save.error && !Object.keys(fields).length && <ErrorState error={save.error} title="The rule was not saved" />}
     </FormDialog>

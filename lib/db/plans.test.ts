@@ -37,6 +37,7 @@ import { queue } from "../queue";
 import { retentionSetting, sweepRetention } from "../retention/service";
 import { openTestDatabase } from "../../test-support/db";
 import { failOrphanedRuns } from "../workflow/job";
+import { failOrphanedBulkActions } from "../bulk/job";
 import { setDatabase, type Database } from ".";
 
 /** Most rows one statement may examine: a page is at most a few hundred; the seed is 100x that. */
@@ -370,6 +371,7 @@ describe("query plans at volume", () => {
     // The worker's sweeps (nothing is due in the seed: each looks and finds nothing).
     "reply recovery": () => recoverReplies(),
     "orphaned runs": () => failOrphanedRuns(),
+    "orphaned bulk actions": () => failOrphanedBulkActions(),
     "upload expiry": () => deleteExpiredUploads(),
     "callback poller": () => deliverDue(),
     "metrics scrape": () => scrapeMetrics(),

@@ -75,6 +75,10 @@ export const DeliverySummary = z.strictObject({
   url: z.string(),
   agent_id: responseId("agt"),
   subject_id: z.string().meta({ description: "The message or run id." }),
+  session_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The session of a message subject (its thread in the console); null for a run." }),
   status: DeliveryStatus,
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),

@@ -13,9 +13,10 @@ import { ShortId } from "@/components/console/short-id";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { BulkBar, useRunSelection } from "./bulk-actions";
+import { BulkBar, useRunSelection } from "@/components/console/bulk-actions";
 import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress } from "./shared";
 
 const LIMIT = 20;
@@ -107,6 +108,9 @@ export function RunsView() {
       actions={
         <>
           <LiveToggle />
+          <Link href="/runs/bulk" className={buttonClass("secondary")}>
+            Bulk actions
+          </Link>
           <ExportButton kind="runs" />
         </>
       }

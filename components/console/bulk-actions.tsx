@@ -69,7 +69,7 @@ export function selectionText(b: BulkAction): string {
     : `${formatNumber(b.selection.key_ids.length)} checked Access Keys`;
 }
 
-export interface RunSelection {
+export interface BulkSelection {
   ids: ReadonlySet<string>;
   /** Everything matching the list's filter, not only the checked rows. */
   allMatching: boolean;
@@ -79,8 +79,8 @@ export interface RunSelection {
   clear(): void;
 }
 
-/** The runs list's selection; cleared when the filter changes (it selected rows of another list). */
-export function useRunSelection(filterKey: string): RunSelection {
+/** A list's selection; cleared when the filter changes (it selected rows of another list). */
+export function useBulkSelection(filterKey: string): BulkSelection {
   const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [key, setKey] = useState(filterKey);
@@ -113,7 +113,7 @@ export function BulkBar({
   filtered = false,
 }: {
   target?: BulkTarget;
-  selection: RunSelection;
+  selection: BulkSelection;
   /** The list's filter, as its query sends it (empty values are left out); none: checked rows only. */
   filter?: Record<string, string>;
   /** Whether the list is filtered (else "all matching" means every run). */
@@ -152,12 +152,7 @@ export function BulkBar({
             ·
           </span>
           {actions.map((a) => (
-            <Button
-              key={a}
-              size="sm"
-              variant={a === "revoke" ? "danger" : "secondary"}
-              onClick={() => setAction(a)}
-            >
+            <Button key={a} size="sm" variant={a === "revoke" ? "danger" : "secondary"} onClick={() => setAction(a)}>
               {target === "run" ? LABEL[a] : `${LABEL[a]} ${counted(count, target)}`}
             </Button>
           ))}

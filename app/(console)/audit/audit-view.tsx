@@ -5,6 +5,7 @@ import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
 import { ExportButton } from "@/components/console/export-button";
+import { EmailText } from "@/components/console/email-text";
 import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
@@ -23,19 +24,6 @@ const ACTION_GROUPS = (Object.keys(AUDIT_GROUPS) as AuditGroup[]).map((group) =>
 });
 
 const ACTOR_TYPES: Record<string, string> = { user: "user", access_key: "Access Key", system: "system" };
-
-/** An email or id that may wrap, preferably before its `@`. */
-function Breakable({ text }: { text: string }) {
-  const at = text.indexOf("@");
-  if (at <= 0) return <>{text}</>;
-  return (
-    <>
-      {text.slice(0, at)}
-      <wbr />
-      {text.slice(at)}
-    </>
-  );
-}
 
 function compactJson(data: unknown): string {
   if (data == null) return "";
@@ -113,7 +101,7 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
     cell: (e) => (
       <>
         <div className="[overflow-wrap:anywhere]">
-          <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
+          <EmailText text={e.actor.label ?? e.actor.id ?? e.actor.type} />
         </div>
         <div className="mt-0.5">
           <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>

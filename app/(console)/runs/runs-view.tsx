@@ -16,7 +16,7 @@ import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { BulkBar, useRunSelection } from "@/components/console/bulk-actions";
+import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
 import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress } from "./shared";
 
 const LIMIT = 20;
@@ -86,7 +86,7 @@ export function RunsView() {
   useLiveUpdates(["runs"]);
   // Checked rows, or everything the filter matches (a bulk action's selection: ./bulk-actions.tsx).
   const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));
-  const selection = useRunSelection(JSON.stringify(filter));
+  const selection = useBulkSelection(JSON.stringify(filter));
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const clear = () => url.update(NO_FILTERS);
   const fields: FilterField[] = [

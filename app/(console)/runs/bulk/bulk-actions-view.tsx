@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { bulkActionTitle, selectionText } from "@/components/console/bulk-actions";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
+import { EmailText } from "@/components/console/email-text";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { ListPage } from "@/components/console/list-page";
 import { useBulkActions, type BulkAction } from "@/components/console/queries";
@@ -45,8 +46,7 @@ const COLUMNS: DataColumn<BulkAction>[] = [
   {
     header: "Started by",
     from: "lg",
-    className: "[overflow-wrap:anywhere]",
-    cell: (b) => b.started_by.label ?? b.started_by.type,
+    cell: (b) => <EmailText text={b.started_by.label ?? b.started_by.type} />,
   },
   {
     header: "Started",
@@ -85,9 +85,7 @@ export function BulkActionsView() {
           </EmptyState>
         }
       >
-        {(rows) => (
-          <DataTable label="Bulk actions" columns={COLUMNS} rows={rows} rowKey={(b) => b.bulk_action_id} />
-        )}
+        {(rows) => <DataTable label="Bulk actions" columns={COLUMNS} rows={rows} rowKey={(b) => b.bulk_action_id} />}
       </ListPage>
     </>
   );

@@ -97,7 +97,8 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
   },
   {
     header: "Who",
-    className: "max-w-[14rem] min-w-[8rem]",
+    // Narrow on a phone: the table keeps to the screen's width (docs/console.md, Long emails).
+    className: "max-w-[14rem] min-w-[5.5rem] sm:min-w-[8rem]",
     cell: (e) => (
       <>
         <div className="[overflow-wrap:anywhere]">
@@ -111,17 +112,23 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
   },
   {
     header: "What",
-    className: "min-w-[9rem]",
-    cell: (e) => (
-      <>
-        <div className="font-medium">{auditActionLabel(e.action)}</div>
-        <Mono className="text-zinc-600">{e.action}</Mono>
-      </>
-    ),
+    className: "sm:min-w-[9rem]",
+    cell: (e) => {
+      const details = compactJson(e.data);
+      return (
+        <>
+          <div className="font-medium">{auditActionLabel(e.action)}</div>
+          <Mono className="break-all text-zinc-600">{e.action}</Mono>
+          {/* On a phone the details column is hidden: they show here, under the action. */}
+          {details && <Mono className="mt-1 block break-all text-xs text-zinc-800 sm:hidden">{details}</Mono>}
+        </>
+      );
+    },
   },
   { header: "Target", from: "md", className: "max-w-[14rem]", cell: (e) => <Target event={e} /> },
   {
     header: "Details",
+    from: "sm",
     className: "max-w-[22rem] min-w-[10rem]",
     cell: (e) => {
       const details = compactJson(e.data);

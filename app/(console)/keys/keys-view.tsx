@@ -173,7 +173,7 @@ function keyColumns(p: {
   return [
     {
       header: "Name",
-      className: "[overflow-wrap:anywhere]",
+      className: "break-words",
       cell: (k) => (
         <>
           <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
@@ -183,7 +183,8 @@ function keyColumns(p: {
         </>
       ),
     },
-    { header: "Key", cell: (k) => <Mono>{k.start}…</Mono> },
+    // On a phone the name (which opens the key's page, where its start shows) has the room.
+    { header: "Key", from: "sm", className: "whitespace-nowrap", cell: (k) => <Mono>{k.start}…</Mono> },
     {
       header: "Permissions",
       from: "md",

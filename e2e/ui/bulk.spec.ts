@@ -126,6 +126,14 @@ test("an admin checks two keys, reads the dry run, revokes them in the backgroun
   await expect(rowOf(names[2]!)).not.toContainText("revoked");
   await expectAccessible(page);
   await screenshots(page, "keys-bulk-done");
+  // The checkbox column costs no sideways scroll: the table keeps inside the screen, desktop and phone.
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 812 });
+    const overflow = await page
+      .getByRole("table", { name: "Access Keys" })
+      .evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+    expect(overflow, `the keys table scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  }
 
   for (const [i, raw] of raws.entries()) {
     const res = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: raw, body: { message: "hi" } });

@@ -173,7 +173,8 @@ function keyColumns(p: {
   return [
     {
       header: "Name",
-      className: "break-words",
+      // Wraps anywhere on a phone (the row's checkbox and actions need the room), never below 10rem wider.
+      className: "min-w-[6rem] [overflow-wrap:anywhere] sm:min-w-[10rem]",
       cell: (k) => (
         <>
           <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
@@ -194,7 +195,8 @@ function keyColumns(p: {
         </div>
       ),
     },
-    { header: "Rate limit", from: "lg", className: "whitespace-nowrap", cell: (k) => k.rate },
+    // Wraps ("1,000,000/min" over "(default)"): with the checkbox column the row fits 1280 px.
+    { header: "Rate limit", from: "lg", cell: (k) => k.rate },
     {
       header: "Expires",
       from: "sm",

@@ -51,8 +51,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
   });
 
-/** Keeps the page's queries of `topics` fresh while Live is on and the tab is visible. */
-export function useLiveUpdates(topics: readonly LiveTopic[]) {
+/**
+ * Keeps the page's queries of `topics` fresh while Live is on and the tab is visible. With
+ * `sessionId` (the thread view) the `messages` topic wakes only for that session's messages.
+ */
+export function useLiveUpdates(topics: readonly LiveTopic[], opts: { sessionId?: string } = {}) {
+  const { sessionId } = opts;
   const qc = useQueryClient();
   const live = useLive();
   const visible = useVisible();
@@ -66,7 +70,7 @@ export function useLiveUpdates(topics: readonly LiveTopic[]) {
       let failures = 0;
       while (!stop.signal.aborted) {
         try {
-          const answer = await pollChanges(names, cursor, stop.signal);
+          const answer = await pollChanges(names, cursor, stop.signal, sessionId);
           // Coming back (a new cursor after a pause): refresh once, something may have changed meanwhile.
           const changed = cursor === null ? [] : answer.changed;
           cursor = answer.cursor;
@@ -82,7 +86,7 @@ export function useLiveUpdates(topics: readonly LiveTopic[]) {
       }
     })();
     return () => stop.abort();
-  }, [qc, live, visible, key]);
+  }, [qc, live, visible, key, sessionId]);
   // Resuming after a pause: what the page shows may be old.
   useEffect(() => {
     if (!live || !visible) return;

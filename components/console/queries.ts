@@ -54,7 +54,13 @@ import type {
   RunItemPage,
 } from "@/lib/runs/schemas";
 import type { RetentionSetting } from "@/lib/retention/schemas";
-import type { BULK_ACTIONS, BulkActionRecord, BulkPreview, BulkSelection } from "@/lib/bulk/schemas";
+import type {
+  BULK_ACTIONS,
+  BulkActionPage as BulkActionPageAnswer,
+  BulkActionRecord,
+  BulkPreview,
+  BulkSelection,
+} from "@/lib/bulk/schemas";
 import type { SearchResult, TimelinePage } from "@/lib/search/schemas";
 import type {
   BulkDecideResult as BulkDecideResultAnswer,
@@ -445,6 +451,18 @@ export type BulkAction = z.infer<typeof BulkActionRecord>;
 
 export const bulkActionKey = (bulkActionId: string) => ["bulk-actions", bulkActionId] as const;
 
+export type BulkActionPage = z.infer<typeof BulkActionPageAnswer>;
+
+/** The organization's bulk actions, newest first; polled every 2 s while one of the page runs. */
+export const useBulkActions = (p: { limit: number; cursor: string }) =>
+  useQuery({
+    queryKey: ["bulk-actions", "list", { cursor: p.cursor, limit: p.limit }],
+    queryFn: () => api<BulkActionPage>(`/bulk-actions?${search({ limit: p.limit, cursor: p.cursor })}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      q.state.data?.bulk_actions.some((b) => b.status === "pending" || b.status === "running") ? 2_000 : false,
+  });
+
 /** One bulk action; `poll` keeps it fresh while it runs. */
 export const useBulkAction = (bulkActionId: string, extra: Extra<BulkAction> = {}) =>
   useQuery({
@@ -530,8 +548,10 @@ export const reviewRequests = {
 };
 
 /** One long poll of the changes feed: answers when a topic changed after `since` (or after its hold). */
-export const pollChanges = (topics: readonly string[], since: string | null, signal: AbortSignal) =>
-  api<Changes>(`/changes?${search({ topics: topics.join(","), since: since ?? undefined })}`, { signal });
+export const pollChanges = (topics: readonly string[], since: string | null, signal: AbortSignal, sessionId?: string) =>
+  api<Changes>(`/changes?${search({ topics: topics.join(","), since: since ?? undefined, session_id: sessionId })}`, {
+    signal,
+  });
 // Exports (app/(console)/exports): the list, live while one is queued or running, and a new one.
 
 export type ExportItem = z.infer<typeof ExportRecord>;

@@ -189,6 +189,56 @@ describe("deliveries, audit and files filters", () => {
     expectError(await admin.call("GET", "/api/console/deliveries?status=lost"), 400, "invalid_request");
   });
 
+  it("deliveries: a message subject carries its session_id (each row its own session), a run subject null", async () => {
+    const second = await call("POST", `/api/agents/webhook/${agent}`, {
+      auth: key,
+      body: { message: "again", callback_url: "https://callbacks.invalid/lists" },
+    });
+    expect(second.status, second.text).toBe(200);
+    const wf = (
+      await createAgent(
+        ctx().orgA,
+        workflow("deliveries subjects", [{ id: "t", type: "transform", expression: "item" }]),
+      )
+    ).agent_id;
+    const run = await call("POST", `/api/agents/webhook/${wf}`, {
+      auth: key,
+      body: { rows: [{ a: 1 }], callback_url: "https://callbacks.invalid/lists-run" },
+    });
+    expect(run.status, run.text).toBe(202);
+    await runUntilDone(wf, run.body.run_id);
+
+    const res = await admin.call("GET", `/api/console/deliveries?limit=100&agent_id=${agent}`);
+    expect(res.status, res.text).toBe(200);
+    const bySubject = Object.fromEntries(
+      (res.body.data as { subject_id: string; session_id: string | null }[]).map((d) => [d.subject_id, d.session_id]),
+    );
+    expect(bySubject[second.body.message_id]).toBe(second.body.session_id);
+    expect(Object.keys(bySubject)).toHaveLength(2);
+    const first = Object.entries(bySubject).find(([m]) => m !== second.body.message_id)!;
+    expect(first[1]).toMatch(/^sess_/);
+    expect(first[1]).not.toBe(second.body.session_id);
+
+    const runDeliveries = async () =>
+      (await admin.call("GET", `/api/console/deliveries?limit=100&agent_id=${wf}`)).body.data as {
+        id: string;
+        session_id: string | null;
+      }[];
+    for (const deadline = Date.now() + 30_000; (await runDeliveries()).length === 0;) {
+      if (Date.now() > deadline) throw new Error("the run's delivery was never logged");
+      await sleep(50);
+    }
+    const [runDelivery] = await runDeliveries();
+    expect(runDelivery!.session_id).toBeNull();
+    const detail = await admin.call("GET", `/api/console/deliveries/${runDelivery!.id}`);
+    expect(detail.body.session_id).toBeNull();
+    const messageDelivery = (res.body.data as { id: string; subject_id: string }[]).find(
+      (d) => d.subject_id === second.body.message_id,
+    )!;
+    const messageDetail = await admin.call("GET", `/api/console/deliveries/${messageDelivery.id}`);
+    expect(messageDetail.body.session_id).toBe(second.body.session_id);
+  });
+
   it("audit: from and to beside the action", async () => {
     const list = async (q: string) => {
       const res = await admin.call("GET", `/api/console/audit?action=agent.created&${q}`);

@@ -223,4 +223,56 @@ describe("live changes", () => {
     expectError(await adminB.call("GET", "/api/console/changes?topics=everything"), 400, "invalid_request");
     expectError(await adminB.call("GET", "/api/console/changes?topics=runs&since=garbage!"), 400, "invalid_request");
   });
+
+  it("with session_id the messages topic wakes for that session only; another organization's session is not found", async () => {
+    const echo = (await createAgent(ctx().orgA)).agent_id;
+    const say = async (session?: string) => {
+      const res = await call("POST", `/api/agents/webhook/${echo}`, {
+        auth: keyA,
+        body: { message: "hello", ...(session ? { session_id: session } : {}) },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.session_id as string;
+    };
+    const mine = await say();
+    const other = await say();
+    const poll = (since?: string) =>
+      admin.call(
+        "GET",
+        `/api/console/changes?topics=messages&session_id=${mine}${since ? `&since=${since}&wait=1` : ""}`,
+      );
+    const start = await poll();
+    expect(start.status, start.text).toBe(200);
+    // A message (and its reply) in another session of the organization: the poll holds and answers nothing.
+    await say(other);
+    const quiet = await poll(start.body.cursor);
+    expect(quiet.status, quiet.text).toBe(200);
+    expect(quiet.body).toEqual({ cursor: start.body.cursor, changed: [] });
+    // One in this session wakes it.
+    await say(mine);
+    const woken = await poll(start.body.cursor);
+    expect(woken.body.changed).toEqual(["messages"]);
+    // The organization-wide poll did see the other session's message.
+    const orgWide = await admin.call("GET", "/api/console/changes?topics=messages");
+    expect(orgWide.body.cursor).not.toBe(start.body.cursor);
+
+    const echoB = (await createAgent(ctx().orgB)).agent_id;
+    const sessionB = (await call("POST", `/api/agents/webhook/${echoB}`, { auth: keyB, body: { message: "hi" } })).body
+      .session_id as string;
+    const foreign = await admin.call("GET", `/api/console/changes?topics=messages&session_id=${sessionB}`);
+    const missing = await admin.call(
+      "GET",
+      `/api/console/changes?topics=messages&session_id=${sessionB.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}`,
+    );
+    expectError(foreign, 404, "session_not_found");
+    expectError(missing, 404, "session_not_found");
+    const { request_id: _a, ...foreignError } = foreign.body.error;
+    const { request_id: _b, ...missingError } = missing.body.error;
+    expect(foreignError).toEqual(missingError);
+    expectError(
+      await admin.call("GET", "/api/console/changes?topics=messages&session_id=nope"),
+      400,
+      "invalid_request",
+    );
+  });
 });

@@ -1,7 +1,7 @@
 // Members and the audit log: admins invite, promote and remove people and revoke invitations;
 // support is refused; an organization keeps its last admin; a member of two organizations
 // switches between them.
-import { expect, expectAccessible, screenshots, test, ui } from "./fixtures";
+import { expect, expectAccessible, expectFitsPhone, screenshots, test, ui } from "./fixtures";
 import { AUDIT_ACTIONS } from "../../lib/audit-actions";
 
 const mainNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
@@ -243,4 +243,42 @@ test("the audit log lists member changes and filters by action in the URL", asyn
   await page.goto("/audit");
   await expectAccessible(page);
   await screenshots(page, "audit");
+});
+
+test("a 60-character email wraps in the members and audit tables at 375 px: no sideways scroll of the page or the tables", async ({
+  as,
+}) => {
+  const email = `a-very-long-local-part-of-an-address-${Date.now()}`.padEnd(52, "x") + "@ui.test";
+  expect(email).toHaveLength(60);
+  const admin = await as("adminA");
+  await admin.goto("/members");
+  await admin.getByRole("button", { name: "Invite member" }).click();
+  const dialog = admin.getByRole("dialog", { name: "Invite a member" });
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  const shown = admin.getByRole("dialog", { name: "Send this invitation link" });
+  await expect(shown).toContainText(email);
+  await shown.getByRole("button", { name: "Done" }).click();
+
+  const tableFits = async (name: string) => {
+    const overflow = await admin
+      .getByRole("table", { name })
+      .evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+    expect(overflow, `the ${name} table scrolls sideways`).toBeLessThanOrEqual(0);
+  };
+  await admin.setViewportSize({ width: 375, height: 812 });
+  const pending = admin.getByRole("table", { name: "Pending invitations" });
+  await expect(pending).toContainText(email);
+  await expectFitsPhone(admin);
+  await tableFits("Pending invitations");
+  await tableFits("Members");
+  await expectAccessible(admin);
+  await screenshots(admin, "members-long-email");
+
+  await admin.goto("/audit");
+  await expect(admin.getByRole("table", { name: "Audit log" })).toContainText(email);
+  await expectFitsPhone(admin);
+  await tableFits("Audit log");
+  await expectAccessible(admin);
+  await screenshots(admin, "audit-long-email");
 });

@@ -115,7 +115,7 @@ test("an admin rotates the secret (shown once), a signed delivery is listed, ins
   const got = await triggerWithCallback("ping for the console");
   const event = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as {
     type: string;
-    data: { message_id: string };
+    data: { message_id: string; session_id: string };
   };
   expect(event.type).toBe("message.completed");
   const deliveryId = got.headers["webhook-id"] as string;
@@ -128,7 +128,12 @@ test("an admin rotates the secret (shown once), a signed delivery is listed, ins
     .filter({ has: page.getByRole("link", { name: `message.completed, delivery ${deliveryId}` }) });
   await expect(row).toContainText("delivered");
   await expect(row).toContainText("Callback bot");
-  await expect(row).toContainText(event.data.message_id);
+  // The message subject links to the message in its session's thread.
+  const { message_id: messageId, session_id: sessionId } = event.data;
+  await expect(row.getByRole("link", { name: `Message ${messageId} in session ${sessionId}` })).toHaveAttribute(
+    "href",
+    `/sessions/${sessionId}#${messageId}`,
+  );
   await expect(row).toContainText("200");
   await expectAccessible(page);
   await expectNoSideways(page);
@@ -165,6 +170,11 @@ test("an admin rotates the secret (shown once), a signed delivery is listed, ins
   expect(again).toHaveLength(2);
   expect(again[1]!.body).toBe(got.body);
   new Webhook(secret).verify(again[1]!.body, again[1]!.headers as Record<string, string>);
+
+  // The subject's link: the thread opens at that message.
+  await page.getByRole("link", { name: messageId }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}#${messageId}$`));
+  await expect(page.locator(`article[id="${messageId}"]`)).toBeInViewport();
 });
 
 test("an admin sets an agent's default Callback URL: a trigger without one is delivered there", async ({ as }) => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test-support/db";
-import type { Agent } from "../generated/prisma/client";
+import { Prisma as P, type Agent } from "../generated/prisma/client";
 import type { KeyPrincipal } from "../auth/access-keys";
 import { startRun, workflowAgent } from "../workflow/testing";
-import { runBulkAction } from "./job";
+import { BULK_ORPHANED_ERROR, failOrphanedBulkActions, runBulkAction } from "./job";
 import { getBulkAction, previewBulkAction, startBulkAction } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -170,5 +170,81 @@ describe("bulk actions on runs", () => {
         input: { action: "revoke", selection: { filter: {} } },
       }),
     ).rejects.toMatchObject({ code: "forbidden" });
+  });
+});
+
+describe("orphaned bulk action sweep", () => {
+  /** Puts the bulk action's queue job in `state`; an active one on its last attempt, its heartbeat lapsed or not. */
+  async function setJobState(bulkActionId: string, state: "created" | "retry" | "active" | "failed", lapsed = true) {
+    const beat = lapsed ? P.sql`now() - interval '1 hour'` : P.sql`now()`;
+    const n = await db.prisma.$executeRaw(P.sql`
+      UPDATE pgboss.job SET state = ${state}::pgboss.job_state, started_on = ${beat}, retry_count = retry_limit
+      WHERE name = 'bulk_action' AND data->>'bulkActionId' = ${bulkActionId}`);
+    expect(n).toBe(1);
+  }
+
+  async function runningAction(): Promise<{ id: string; runs: string[]; org: string }> {
+    const { agent, runs } = await seed(["running", "running", "running"]);
+    const started = await startBulkAction({
+      organizationId: agent.organizationId,
+      role: "support",
+      actor,
+      input: { action: "pause", selection: { run_ids: runs } },
+      baseUrl: BASE,
+    });
+    await db.prisma.bulkAction.update({ where: { id: started.bulk_action_id }, data: { status: "running" } });
+    return { id: started.bulk_action_id, runs, org: agent.organizationId };
+  }
+
+  const later = () => ({ now: new Date(Date.now() + 60 * 60_000) });
+
+  it("ends failed, once and with its audit row, a running bulk action whose job's last attempt died; its moved runs stay moved once", async () => {
+    const failedJob = await runningAction();
+    const deadWorker = await runningAction();
+    // The walk had moved one run before its process died: its outcome row stays, and it is not moved again.
+    await runBulkAction({ bulkActionId: failedJob.id });
+    await db.prisma.bulkAction.update({ where: { id: failedJob.id }, data: { status: "running", completedAt: null } });
+    await setJobState(failedJob.id, "failed");
+    await setJobState(deadWorker.id, "active", true);
+
+    const swept = await failOrphanedBulkActions(later());
+    expect(swept).toEqual(expect.arrayContaining([failedJob.id, deadWorker.id]));
+    for (const { id, org } of [failedJob, deadWorker]) {
+      const record = await getBulkAction({ organizationId: org, id });
+      expect({ status: record.status, error: record.error }).toEqual({ status: "failed", error: BULK_ORPHANED_ERROR });
+      expect(record.completed_at).not.toBeNull();
+    }
+    const ends = await db.prisma.auditEvent.findMany({
+      where: { action: "bulk_action.completed", targetId: { in: [failedJob.id, deadWorker.id] } },
+    });
+    // failedJob's own walk completed once before the crash was simulated; the sweep adds one per action.
+    expect(ends.filter((e) => e.targetId === deadWorker.id)).toHaveLength(1);
+    expect(ends.find((e) => e.targetId === deadWorker.id)?.data).toMatchObject({ status: "failed" });
+    expect(await moveAudits(failedJob.runs, "run.pause")).toHaveLength(3);
+
+    const again = await failOrphanedBulkActions(later());
+    expect(again).not.toContain(failedJob.id);
+    expect(again).not.toContain(deadWorker.id);
+  });
+
+  it("leaves alone a bulk action whose job waits, waits to retry or runs with a live heartbeat, and one that moved within the grace", async () => {
+    const queued = await runningAction();
+    const retrying = await runningAction();
+    const active = await runningAction();
+    const recent = await runningAction();
+    await setJobState(retrying.id, "retry");
+    await setJobState(active.id, "active", false);
+    await setJobState(recent.id, "failed");
+    // Its job failed, but the record moved a moment ago: within the grace, it is left alone.
+    expect(await failOrphanedBulkActions({ graceMs: 60_000 })).not.toContain(recent.id);
+    expect((await db.prisma.bulkAction.findUniqueOrThrow({ where: { id: recent.id } })).status).toBe("running");
+    const swept = await failOrphanedBulkActions(later());
+    for (const a of [queued, retrying, active]) expect(swept).not.toContain(a.id);
+    expect(swept).toContain(recent.id);
+    const rows = await db.prisma.bulkAction.findMany({
+      where: { id: { in: [queued.id, retrying.id, active.id] } },
+      select: { status: true },
+    });
+    expect(rows.map((r) => r.status)).toEqual(["running", "running", "running"]);
   });
 });

@@ -6,11 +6,12 @@
 // again after a restart finds the row and moves nothing twice. The cursor is stored after each batch.
 import { audit, type Actor } from "../audit";
 import { prisma } from "../db";
-import type { BulkAction, Prisma } from "../generated/prisma/client";
+import { env } from "../env";
+import { Prisma as P, type BulkAction, type Prisma } from "../generated/prisma/client";
 import { revokeKey } from "../keys/service";
 import { log } from "../log";
 import { encodeCursor, afterCursor } from "../pagination";
-import { queueRetryLimit, transactionWithJobs, type JobData, type JobHandler } from "../queue";
+import { liveJobExists, queueRetryLimit, transactionWithJobs, type JobData, type JobHandler } from "../queue";
 import { controlRunIn } from "../runs/service";
 import { announceRun } from "../runs/signals";
 import { isRefused } from "../runs/state";
@@ -170,28 +171,76 @@ export async function runBulkAction(
   await finishBulkAction(row.id, "completed", null);
 }
 
-async function finishBulkAction(id: string, status: "completed" | "failed", error: string | null) {
-  await transactionWithJobs(async (tx) => {
-    const ended = await tx.bulkAction.updateMany({
-      where: { id, status: { in: ["pending", "running"] } },
-      data: { status, error, completedAt: new Date() },
-    });
-    if (ended.count !== 1) return;
-    const row = await tx.bulkAction.findUniqueOrThrow({ where: { id } });
-    await audit({
-      tx,
-      organizationId: row.organizationId,
-      actor: actorOf(row),
-      action: "bulk_action.completed",
-      targetType: "bulk_action",
-      targetId: id,
-      data: { action: row.action, status, done: row.done, skipped: row.skipped, failed: row.failed },
-    });
+/** Ends a pending or running bulk action with its audit row, in `tx`; false when it had ended already. */
+async function endBulkActionIn(
+  tx: Prisma.TransactionClient,
+  id: string,
+  status: "completed" | "failed",
+  error: string | null,
+): Promise<boolean> {
+  const ended = await tx.bulkAction.updateMany({
+    where: { id, status: { in: ["pending", "running"] } },
+    data: { status, error, completedAt: new Date() },
   });
+  if (ended.count !== 1) return false;
+  const row = await tx.bulkAction.findUniqueOrThrow({ where: { id } });
+  await audit({
+    tx,
+    organizationId: row.organizationId,
+    actor: actorOf(row),
+    action: "bulk_action.completed",
+    targetType: "bulk_action",
+    targetId: id,
+    data: { action: row.action, status, done: row.done, skipped: row.skipped, failed: row.failed },
+  });
+  return true;
+}
+
+async function finishBulkAction(id: string, status: "completed" | "failed", error: string | null) {
+  await transactionWithJobs((tx) => endBulkActionIn(tx, id, status, error));
 }
 
 export const BULK_STOPPED_ERROR =
   "The bulk action stopped after repeated internal errors; the runs it moved stay moved.";
+
+export const BULK_ORPHANED_ERROR =
+  "The bulk action stopped: the process running it ended during its last attempt. The targets it moved stay moved; start it again for the rest.";
+
+const ORPHAN_BATCH = 20;
+
+/**
+ * Ends `failed` (BULK_ORPHANED_ERROR) the bulk actions nothing will ever walk again: `pending` or
+ * `running`, unchanged for `graceMs` (a heartbeat by default: the walk writes its cursor after each
+ * batch), with no job of the `bulk_action` queue that will still run for them, i.e. their job's last
+ * attempt died with its process (the same rule as the orphaned run sweep, lib/workflow/job.ts
+ * failOrphanedRuns). pg-boss retries a job whose attempts remain itself, so a missing live job means
+ * no attempt is left: ending the record is all there is to do. The outcome rows are untouched, so a
+ * target already moved is never moved again. Each record is locked (`FOR UPDATE SKIP LOCKED`) and
+ * the job check repeated under the lock. Returns the ids of the bulk actions it ended.
+ */
+export async function failOrphanedBulkActions(opts: { graceMs?: number; now?: Date } = {}): Promise<string[]> {
+  const graceMs = opts.graceMs ?? env().QUEUE_HEARTBEAT_SECONDS * 1000;
+  const before = new Date((opts.now ?? new Date()).getTime() - graceMs);
+  const live = liveJobExists("bulk_action", "bulkActionId", P.sql`b.id`);
+  const db = await prisma();
+  const ended = await db.$transaction(async (tx) => {
+    const candidates = await tx.$queryRaw<{ id: string }[]>(P.sql`
+      SELECT b.id FROM bulk_actions b
+      WHERE b.status IN ('pending', 'running') AND b.updated_at < ${before}::timestamp(3) AND NOT ${live}
+      ORDER BY b.updated_at LIMIT ${ORPHAN_BATCH}
+      FOR UPDATE OF b SKIP LOCKED`);
+    if (!candidates.length) return [];
+    // The candidates' snapshot predates the locks: look again now that they are held.
+    const still = await tx.$queryRaw<{ id: string }[]>(P.sql`
+      SELECT b.id FROM bulk_actions b WHERE b.id IN (${P.join(candidates.map((c) => c.id))}) AND NOT ${live}`);
+    const ids: string[] = [];
+    for (const { id } of still) if (await endBulkActionIn(tx, id, "failed", BULK_ORPHANED_ERROR)) ids.push(id);
+    return ids;
+  });
+  for (const id of ended)
+    log.warn({ bulk_action_id: id }, "bulk action failed: its job's last attempt died with its process");
+  return ended;
+}
 
 export const bulkActionJob: JobHandler<"bulk_action"> = async (data, job) => {
   try {

@@ -78,6 +78,10 @@ export const DeliverySummary = z.strictObject({
     .nullable()
     .meta({ description: "The agent; null for an alert of a rule that watches every agent (or none)." }),
   subject_id: z.string().meta({ description: "The message or run id; for an alert event, its `alt_...` id." }),
+  session_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The session of a message subject (its thread in the console); null otherwise." }),
   status: DeliveryStatus,
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),

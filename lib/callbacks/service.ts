@@ -80,7 +80,7 @@ export async function signingSecretFor(organizationId: string): Promise<string> 
 
 // ---- the delivery log ----
 
-export function deliverySummary(d: CallbackDelivery): DeliverySummary {
+export function deliverySummary(d: CallbackDelivery, sessions: ReadonlyMap<string, string>): DeliverySummary {
   return {
     id: d.id,
     event: d.event,
@@ -88,6 +88,7 @@ export function deliverySummary(d: CallbackDelivery): DeliverySummary {
     // Alert events of a rule of no agent are stored with '' (the column is required).
     agent_id: d.agentId || null,
     subject_id: d.subjectId,
+    session_id: sessions.get(d.subjectId) ?? null,
     status: d.status as DeliveryStatus,
     attempts: d.attempts,
     last_status_code: d.lastStatusCode,
@@ -95,6 +96,20 @@ export function deliverySummary(d: CallbackDelivery): DeliverySummary {
     created_at: d.createdAt.toISOString(),
     delivered_at: d.deliveredAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The sessions of the deliveries whose subject is a message, in one query by the messages' primary
+ * key (a page of deliveries, not one query each); scoped to the organization.
+ */
+async function sessionsOf(db: Db, organizationId: string, rows: CallbackDelivery[]): Promise<Map<string, string>> {
+  const messageIds = [...new Set(rows.map((r) => r.subjectId).filter((id) => id.startsWith("msg_")))];
+  if (!messageIds.length) return new Map();
+  const messages = await db.message.findMany({
+    where: { id: { in: messageIds }, organizationId },
+    select: { id: true, sessionId: true },
+  });
+  return new Map(messages.map((m) => [m.id, m.sessionId]));
 }
 
 function attemptRecord(a: CallbackAttempt): DeliveryAttempt {
@@ -154,7 +169,12 @@ export async function listDeliveries(
   });
   const page = rows.slice(0, limit);
   const has_more = rows.length > limit;
-  return { data: page.map(deliverySummary), has_more, next_cursor: has_more ? page[page.length - 1]!.id : null };
+  const sessions = await sessionsOf(db, organizationId, page);
+  return {
+    data: page.map((d) => deliverySummary(d, sessions)),
+    has_more,
+    next_cursor: has_more ? page[page.length - 1]!.id : null,
+  };
 }
 
 async function findDelivery(db: Db, organizationId: string, id: string) {
@@ -168,7 +188,12 @@ export async function getDelivery(organizationId: string, id: string): Promise<D
   const row = await findDelivery(db, organizationId, id);
   const attempts = await db.callbackAttempt.findMany({ where: { deliveryId: row.id }, orderBy: { number: "asc" } });
   const headers = { ...baseHeaders(row.id), ...((row.requestHeaders as Record<string, string> | null) ?? {}) };
-  return { ...deliverySummary(row), request: { headers, body: row.body }, attempts: attempts.map(attemptRecord) };
+  const sessions = await sessionsOf(db, organizationId, [row]);
+  return {
+    ...deliverySummary(row, sessions),
+    request: { headers, body: row.body },
+    attempts: attempts.map(attemptRecord),
+  };
 }
 
 /**
@@ -195,7 +220,7 @@ export async function redeliver(organizationId: string, id: string, actor: Actor
     return updated;
   });
   nudgeDeliverer();
-  return deliverySummary(row);
+  return deliverySummary(row, await sessionsOf(db, organizationId, [row]));
 }
 
 // ---- the outbox ----

@@ -37,6 +37,8 @@ import { queue } from "../queue";
 import { retentionSetting, sweepRetention } from "../retention/service";
 import { openTestDatabase } from "../../test-support/db";
 import { failOrphanedRuns } from "../workflow/job";
+import { failOrphanedBulkActions } from "../bulk/job";
+import { waitForChanges } from "../reviews/changes";
 import { setDatabase, type Database } from ".";
 
 /** Most rows one statement may examine: a page is at most a few hundred; the seed is 100x that. */
@@ -367,9 +369,19 @@ describe("query plans at volume", () => {
     "console run items": () => listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE }),
     "console delivery": () => getDelivery(ORG, "dlv_000000000100"),
     "console keys": () => listKeys({ organizationId: ORG }),
+    // The thread view's first live poll: the long session's marks, at once (no `since`).
+    "live changes of a session": () =>
+      waitForChanges({
+        organizationId: ORG,
+        userId: "usr_plans",
+        topics: ["messages"],
+        sessionId: ids.longSession,
+        signal: new AbortController().signal,
+      }),
     // The worker's sweeps (nothing is due in the seed: each looks and finds nothing).
     "reply recovery": () => recoverReplies(),
     "orphaned runs": () => failOrphanedRuns(),
+    "orphaned bulk actions": () => failOrphanedBulkActions(),
     "upload expiry": () => deleteExpiredUploads(),
     "callback poller": () => deliverDue(),
     "metrics scrape": () => scrapeMetrics(),

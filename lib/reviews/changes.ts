@@ -1,7 +1,8 @@
 // Live updates (docs/console.md, Live updates): a long poll that answers as soon as something of
 // the organization in the asked topics changed after `since`, or after its hold time with nothing.
 // Each topic's mark is a few maxima read through indexes (runs by updated_at; sessions by
-// last_message_at; messages by created_at and completed_at; review items by updated_at), checked
+// last_message_at; messages by created_at and completed_at, of one session when the thread view asks
+// with `session_id`; review items by updated_at), checked
 // every CHECK_MS while the poll is held. It works the same on PGlite and PostgreSQL (no
 // LISTEN/NOTIFY, which PGlite lacks across processes). The cursor is opaque: the marks it saw.
 import { prisma } from "../db";
@@ -20,9 +21,14 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : "-"
 
 const max = async (rows: Promise<{ m: Date | null }[]>) => iso((await rows)[0]?.m);
 
-async function markOf(topic: LiveTopic, org: string): Promise<string> {
+async function markOf(topic: LiveTopic, org: string, sessionId?: string): Promise<string> {
   const db = await prisma();
   type M = { m: Date | null }[];
+  // One session's messages (the thread view): the maxima over that session's rows only, reached by
+  // the (session_id, created_at, id) index; a change in another session of the organization leaves it.
+  const ofSession = (id: string) =>
+    db.$queryRaw<{ c: Date | null; d: Date | null }[]>`SELECT max(created_at) AS c, max(completed_at) AS d
+      FROM messages WHERE session_id = ${id}`.then(([r]) => `${iso(r?.c)}|${iso(r?.d)}`);
   const runs = () => max(db.$queryRaw<M>`SELECT max(updated_at) AS m FROM runs WHERE organization_id = ${org}`);
   const created = () => max(db.$queryRaw<M>`SELECT max(created_at) AS m FROM messages WHERE organization_id = ${org}`);
   const completed = () =>
@@ -33,7 +39,7 @@ async function markOf(topic: LiveTopic, org: string): Promise<string> {
       max(db.$queryRaw<M>`SELECT max(last_message_at) AS m FROM sessions WHERE organization_id = ${org}`),
       completed(),
     ],
-    messages: () => [created(), completed()],
+    messages: () => (sessionId ? [ofSession(sessionId)] : [created(), completed()]),
     reviews: () => [
       runs(),
       max(
@@ -45,8 +51,8 @@ async function markOf(topic: LiveTopic, org: string): Promise<string> {
   return (await Promise.all(marks[topic]())).join("|");
 }
 
-async function marksOf(topics: LiveTopic[], org: string): Promise<Marks> {
-  const values = await Promise.all(topics.map((t) => markOf(t, org)));
+async function marksOf(topics: LiveTopic[], org: string, sessionId?: string): Promise<Marks> {
+  const values = await Promise.all(topics.map((t) => markOf(t, org, sessionId)));
   return Object.fromEntries(topics.map((t, i) => [t, values[i]]));
 }
 
@@ -67,6 +73,13 @@ function decode(cursor: string): Marks {
   });
 }
 
+/** session_not_found, the same answer for a session of another organization as for a missing one. */
+async function assertSessionOf(organizationId: string, sessionId: string) {
+  const db = await prisma();
+  const found = await db.session.findFirst({ where: { id: sessionId, organizationId }, select: { id: true } });
+  if (!found) throw new ApiError("session_not_found", "Session not found.");
+}
+
 const held = () => processOnce("live_polls", () => new Map<string, number>());
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -85,10 +98,13 @@ export async function waitForChanges(opts: {
   topics: LiveTopic[];
   since?: string;
   wait?: number;
+  /** Read the `messages` topic for this session only: a session of another organization is not found. */
+  sessionId?: string;
   signal: AbortSignal;
 }): Promise<ChangesAnswer> {
+  if (opts.sessionId) await assertSessionOf(opts.organizationId, opts.sessionId);
   const seen = opts.since ? decode(opts.since) : null;
-  const now = await marksOf(opts.topics, opts.organizationId);
+  const now = await marksOf(opts.topics, opts.organizationId, opts.sessionId);
   const changedIn = (m: Marks) => opts.topics.filter((t) => seen !== null && seen[t] !== m[t]);
   if (!seen || changedIn(now).length > 0) return { cursor: encode(now), changed: changedIn(now) };
 
@@ -105,7 +121,7 @@ export async function waitForChanges(opts: {
     let marks = now;
     while (Date.now() < deadline && !opts.signal.aborted && !isShuttingDown()) {
       await sleep(Math.min(CHECK_MS, Math.max(0, deadline - Date.now())), opts.signal);
-      marks = await marksOf(opts.topics, opts.organizationId);
+      marks = await marksOf(opts.topics, opts.organizationId, opts.sessionId);
       if (changedIn(marks).length > 0) break;
     }
     return { cursor: encode(marks), changed: changedIn(marks) };

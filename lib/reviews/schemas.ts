@@ -1,7 +1,7 @@
 // The shared review inbox and the console's live updates (docs/console.md, Reviews and Live
 // updates): requests and answers of /api/console/reviews and /api/console/changes. Browser-safe.
 import { z } from "zod";
-import { queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import { idString, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 import { ConsoleApproval, RESOLUTIONS } from "../runs/schemas";
 
 export const REVIEW_LIMIT_DEFAULT = 20;
@@ -96,6 +96,8 @@ export const ChangesQuery = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(CHANGES_WAIT_MAX))
     .optional(),
+  /** The thread view's session: the `messages` mark is read for it only (a session of another organization is not found). */
+  session_id: idString("sess", "session").optional(),
 });
 
 export const ChangesAnswer = z.strictObject({

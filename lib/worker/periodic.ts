@@ -37,6 +37,13 @@ export const SWEEPS: Sweep[] = [
     run: async () => (await import("../workflow/job")).failOrphanedRuns(),
   },
   {
+    // Bulk actions whose job's last attempt died with its process end `failed` (lib/bulk/job.ts):
+    // checked twice a heartbeat, as orphaned runs.
+    what: "orphaned bulk action sweep",
+    everyMs: () => (env().QUEUE_HEARTBEAT_SECONDS * 1000) / 2,
+    run: async () => (await import("../bulk/job")).failOrphanedBulkActions(),
+  },
+  {
     // Expired unfinished uploads lose their bytes and records.
     what: "upload sweep",
     everyMs: () => env().UPLOAD_CLEANUP_INTERVAL_MS,

@@ -5,6 +5,7 @@ import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
 import { ExportButton } from "@/components/console/export-button";
+import { EmailText } from "@/components/console/email-text";
 import { FilteredListPage } from "@/components/console/list-page";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
@@ -23,19 +24,6 @@ const ACTION_GROUPS = (Object.keys(AUDIT_GROUPS) as AuditGroup[]).map((group) =>
 });
 
 const ACTOR_TYPES: Record<string, string> = { user: "user", access_key: "Access Key", system: "system" };
-
-/** An email or id that may wrap, preferably before its `@`. */
-function Breakable({ text }: { text: string }) {
-  const at = text.indexOf("@");
-  if (at <= 0) return <>{text}</>;
-  return (
-    <>
-      {text.slice(0, at)}
-      <wbr />
-      {text.slice(at)}
-    </>
-  );
-}
 
 function compactJson(data: unknown): string {
   if (data == null) return "";
@@ -109,11 +97,12 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
   },
   {
     header: "Who",
-    className: "max-w-[14rem] min-w-[8rem]",
+    // Narrow on a phone: the table keeps to the screen's width (docs/console.md, Long emails).
+    className: "max-w-[14rem] min-w-[5.5rem] sm:min-w-[8rem]",
     cell: (e) => (
       <>
         <div className="[overflow-wrap:anywhere]">
-          <Breakable text={e.actor.label ?? e.actor.id ?? e.actor.type} />
+          <EmailText text={e.actor.label ?? e.actor.id ?? e.actor.type} />
         </div>
         <div className="mt-0.5">
           <Badge>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</Badge>
@@ -123,17 +112,23 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
   },
   {
     header: "What",
-    className: "min-w-[9rem]",
-    cell: (e) => (
-      <>
-        <div className="font-medium">{auditActionLabel(e.action)}</div>
-        <Mono className="text-zinc-600">{e.action}</Mono>
-      </>
-    ),
+    className: "sm:min-w-[9rem]",
+    cell: (e) => {
+      const details = compactJson(e.data);
+      return (
+        <>
+          <div className="font-medium">{auditActionLabel(e.action)}</div>
+          <Mono className="break-all text-zinc-600">{e.action}</Mono>
+          {/* On a phone the details column is hidden: they show here, under the action. */}
+          {details && <Mono className="mt-1 block break-all text-xs text-zinc-800 sm:hidden">{details}</Mono>}
+        </>
+      );
+    },
   },
   { header: "Target", from: "md", className: "max-w-[14rem]", cell: (e) => <Target event={e} /> },
   {
     header: "Details",
+    from: "sm",
     className: "max-w-[22rem] min-w-[10rem]",
     cell: (e) => {
       const details = compactJson(e.data);

@@ -6,14 +6,14 @@ import { ListResult } from "@/components/console/list-result";
 import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
-import { ACTIONS, RowActions } from "@/components/console/row-actions";
+import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
+import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CheckboxGroup, SelectField, TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import {
   AgentScopeField,
   EditKeyDialog,
@@ -150,6 +150,68 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
   );
 }
 
+type KeyRow = AccessKey & { rate: string };
+
+function keyColumns(p: {
+  admin: boolean;
+  setRolling: (k: AccessKey) => void;
+  setEditing: (k: AccessKey) => void;
+  setRevoking: (k: AccessKey) => void;
+}): DataColumn<KeyRow>[] {
+  return [
+    {
+      header: "Name",
+      // Wraps anywhere on a phone (the row's checkbox and actions need the room), never below 10rem wider.
+      className: "min-w-[6rem] [overflow-wrap:anywhere] sm:min-w-[10rem]",
+      cell: (k) => (
+        <>
+          <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
+            {k.name}
+          </Link>
+          <RollLinks k={k} />
+        </>
+      ),
+    },
+    // On a phone the name (which opens the key's page, where its start shows) has the room.
+    { header: "Key", from: "sm", className: "whitespace-nowrap", cell: (k) => <Mono>{k.start}…</Mono> },
+    {
+      header: "Permissions",
+      from: "md",
+      cell: (k) => (
+        <div className="flex flex-wrap gap-1">
+          {k.permissions.length ? k.permissions.map((x) => <Badge key={x}>{x}</Badge>) : "none"}
+        </div>
+      ),
+    },
+    // Wraps ("1,000,000/min" over "(default)"): with the checkbox column the row fits 1280 px.
+    { header: "Rate limit", from: "lg", cell: (k) => k.rate },
+    {
+      header: "Expires",
+      from: "sm",
+      className: "whitespace-nowrap",
+      cell: (k) => <span title={formatDate(k.expires_at)}>{k.revoked_at ? "—" : expiryText(k.expires_at)}</span>,
+    },
+    {
+      header: "Last used",
+      from: "sm",
+      className: "whitespace-nowrap",
+      cell: (k) => (k.last_used_at ? relative(k.last_used_at) : "never"),
+    },
+    { header: "Status", cell: (k) => <KeyStateBadge k={k} /> },
+    {
+      ...actionsColumn<KeyRow>(
+        (k) => k.name,
+        (k) => [
+          !k.revoked_at && !k.rolled_to_key_id && { label: "Roll", onClick: () => p.setRolling(k) },
+          !k.revoked_at && { label: "Change", onClick: () => p.setEditing(k) },
+          !k.revoked_at && { label: "Revoke", onClick: () => p.setRevoking(k) },
+        ],
+      ),
+      hidden: !p.admin,
+    },
+  ];
+}
+
 export function KeysView() {
   const admin = useIsAdmin();
   const [minting, setMinting] = useState(false);
@@ -157,6 +219,7 @@ export function KeysView() {
   const [rolling, setRolling] = useState<AccessKey | null>(null);
   const [editing, setEditing] = useState<AccessKey | null>(null);
   const keys = useKeys();
+  const selection = useBulkSelection("keys");
   return (
     <>
       <PageHeader
@@ -169,6 +232,7 @@ export function KeysView() {
           You have read access. Admins mint, change, roll and revoke keys.
         </p>
       )}
+      {admin && <BulkBar target="access_key" selection={selection} />}
       <ListResult
         query={keys}
         rows={(d) => d.access_keys.map((k) => ({ ...k, rate: rateLimitText(k, d.default_rate_limit_per_minute) }))}
@@ -183,60 +247,15 @@ export function KeysView() {
         }
       >
         {(rows) => (
-          <Table
+          <DataTable
             label="Access Keys"
-            columns={[
-              "Name",
-              "Key",
-              ["Permissions", "md"],
-              ["Rate limit", "lg"],
-              ["Expires", "sm"],
-              ["Last used", "sm"],
-              "Status",
-              admin && ACTIONS,
-            ]}
-          >
-            <TBody>
-              {rows.map((k) => (
-                <Tr key={k.key_id}>
-                  <Td className="break-words">
-                    <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
-                      {k.name}
-                    </Link>
-                    <RollLinks k={k} />
-                  </Td>
-                  <Td>
-                    <Mono className="whitespace-nowrap">{k.start}…</Mono>
-                  </Td>
-                  <Td className="hidden md:table-cell">
-                    <div className="flex flex-wrap gap-1">
-                      {k.permissions.length ? k.permissions.map((p) => <Badge key={p}>{p}</Badge>) : "none"}
-                    </div>
-                  </Td>
-                  <Td className="hidden whitespace-nowrap lg:table-cell">{k.rate}</Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell" title={formatDate(k.expires_at)}>
-                    {k.revoked_at ? "—" : expiryText(k.expires_at)}
-                  </Td>
-                  <Td className="hidden whitespace-nowrap sm:table-cell">
-                    {k.last_used_at ? relative(k.last_used_at) : "never"}
-                  </Td>
-                  <Td>
-                    <KeyStateBadge k={k} />
-                  </Td>
-                  {admin && (
-                    <RowActions
-                      of={k.name}
-                      actions={[
-                        !k.revoked_at && !k.rolled_to_key_id && { label: "Roll", onClick: () => setRolling(k) },
-                        !k.revoked_at && { label: "Change", onClick: () => setEditing(k) },
-                        !k.revoked_at && { label: "Revoke", onClick: () => setRevoking(k) },
-                      ]}
-                    />
-                  )}
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
+            columns={keyColumns({ admin, setRolling, setEditing, setRevoking })}
+            rows={rows}
+            rowKey={(k) => k.key_id}
+            // Admins check keys to revoke many at once (the bulk bar above); support sees no boxes.
+            {...(admin ? { selected: selection.ids, onSelectedChange: selection.replace } : {})}
+            rowLabel={(k) => `Select key ${k.name}`}
+          />
         )}
       </ListResult>
       {admin && (

@@ -14,7 +14,7 @@ import { Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { EmailText } from "./email-text";
+import { EmailText } from "@/components/console/email-text";
 import { InviteDialog } from "./invite-dialog";
 import { DemoteSelfDialog, RemoveDialog } from "./member-dialogs";
 import { PendingInvitations } from "./pending-invitations";
@@ -62,7 +62,7 @@ export function MembersView() {
       className: "max-w-[16rem]",
       cell: (m) => (
         <div className="flex min-h-10 flex-wrap items-center gap-x-2 font-medium [overflow-wrap:anywhere]">
-          <EmailText email={m.email} />
+          <EmailText text={m.email} />
           {m.email === me.email && <Badge tone="indigo">you</Badge>}
         </div>
       ),

@@ -7,7 +7,7 @@ import { formatDate, timeLeft } from "@/components/console/format";
 import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { Badge } from "@/components/ui/badge";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
-import { EmailText } from "./email-text";
+import { EmailText } from "@/components/console/email-text";
 
 export function PendingInvitations() {
   const [revoking, setRevoking] = useState<Invitation | null>(null);
@@ -21,7 +21,7 @@ export function PendingInvitations() {
       className: "max-w-[14rem]",
       cell: (i) => (
         <div className="flex min-h-10 items-center font-medium [overflow-wrap:anywhere]">
-          <EmailText email={i.email} />
+          <EmailText text={i.email} />
         </div>
       ),
     },
@@ -38,8 +38,8 @@ export function PendingInvitations() {
       header: "Invited by",
       from: "md",
       cell: (i) => (
-        <div className="flex min-h-10 items-center break-words text-zinc-700">
-          {i.invited_by ? <EmailText email={i.invited_by} /> : "—"}
+        <div className="flex min-h-10 min-w-0 items-center text-zinc-700">
+          {i.invited_by ? <EmailText text={i.invited_by} /> : "—"}
         </div>
       ),
     },

@@ -6,29 +6,19 @@ import { useBulkAction } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { Card, Details, Mono, PageHeader } from "@/components/ui/misc";
-import { BulkOutcome, isRunning } from "./bulk-actions";
+import { BulkOutcome, bulkActionTitle, isRunning, selectionText } from "@/components/console/bulk-actions";
 
 export function BulkActionView({ bulkActionId }: { bulkActionId: string }) {
   const bulk = useBulkAction(bulkActionId, { refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) });
   if (!bulk.data) return <DetailState query={bulk} of="bulk action" id={bulkActionId} />;
   const b = bulk.data;
-  const selection =
-    "filter" in b.selection
-      ? Object.entries(b.selection.filter).length
-        ? `Every run matching ${Object.entries(b.selection.filter)
-            .map(([k, v]) => `${k} = ${String(v)}`)
-            .join(", ")} created before it started`
-        : "Every run created before it started"
-      : "run_ids" in b.selection
-        ? `${b.selection.run_ids.length} checked runs`
-        : `${b.selection.key_ids.length} Access Keys`;
   return (
     <div data-testid="bulk-action-page">
-      <Breadcrumb list={{ href: "/runs", label: "Runs" }} id={bulkActionId} />
+      <Breadcrumb list={{ href: "/runs/bulk", label: "Bulk actions" }} id={bulkActionId} />
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
-            <span>Bulk {b.action}</span>
+            <span>{bulkActionTitle(b.action)}</span>
             <span aria-live="polite" data-testid="bulk-status">
               <StatusBadge status={b.status} className="text-sm" />
             </span>
@@ -45,7 +35,7 @@ export function BulkActionView({ bulkActionId }: { bulkActionId: string }) {
         <Details
           items={[
             ["Id", <Mono key="id">{b.bulk_action_id}</Mono>],
-            ["Selection", selection],
+            ["Selection", selectionText(b)],
             ["Matched at the start", String(b.matched)],
             ["Allowed at the start", String(b.allowed)],
             ["Started by", b.started_by.label ?? b.started_by.type],

@@ -2,6 +2,7 @@
 // The runs list: filters in the URL (docs/console.md, "List filters"), saved views, and a DataTable
 // whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
 // and an export button plug in.
+import Link from "next/link";
 import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
@@ -11,9 +12,10 @@ import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
-import { BulkBar, useRunSelection } from "./bulk-actions";
+import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
 import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress } from "./shared";
 
 const LIMIT = 20;
@@ -74,7 +76,7 @@ export function RunsView() {
   useLiveUpdates(["runs"]);
   // Checked rows, or everything the filter matches (a bulk action's selection: ./bulk-actions.tsx).
   const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));
-  const selection = useRunSelection(JSON.stringify(filter));
+  const selection = useBulkSelection(JSON.stringify(filter));
   const workflowAgents = (agents.data?.agents ?? []).filter((a) => a.kind === "workflow");
   const fields: FilterField[] = [
     { kind: "status", options: RUN_STATUSES.map((s) => [s, statusLabel(s)] as const) },
@@ -94,6 +96,9 @@ export function RunsView() {
       actions={
         <>
           <LiveToggle />
+          <Link href="/runs/bulk" className={buttonClass("secondary")}>
+            Bulk actions
+          </Link>
           <ExportButton kind="runs" />
         </>
       }

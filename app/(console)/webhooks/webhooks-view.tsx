@@ -38,8 +38,8 @@ function dueIn(iso: string, now = Date.now()): string {
 
 const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", has_error: "" };
 
-/** A delivery's subject: a run links to its page; a message's id is shown as it is. */
-function Subject({ id }: { id: string }) {
+/** A delivery's subject: a run links to its page, a message to itself in its session's thread. */
+function Subject({ id, sessionId }: { id: string; sessionId: string | null }) {
   if (id.startsWith("run_")) {
     return (
       <Link href={`/runs/${id}`} className="text-indigo-700 hover:underline" aria-label={`Run ${id}`}>
@@ -50,6 +50,17 @@ function Subject({ id }: { id: string }) {
   if (id.startsWith("sess_")) {
     return (
       <Link href={`/sessions/${id}`} className="text-indigo-700 hover:underline" aria-label={`Session ${id}`}>
+        <ShortId id={id} />
+      </Link>
+    );
+  }
+  if (sessionId) {
+    return (
+      <Link
+        href={`/sessions/${sessionId}#${id}`}
+        className="text-indigo-700 hover:underline"
+        aria-label={`Message ${id} in session ${sessionId}`}
+      >
         <ShortId id={id} />
       </Link>
     );
@@ -90,7 +101,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
       className: "[overflow-wrap:anywhere]",
       cell: (d) => (d.agent_id ? (agentName(d.agent_id) ?? <Mono>{d.agent_id}</Mono>) : "—"),
     },
-    { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} /> },
+    { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} sessionId={d.session_id} /> },
     { header: "Receiver", from: "md", cell: (d) => <Receiver url={d.url} /> },
     {
       header: "Attempts",

@@ -57,9 +57,11 @@ export function Message({ m }: { m: MessageItem }) {
     <li className="[contain-intrinsic-size:auto_10rem] [content-visibility:auto]">
       <article
         aria-label={`${label} message`}
+        // The anchor of a link to this message (a callback delivery's subject: /sessions/{id}#msg_...).
+        id={m.message_id}
         data-message-id={m.message_id}
         className={cn(
-          "rounded-lg border-l-4 bg-white p-3 ring-1 ring-zinc-200 sm:p-4",
+          "scroll-mt-20 rounded-lg border-l-4 bg-white p-3 ring-1 ring-zinc-200 target:ring-2 target:ring-indigo-500 sm:p-4",
           assistant ? "border-indigo-400" : "border-zinc-300",
           m.status === "error" && "border-red-400",
         )}

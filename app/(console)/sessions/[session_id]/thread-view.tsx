@@ -79,7 +79,7 @@ function SessionHeader({ session }: { session: SessionDetail }) {
 export function ThreadView({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
   // Live through the changes feed (components/console/live.tsx): new messages and settled replies.
-  const live = useLiveUpdates(["messages"]);
+  const live = useLiveUpdates(["messages"], { sessionId });
   const messages = useSessionMessages({ sessionId, pageSize: PAGE_SIZE, liveMs: 0 });
   const all = messages.data?.pages.flatMap((p) => p.messages) ?? [];
   const processing = all.some((m) => m.status === "processing");
@@ -93,6 +93,19 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
     if (hasNextPage && complete.current && live) void fetchNextPage();
     else complete.current = !hasNextPage;
   }, [hasNextPage, isFetching, fetchNextPage, live, messages.data]);
+
+  // A link to one message (/sessions/{id}#msg_...): the thread is fetched after the page loaded,
+  // so the browser found no anchor to scroll to; scroll to it once it is shown.
+  const anchored = useRef(false);
+  const shownCount = all.length;
+  useEffect(() => {
+    if (anchored.current || !shownCount) return;
+    const hash = decodeURIComponent(window.location.hash.slice(1));
+    const target = hash.startsWith("msg_") ? document.getElementById(hash) : null;
+    if (!target) return;
+    anchored.current = true;
+    target.scrollIntoView({ block: "start" });
+  }, [shownCount]);
 
   // When the last reply settles, read the header once more for its final counts and cost.
   const wasProcessing = useRef(false);

@@ -7,6 +7,6 @@ export const GET = route({
   path: "/api/console/changes",
   auth: "console",
   responses: { 200: ChangesAnswer },
-  errors: [...CONSOLE_ERRORS, "rate_limited"],
+  errors: [...CONSOLE_ERRORS, "rate_limited", "session_not_found"],
   query: ChangesQuery,
 });

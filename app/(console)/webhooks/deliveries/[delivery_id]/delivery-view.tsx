@@ -167,6 +167,14 @@ export function DeliveryView({ deliveryId }: { deliveryId: string }) {
                 >
                   <Mono>{d.subject_id}</Mono>
                 </Link>
+              ) : d.session_id ? (
+                <Link
+                  key="m"
+                  href={`/sessions/${d.session_id}#${d.subject_id}`}
+                  className="text-indigo-700 underline hover:text-indigo-900"
+                >
+                  <Mono>{d.subject_id}</Mono>
+                </Link>
               ) : (
                 <Mono key="m">{d.subject_id}</Mono>
               ),

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { requireConsolePage } from "@/lib/http/console-pages";
+import { BulkActionsView } from "./bulk-actions-view";
+
+export const metadata: Metadata = { title: "Bulk actions" };
+
+export default async function BulkActionsPage() {
+  await requireConsolePage("/runs/bulk");
+  return <BulkActionsView />;
+}

@@ -128,6 +128,9 @@ test("sign out everywhere ends the user's other sessions", async ({ browser }) =
     sessions.push({ context, page });
   }
   const [first, second] = sessions as [(typeof sessions)[0], (typeof sessions)[0]];
+  // The second tab leaves the console first: its background refetches would otherwise meet the ended
+  // session on their own and redirect it (to /login?next=%2F) while it navigates below.
+  await second.page.goto("about:blank");
   await first.page.getByRole("button", { name: "everywhere@ui.test" }).click();
   await first.page.getByRole("menuitem", { name: "Sign out everywhere" }).click();
   await expect(first.page).toHaveURL(/\/login$/);

@@ -274,17 +274,20 @@ describe("alerts delivered", () => {
     const firing = await own.call("GET", `${org}/alert-rules/${made.body.rule_id}`, { auth });
     expect(firing.body).toMatchObject({ firing: true, last_value: 100 });
 
-    // The agent healed: 3 of 5 replies succeed, 40 % <= 50 %: resolves.
+    // The agent healed: 3 of 5 replies succeed. The rate falls to 50 % after two successes and 40 %
+    // after three; the evaluator may see either (usage is flushed each second), and both are not
+    // above the 50 % threshold: it resolves once, at 50 or 40.
     expect(
       (await own.call("PATCH", `${org}/agents/${agent}`, { auth, body: { runtime: { type: "echo" } } })).status,
     ).toBe(200);
     for (let i = 0; i < 3; i++) expect((await trigger()).status).toBe(200);
     const resolved = await delivered("/alerts", "alert.resolved");
-    expect(resolved.event.data).toMatchObject({ rule_id: made.body.rule_id, value: 40 });
+    expect(resolved.event.data).toMatchObject({ rule_id: made.body.rule_id });
+    expect([50, 40]).toContain(resolved.event.data.value);
     // Once each: one fired, one resolved (a later turn delivers no repeat).
     const history = await own.call("GET", `${org}/alert-events?rule_id=${made.body.rule_id}`, { auth });
     expect(history.body.alert_events.map((e: { event: string; value: number }) => [e.event, e.value])).toEqual([
-      ["resolved", 40],
+      ["resolved", resolved.event.data.value],
       ["fired", 100],
     ]);
     expect(history.body.alert_events[1].delivered_to).toEqual([`${base}/alerts`]);

@@ -502,7 +502,6 @@ export const REQUESTS: ConsoleRequest[] = [
     method: "POST",
     pattern: "/api/console/alert-rules/[rule_id]/test",
     path: async (f) => `/api/console/alert-rules/${await f.freshRule()}/test`,
-    body: () => ({}),
     otherOrg: "alert_rule_not_found",
   },
   { method: "GET", pattern: "/api/console/alert-events", path: () => "/api/console/alert-events" },

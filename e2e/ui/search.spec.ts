@@ -59,8 +59,10 @@ test("the case timeline: an end user's records newest first, reached from the se
   await page.getByRole("link", { name: new RegExp(USER) }).click();
   await expect(page).toHaveURL(new RegExp(`/users/${encodeURIComponent(USER)}`));
   const timeline = page.getByRole("list", { name: "Timeline, newest first" });
-  await expect(timeline.getByRole("listitem")).toHaveCount(3); // the session, its message and the reply
+  // The session, the key that started it, its message and the reply.
+  await expect(timeline.getByRole("listitem")).toHaveCount(4);
   await expect(timeline).toContainText("Session started");
+  await expect(timeline).toContainText(`started ${sessionId}`);
   await expect(timeline).toContainText(WORD);
   const exportLink = page.getByRole("link", { name: "Export", exact: true });
   await expect(exportLink).toHaveAttribute("href", `/exports?kind=user_timeline&user_id=${encodeURIComponent(USER)}`);

@@ -1,10 +1,12 @@
 // Alert rules driven directly with controlled times and rollup rows (no sleeping): a rule fires once
 // when its value crosses the threshold, stays quiet while it stays above, resolves once, honours
 // its quiet period, and each move is a history row with a signed-event delivery in the outbox.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startSmtpServer } from "../../e2e/api/smtp-server";
 import { openTestDatabase } from "../../test-support/db";
 import { systemActor } from "../audit";
 import { resetClock, shiftClock } from "../clock";
+import { resetEnvCache } from "../env";
 import { isApiError } from "../errors";
 import { mintKey, revokeKey } from "../keys/service";
 import { bootstrap } from "../orgs/service";
@@ -128,6 +130,51 @@ describe("alert rules", () => {
       type: "alert.fired",
       data: { rule_id: rule.rule_id, kind: "error_rate", value: 40, threshold: 10 },
     });
+  });
+
+  it("emails the rule's address on fire and on resolve when SMTP_URL is set", async () => {
+    const smtp = await startSmtpServer();
+    vi.stubEnv("SMTP_URL", smtp.url);
+    vi.stubEnv("SMTP_FROM", "Alerts <alerts@example.test>");
+    vi.stubEnv("PUBLIC_URL", "https://console.example.test");
+    resetEnvCache();
+    try {
+      const org = (await bootstrap({ org: "mailed", email: "m@example.com", password: "password-1" })).organization_id;
+      const echo = { kind: "conversational" as const, runtime: { type: "echo" as const } };
+      const agent = (await createAgent({ organizationId: org, input: { name: "m", ...echo } as never, actor }))
+        .agent_id;
+      const rule = await createAlertRule({
+        organizationId: org,
+        input: {
+          ...ruleInput("key_expiring", 1),
+          kind: "error_rate",
+          name: "mailed errors",
+          agent_id: agent,
+          threshold: 50,
+          email: "oncall@example.com",
+        },
+        actor,
+      });
+      await replies(org, agent, at(0), 0, 4);
+      expect(await evaluateAlerts({ now: at(1), organizationId: org })).toEqual([
+        { ruleId: rule.rule_id, move: "fired", value: 100 },
+      ]);
+      await replies(org, agent, at(0), 16, 0);
+      expect(await evaluateAlerts({ now: at(2), organizationId: org })).toEqual([
+        { ruleId: rule.rule_id, move: "resolved", value: 20 },
+      ]);
+      const mails = smtp.received.filter((m) => m.to.includes("oncall@example.com"));
+      expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.headers)?.[1])).toEqual([
+        "Alert fired: mailed errors",
+        "Alert resolved: mailed errors",
+      ]);
+      expect(mails[0]!.from).toBe("alerts@example.test");
+      expect(mails[0]!.text).toContain("value 100, threshold 50");
+    } finally {
+      vi.unstubAllEnvs();
+      resetEnvCache();
+      await smtp.close();
+    }
   });
 
   it("refuses a URL that is no http(s) address, as a callback_url", async () => {

@@ -79,3 +79,20 @@ describe("T-HEADER-1 stored file names and types never break a response header",
     }
   });
 });
+
+describe("T-HEADER-3 an alert rule's name cannot add a header to its emails", () => {
+  it("a name with a line break or another control character is refused naming the field; the rule is not made", async () => {
+    const { orgA } = ctx();
+    const rules = `/api/v1/organizations/${orgA.organization_id}/alert-rules`;
+    for (const name of ["oncall\r\nBcc: victim@evil.test", "oncall\nX-Priority: 1", "tab\there", "nul\u0000"]) {
+      const res = await call("POST", rules, {
+        auth: orgA.user_token,
+        body: { name, kind: "review_waiting", threshold: 60, email: "oncall@example.com" },
+      });
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(["name"]);
+    }
+    const list = await call("GET", `${rules}?limit=500`, { auth: orgA.user_token });
+    expect(list.body.alert_rules.some((r: { name: string }) => /victim|X-Priority/.test(r.name))).toBe(false);
+  });
+});

@@ -37,7 +37,13 @@ export const ALERT_UNITS: Record<AlertKind, string> = {
 };
 
 const fields = {
-  name: z.string().trim().min(1, "is required").max(100),
+  // One line: the name is the subject of the rule's alert emails (docs/security.md, T-HEADER-3).
+  name: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(100)
+    .regex(/^[^\p{Cc}]*$/u, "must be one line without control characters"),
   kind: z.enum(ALERT_KINDS),
   agent_id: z.string().min(1).max(100).nullable(),
   threshold: z.number().min(0).max(1_000_000_000),

@@ -24,8 +24,9 @@ const max = async (rows: Promise<{ m: Date | null }[]>) => iso((await rows)[0]?.
 async function markOf(topic: LiveTopic, org: string, sessionId?: string): Promise<string> {
   const db = await prisma();
   type M = { m: Date | null }[];
-  // One session's messages (the thread view): the maxima over that session's rows only, reached by
-  // the (session_id, created_at, id) index; a change in another session of the organization leaves it.
+  // One session's messages (the thread view): the maxima over that session's rows only, one index row
+  // each, by (session_id, created_at, id) and (session_id, completed_at); a change in another session
+  // of the organization leaves it.
   const ofSession = (id: string) =>
     db.$queryRaw<{ c: Date | null; d: Date | null }[]>`SELECT max(created_at) AS c, max(completed_at) AS d
       FROM messages WHERE session_id = ${id}`.then(([r]) => `${iso(r?.c)}|${iso(r?.d)}`);

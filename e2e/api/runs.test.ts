@@ -363,8 +363,8 @@ describe("controls (docs/workflows.md, States and transitions), allowed and refu
     const runId = await trigger(agents.slow, { rows: rows(400) });
     await waitFor(agents.slow, runId, (r) => r.status === "running" && r.item_counts.completed >= 2);
     expect(await expectRefused(agents.slow, runId, "retry", "running")).toEqual(["pause", "resume", "cancel"]);
-    // SPEC 3.1 allows resume from running: 200 with the run still running; the move changes nothing,
-    // so nothing is recorded (the trail below has no "resume:running->running").
+    // docs/workflows.md (States and transitions) allows resume from running: 200 with the run still
+    // running; the move changes nothing, so nothing is recorded (no "resume:running->running" below).
     const resumed = await control(agents.slow, runId, "resume");
     expect(resumed.status).toBe(200);
     expect(resumed.body.status).toBe("running");

@@ -195,7 +195,7 @@ describe("concurrent controls on live workflow runs", () => {
             expect(s.body.error.code).toBe("invalid_state_transition");
             expect(ALLOWED_FROM[s.action], `${where}\n${s.label}`).not.toContain(s.body.error.details.current_status);
           } else if (isNoOp(s)) {
-            // A resume of a running run (SPEC 3.1 allows it) changes nothing and is not recorded: its
+            // A resume of a running run (docs/workflows.md allows it) changes nothing and is not recorded: its
             // answer is the run still running.
             expect(s.body.status, `${where}\n${s.label}`).toBe("running");
           } else {

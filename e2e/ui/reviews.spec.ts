@@ -32,6 +32,11 @@ async function expectSameDocument(page: Page) {
 }
 
 const inboxItems = (page: Page) => page.getByRole("list", { name: "Items waiting for review" }).getByRole("listitem");
+/** One item by its name: a run's items are made in the same millisecond, so "oldest first" leaves their order open. */
+const inboxItem = (page: Page, name: string) =>
+  page
+    .getByRole("list", { name: "Items waiting for review" })
+    .getByRole("listitem", { name: `Review item: ${name}`, exact: true });
 
 test("the inbox shows a new item live; a claim shows to a second member; reject asks a reason; bulk approve", async ({
   as,
@@ -49,8 +54,7 @@ test("the inbox shows a new item live; a claim shows to a second member; reject 
   await trigger(key, agent.agent_id, 3);
   await expect(inboxItems(admin)).toHaveCount(3, { timeout: 15_000 });
   await expectSameDocument(admin);
-  await expect(inboxItems(admin).first()).toContainText(`${name} item 0`);
-  await expect(inboxItems(admin).first()).toContainText("Nobody is reviewing it");
+  await expect(inboxItem(admin, `${name} item 0`)).toContainText("Nobody is reviewing it");
 
   // Opening item 0 claims it; the second member sees who holds it, and cannot decide it without taking over.
   await admin.getByRole("button", { name: `Review ${name} item 0` }).click();
@@ -59,7 +63,7 @@ test("the inbox shows a new item live; a claim shows to a second member; reject 
 
   const support = await as("supportA");
   await support.goto(`/reviews?agent_id=${agent.agent_id}`);
-  await expect(inboxItems(support).first()).toContainText(/Being reviewed by .+ \(1[45] min left\)/);
+  await expect(inboxItem(support, `${name} item 0`)).toContainText(/Being reviewed by .+ \(1[45] min left\)/);
   await support.getByRole("button", { name: `Review ${name} item 0` }).click();
   const theirs = support.getByRole("dialog", { name: `Review ${name} item 0` });
   await expect(theirs.getByRole("alert")).toContainText("Being reviewed by");

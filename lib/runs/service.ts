@@ -87,9 +87,12 @@ export async function getRun(opts: { agent: Agent; runId: string; baseUrl: strin
   return runRecord(found.run, { ...found, baseUrl: opts.baseUrl });
 }
 
-/** The run record with output files and audit trail; `known` is the run row when already read. */
-export async function recordOf(runId: string, baseUrl: string, known?: Run) {
-  const db = await prisma();
+/**
+ * The run record with output files and audit trail; `known` is the run row when already read; `tx`
+ * reads it inside a transaction (as that transaction sees it).
+ */
+export async function recordOf(runId: string, baseUrl: string, known?: Run, tx?: Prisma.TransactionClient) {
+  const db = tx ?? (await prisma());
   const [run, outputFiles, events] = await Promise.all([
     known ?? db.run.findUniqueOrThrow({ where: { id: runId } }),
     db.outputFile.findMany({ where: { runId }, orderBy: { createdAt: "asc" } }),
@@ -130,18 +133,21 @@ export async function controlRun(opts: {
   baseUrl: string;
 }) {
   const run = await loadRun(opts.agent, opts.runId);
-  const result = await transactionWithJobs((tx) =>
-    controlRunIn(tx, { ...opts, runId: run.id, organizationId: run.organizationId }),
-  );
-  if (!isRefused(result) && !result.unchanged) announceRun(run.id, { status: result.to, epoch: result.epoch });
-  if (isRefused(result)) {
-    const current = result.refused ?? run.status;
-    throw new ApiError("invalid_state_transition", `Cannot ${opts.action} a run that is ${current}.`, {
-      current_status: current,
-      allowed_actions: allowedActions(current),
+  // The answer is the run as this control left it, read under the control's row lock: a concurrent
+  // control committed just after (a cancel after a no-op resume) is not this control's answer.
+  const out = await transactionWithJobs(async (tx) => {
+    const result = await controlRunIn(tx, { ...opts, runId: run.id, organizationId: run.organizationId });
+    if (isRefused(result)) return { ok: false as const, refused: result.refused ?? run.status };
+    return { ok: true as const, result, record: await recordOf(run.id, opts.baseUrl, undefined, tx) };
+  });
+  if (!out.ok) {
+    throw new ApiError("invalid_state_transition", `Cannot ${opts.action} a run that is ${out.refused}.`, {
+      current_status: out.refused,
+      allowed_actions: allowedActions(out.refused),
     });
   }
-  return recordOf(run.id, opts.baseUrl);
+  if (!out.result.unchanged) announceRun(run.id, { status: out.result.to, epoch: out.result.epoch });
+  return out.record;
 }
 
 /**

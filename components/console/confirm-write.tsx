@@ -8,14 +8,22 @@ import { ConfirmDialog } from "../ui/dialog";
 import { ErrorState } from "../ui/states";
 import { useToast } from "../ui/toast";
 
+/** A write's verb: its button, its pending label and the past tense of its error title. */
+const VERBS = {
+  archive: ["Archive", "Archiving…", "archived"],
+  delete: ["Delete", "Deleting…", "deleted"],
+  remove: ["Remove", "Removing…", "removed"],
+  revoke: ["Revoke", "Revoking…", "revoked"],
+  save: ["Save", "Saving…", "saved"],
+} as const;
+
 export function ConfirmWrite<T, R>({
   target,
   onClose,
   title,
   description,
-  confirmLabel,
-  pendingLabel,
-  errorTitle,
+  verb,
+  noun,
   write,
   onDone,
   done,
@@ -28,9 +36,9 @@ export function ConfirmWrite<T, R>({
   onClose: () => void;
   title: string;
   description: ReactNode;
-  confirmLabel: string;
-  pendingLabel: string;
-  errorTitle: string;
+  /** The button says "Delete rule", its error "The rule was not deleted". */
+  verb: keyof typeof VERBS;
+  noun: string;
   write: (target: T) => Promise<R>;
   /** After a successful write, before the dialog closes (what `done` and `invalidates` do not say). */
   onDone?: (result: R, target: T) => void;
@@ -43,6 +51,7 @@ export function ConfirmWrite<T, R>({
 }) {
   const qc = useQueryClient();
   const toast = useToast();
+  const [confirmLabel, pendingLabel, past] = VERBS[verb];
   const mutation = useMutation({
     mutationFn: write,
     onSuccess: (result, t) => {
@@ -62,7 +71,7 @@ export function ConfirmWrite<T, R>({
       onClose={close}
       title={title}
       description={description}
-      confirmLabel={confirmLabel}
+      confirmLabel={`${confirmLabel} ${noun}`}
       pendingLabel={pendingLabel}
       pending={mutation.isPending}
       disabled={disabled}
@@ -70,7 +79,11 @@ export function ConfirmWrite<T, R>({
     >
       {children}
       {mutation.error && (
-        <ErrorState className={children ? "mt-3" : undefined} error={mutation.error} title={errorTitle} />
+        <ErrorState
+          className={children ? "mt-3" : undefined}
+          error={mutation.error}
+          title={`The ${noun} was not ${past}`}
+        />
       )}
     </ConfirmDialog>
   );

@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
@@ -133,5 +134,16 @@ export function SkipLink() {
     >
       Skip to content
     </a>
+  );
+}
+
+/** The link above a detail page back to its list ("← Sessions"). */
+export function BackLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <p className="mb-3 text-sm">
+      <Link href={href} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+        ← {children}
+      </Link>
+    </p>
   );
 }

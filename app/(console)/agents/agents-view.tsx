@@ -33,9 +33,8 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
       onClose={onClose}
       title={`Archive ${target?.name ?? "agent"}?`}
       description="New triggers and uploads for this agent are refused from now on. Its sessions, messages, runs and files stay readable, and existing runs can still be controlled. This cannot be undone."
-      confirmLabel="Archive agent"
-      pendingLabel="Archiving…"
-      errorTitle="The agent was not archived"
+      verb="archive"
+      noun="agent"
       write={(a) => requests.archiveAgent(a.agent_id)}
       done={(a) => ({ message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." })}
       invalidates={(a) => [queryKeys.agents(), queryKeys.agent(a.agent_id)]}

@@ -321,9 +321,8 @@ export function AlertsView() {
         onClose={() => setDeleting(null)}
         title={`Delete ${deleting?.name ?? "rule"}?`}
         description="The rule stops being checked. Its history stays."
-        confirmLabel="Delete rule"
-        pendingLabel="Deleting…"
-        errorTitle="The rule was not deleted"
+        verb="delete"
+        noun="rule"
         write={(r) => requests.deleteAlertRule(r.rule_id)}
         done={(_x, r) => ({ message: `Deleted ${r.name}` })}
         invalidates={() => [queryKeys.alertRules()]}

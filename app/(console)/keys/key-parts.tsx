@@ -129,9 +129,8 @@ export function RevokeDialog({ target, onClose }: { target: AccessKey | null; on
       onClose={onClose}
       title={`Revoke ${target?.name ?? "key"}?`}
       description="Integrations using this key stop working within seconds. This cannot be undone; roll the key instead to give them time to switch."
-      confirmLabel="Revoke key"
-      pendingLabel="Revoking…"
-      errorTitle="The key was not revoked"
+      verb="revoke"
+      noun="key"
       write={(k) => requests.revokeKey(k.key_id)}
       done={(k) => ({ message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." })}
       invalidates={(k) => [queryKeys.keys(), queryKeys.key(k.key_id)]}

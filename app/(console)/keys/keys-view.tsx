@@ -13,6 +13,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CheckboxGroup, SelectField, TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
+import { useFormValues } from "@/components/ui/use-form";
 import { EmptyState } from "@/components/ui/states";
 import {
   AgentScopeField,
@@ -38,10 +39,9 @@ const PERMISSIONS: { value: Permission; label: string }[] = [
 
 function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: () => void; defaultLimit?: number }) {
   const qc = useQueryClient();
-  const [name, setName] = useState("");
+  const form = useFormValues({ name: "", rate_limit_per_minute: "", expires_at: "" });
+  const { name, rate_limit_per_minute: rateLimit, expires_at: expiry } = form.values;
   const [permissions, setPermissions] = useState<Permission[]>(["agents:invoke"]);
-  const [rateLimit, setRateLimit] = useState("");
-  const [expiry, setExpiry] = useState("");
   const [agentIds, setAgentIds] = useState<string[]>([]);
   return (
     <ShownOnceDialog
@@ -67,9 +67,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
       }
       onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.keys() })}
       reset={() => {
-        setName("");
-        setRateLimit("");
-        setExpiry("");
+        form.reset();
         setAgentIds([]);
         setPermissions(["agents:invoke"]);
       }}
@@ -95,15 +93,12 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
         <>
           <TextField
             label="Name"
-            error={fieldError.name}
             hint="For example billing-backend or zapier-prod."
-            value={name}
-            onValue={setName}
             autoFocus
+            {...form.bind("name", fieldError)}
           />
           <TextField
             label="Rate limit (requests a minute, optional)"
-            error={fieldError.rate_limit_per_minute}
             hint={
               defaultLimit === undefined
                 ? "Empty: the service default."
@@ -115,8 +110,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
             inputMode="numeric"
             min={1}
             step={1}
-            value={rateLimit}
-            onValue={setRateLimit}
+            {...form.bind("rate_limit_per_minute", fieldError)}
           />
           <CheckboxGroup
             legend="Permissions"
@@ -138,9 +132,7 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
           )}
           <SelectField
             label="Expiry"
-            error={fieldError.expires_at}
-            value={expiry}
-            onValue={setExpiry}
+            {...form.bind("expires_at", fieldError)}
             options={EXPIRIES.map((x) => [x.value, x.label] as const)}
           />
           <AgentScopeField value={agentIds} onChange={setAgentIds} error={fieldError.agent_ids} />

@@ -24,9 +24,8 @@ export function RemoveDialog({ target, onClose }: { target: Member | null; onClo
           ? `You will lose access to ${me.organization.name} at once.`
           : `They lose access to ${me.organization.name} at once. Their account and other organizations stay.`
       }
-      confirmLabel="Remove member"
-      pendingLabel="Removing…"
-      errorTitle="The member was not removed"
+      verb="remove"
+      noun="member"
       write={(m) => requests.removeMember(m.user_id)}
       onDone={(_r, m) => {
         if (m.email === me.email) {

@@ -75,9 +75,8 @@ export function PendingInvitations() {
         onClose={() => setRevoking(null)}
         title={`Revoke the invitation of ${revoking?.email ?? ""}?`}
         description="Its link stops working at once. You can invite them again later."
-        confirmLabel="Revoke invitation"
-        pendingLabel="Revoking…"
-        errorTitle="The invitation was not revoked"
+        verb="revoke"
+        noun="invitation"
         write={(i) => requests.revokeInvitation(i.invitation_id)}
         done={(_r, i) => ({ message: `Revoked the invitation of ${i.email}`, detail: "Its link no longer works." })}
         invalidates={() => [queryKeys.invitations()]}

@@ -155,9 +155,8 @@ function AgentFiles({
             its id fail with file_not_found.
           </>
         }
-        confirmLabel="Delete file"
-        pendingLabel="Deleting…"
-        errorTitle="The file could not be deleted"
+        verb="delete"
+        noun="file"
         write={(f) => requests.deleteFile(agentId, f.file_id)}
         done={(_, f) => ({ message: `${f.filename} deleted` })}
         invalidates={() => [queryKeys.agentFiles(agentId)]}

@@ -8,6 +8,7 @@ import { requests } from "@/components/console/queries";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Button, buttonClass } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { useFormValues } from "@/components/ui/use-form";
 
 const note = "mt-4 rounded-md px-3 py-2 text-sm ring-1";
 
@@ -34,8 +35,8 @@ export function InviteActions({
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [name, setName] = useState("");
-  const [password, setPassword] = useState("");
+  const form = useFormValues({ name: "", password: "" });
+  const { name, password } = form.values;
   const signInHref = `/login?next=${encodeURIComponent(`/invite/${token}`)}`;
 
   const accept = async (body: Record<string, string>) => {
@@ -112,21 +113,13 @@ export function InviteActions({
         }}
       >
         <h2 className="text-sm font-semibold text-zinc-900">New here? Create your account</h2>
-        <TextField
-          label="Your name (optional)"
-          error={fields.name}
-          autoComplete="name"
-          value={name}
-          onValue={setName}
-        />
+        <TextField label="Your name (optional)" autoComplete="name" {...form.bind("name", fields)} />
         <TextField
           label="Choose a password"
           hint="At least 8 characters."
-          error={fields.password}
           type="password"
           autoComplete="new-password"
-          value={password}
-          onValue={setPassword}
+          {...form.bind("password", fields)}
         />
         {Boolean(error) && !Object.keys(fields).length && <Problem error={error} />}
         {error instanceof ConsoleApiError && error.code === "account_exists" && (

@@ -6,7 +6,7 @@ import { formatDate } from "@/components/console/format";
 import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
-import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
 import { ArchivedBadge, KindBadge } from "../agents-view";
@@ -52,11 +52,7 @@ function ReadOnlySettings({ agent }: { agent: Agent }) {
 export function AgentDetailView({ agentId }: { agentId: string }) {
   const admin = useIsAdmin();
   const q = useAgent(agentId);
-  const back = (
-    <Link href="/agents" className={linkClass}>
-      ← All agents
-    </Link>
-  );
+  const back = <BackLink href="/agents">All agents</BackLink>;
   if (q.isPending) {
     return (
       <div role="status" aria-label="Loading the agent" className="space-y-4">
@@ -69,7 +65,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
   if (q.error) {
     return (
       <>
-        <div className="mb-4">{back}</div>
+        {back}
         <PageHeader title="Agent" />
         <ErrorState error={q.error} title="The agent could not be loaded" />
       </>
@@ -80,7 +76,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
     agent.kind === "workflow" ? `/runs?agent_id=${agent.agent_id}` : `/sessions?agent_id=${agent.agent_id}`;
   return (
     <>
-      <div className="mb-3">{back}</div>
+      {back}
       <PageHeader
         title={agent.name}
         description={

@@ -10,6 +10,7 @@ import { ListPage } from "@/components/console/list-page";
 import { useBulkActions, type BulkAction } from "@/components/console/queries";
 import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge } from "@/components/ui/badge";
+import { BackLink } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 
 const LIMIT = 20;
@@ -65,11 +66,7 @@ export function BulkActionsView() {
   const list = useBulkActions({ limit: url.limit, cursor: url.cursor });
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/runs" className="text-indigo-700 hover:underline">
-          ← Runs
-        </Link>
-      </p>
+      <BackLink href="/runs">Runs</BackLink>
       <ListPage
         title="Bulk actions"
         description="Every bulk action of this organization, newest first: on runs (cancel, pause, resume, retry) and on Access Keys (revoke)."

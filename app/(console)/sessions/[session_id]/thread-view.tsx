@@ -10,7 +10,7 @@ import { formatCost, formatDate, formatNumber, relative } from "@/components/con
 import { ShortId } from "@/components/console/short-id";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
+import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 import { MessageList, tokens } from "./message-view";
@@ -121,11 +121,7 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
 
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/sessions" className="text-indigo-700 hover:underline">
-          ← Sessions
-        </Link>
-      </p>
+      <BackLink href="/sessions">Sessions</BackLink>
       <PageHeader
         title={
           <>

@@ -68,9 +68,8 @@ function ConfirmChange({
           ? "History is kept forever: the sweep deletes nothing."
           : "The next sweep (within 10 minutes) deletes what is older, with its stored files. This cannot be undone."
       }
-      confirmLabel="Save retention"
-      pendingLabel="Saving…"
-      errorTitle="The retention was not saved"
+      verb="save"
+      noun="retention"
       write={(t) => setRetention(t.value)}
       onDone={(saved) => {
         qc.setQueryData(retentionKey(), saved);

@@ -14,6 +14,7 @@ import { actionsColumn, DataTable, type DataColumn } from "@/components/console/
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Mono, PageHeader } from "@/components/ui/misc";
+import { useFormValues } from "@/components/ui/use-form";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 
@@ -21,8 +22,8 @@ import { useToast } from "@/components/ui/toast";
 function SecretDialog({ open, target, onClose }: { open: boolean; target: SecretRecord | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [name, setName] = useState("");
-  const [value, setValue] = useState("");
+  const form = useFormValues({ name: "", value: "" });
+  const { name, value } = form.values;
   const save = useMutation({
     mutationFn: () => requests.setSecret(target?.name ?? name.trim(), value),
     onSuccess: (s) => {
@@ -36,8 +37,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
     },
   });
   const close = () => {
-    setName("");
-    setValue("");
+    form.reset();
     save.reset();
     onClose();
   };
@@ -62,22 +62,18 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
       {!target && (
         <TextField
           label="Name"
-          error={fields.name}
           hint="Letters, digits, _, - or ., for example openai-prod. Agents name it like this."
-          value={name}
-          onValue={setName}
           autoFocus
           spellCheck={false}
+          {...form.bind("name", fields)}
         />
       )}
       <TextField
         label="Value"
-        error={fields.value}
         hint="For example the API key of your model provider."
         type="password"
         autoComplete="new-password"
-        value={value}
-        onValue={setValue}
+        {...form.bind("value", fields)}
         autoFocus={Boolean(target)}
         spellCheck={false}
       />
@@ -98,9 +94,8 @@ function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClos
           ? "Agents still name this secret: change them first, then delete it."
           : "The value is destroyed. This cannot be undone."
       }
-      confirmLabel="Delete secret"
-      pendingLabel="Deleting…"
-      errorTitle="The secret was not deleted"
+      verb="delete"
+      noun="secret"
       disabled={inUse}
       write={(s) => requests.deleteSecret(s.name)}
       done={(_r, s) => ({ message: `Deleted ${s.name}` })}

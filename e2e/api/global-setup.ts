@@ -1,9 +1,9 @@
 // One real server on a fresh database for the API tests: embedded PGlite in a temp folder, or a
-// new PostgreSQL database when TEST_DATABASE_URL is set. Organizations are made with the admin CLI
-// before the server starts (the embedded database allows one process at a time).
+// new PostgreSQL database when TEST_DATABASE_URL is set. Organizations are made by the CLI's services
+// (in this process) before the server starts (the embedded database allows one process at a time).
 import type { TestProject } from "vitest/node";
 import { startS3Server, type S3TestServer } from "./s3-server";
-import { admin, freshTarget, startServer, type DbTarget } from "./server";
+import { freshTarget, startServer, withTargetDatabase, type DbTarget } from "./server";
 
 export interface ApiTestContext {
   baseUrl: string;
@@ -31,41 +31,21 @@ export default async function setup(project: TestProject) {
     Object.assign(process.env, aws, { TEST_S3_STORAGE_URL: STORAGE_URL });
   }
   const { target, dispose } = await freshTarget("api");
-  const password = "correct horse battery";
-  const orgA = (await admin(target, [
-    "bootstrap",
-    "--org",
-    "Org A",
-    "--email",
-    "admin-a@example.com",
-    "--password",
-    password,
-  ])) as ApiTestContext["orgA"];
-  const orgB = (await admin(target, [
-    "bootstrap",
-    "--org",
-    "Org B",
-    "--email",
-    "admin-b@example.com",
-    "--password",
-    password,
-  ])) as ApiTestContext["orgB"];
-  await admin(target, [
-    "create-user",
-    "--org",
-    orgA.organization_id,
-    "--email",
-    "support-a@example.com",
-    "--password",
-    password,
-    "--role",
-    "support",
-  ]);
-  const supportA = (await admin(target, [
-    "create-token",
-    "--email",
-    "support-a@example.com",
-  ])) as ApiTestContext["supportA"];
+  const { orgA, orgB, supportA } = await withTargetDatabase(target, async () => {
+    const { bootstrap, ensureUser } = await import("../../lib/orgs/service");
+    const { createUserToken } = await import("../../lib/auth/user-tokens");
+    const password = "correct horse battery";
+    const orgA = await bootstrap({ org: "Org A", email: "admin-a@example.com", password });
+    const orgB = await bootstrap({ org: "Org B", email: "admin-b@example.com", password });
+    const support = await ensureUser({
+      organizationId: orgA.organization_id,
+      email: "support-a@example.com",
+      password,
+      role: "support",
+    });
+    const token = await createUserToken({ userId: support.id, name: "cli" });
+    return { orgA, orgB, supportA: { user_id: support.id, user_token: token.token } };
+  });
 
   const server = await startServer(target, { SEED_DEMO: "false", KEY_CACHE_TTL_MS: "2000" });
   project.provide("api", { baseUrl: server.baseUrl, logFile: server.logFile, target, orgA, orgB, supportA });

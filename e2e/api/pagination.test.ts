@@ -9,7 +9,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ECHO_AGENT, SIMPLE_WORKFLOW } from "./helpers";
-import { admin, ownServer, startServer, type DbTarget, type OwnServer } from "./server";
+import { bootstrapOrg, ownServer, startServer, type DbTarget, type OwnServer } from "./server";
 
 let own: OwnServer;
 let orgB: { organization_id: string; user_token: string };
@@ -222,15 +222,7 @@ beforeAll(async () => {
   }
 
   await own.server.stop();
-  orgB = (await admin(own.target, [
-    "bootstrap",
-    "--org",
-    "pagination-b",
-    "--email",
-    "pagination-b@example.com",
-    "--password",
-    "correct horse battery",
-  ])) as unknown as Org;
+  orgB = await bootstrapOrg(own.target, "pagination-b", "pagination-b@example.com");
   const convOrg = [orgA.organization_id];
   await runSql(own.target, [
     [

@@ -1,7 +1,7 @@
 // Starts the production server (node dist/server.mjs) on a free port against a given database, for API
 // tests. Stdout and stderr go to a log file that tests can read (e.g. to prove no key is logged).
 import { spawn, execFile, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -69,6 +69,43 @@ export async function admin(target: DbTarget, args: string[]): Promise<Record<st
     { cwd: root, env: { ...process.env, ...dbEnv(target), LOG_LEVEL: "warn" } },
   );
   return JSON.parse(stdout.trim().split("\n").pop()!);
+}
+
+/**
+ * Opens `target`'s database in this process for `fn` (the services the admin CLI calls, without
+ * starting a process for them), then closes it: on the embedded database the server, started after,
+ * needs the folder to itself. A new embedded folder starts from a migrated copy (test-support/db.ts).
+ */
+export function withTargetDatabase<T>(target: DbTarget, fn: () => Promise<T>): Promise<T> {
+  // One at a time: the services use the process-wide database (the projects' global setups share a process).
+  const turn = databaseTurn.then(() => openedFor(target, fn));
+  databaseTurn = turn.catch(() => {});
+  return turn;
+}
+let databaseTurn: Promise<unknown> = Promise.resolve();
+
+async function openedFor<T>(target: DbTarget, fn: () => Promise<T>): Promise<T> {
+  const { closeDatabase, openDatabase, setDatabase } = await import("../../lib/db");
+  const { migratedTemplate } = await import("../../test-support/db");
+  const dataDir = path.join(target.dataDir, "pglite");
+  setDatabase(
+    await openDatabase(
+      target.databaseUrl
+        ? { url: target.databaseUrl }
+        : { dataDir, loadDataDir: existsSync(dataDir) ? undefined : await migratedTemplate() },
+    ),
+  );
+  try {
+    return await fn();
+  } finally {
+    await closeDatabase();
+  }
+}
+
+/** An organization with its default project and an admin holding a user token (`admin bootstrap`). */
+export async function bootstrapOrg(target: DbTarget, org: string, email: string, password = "correct horse battery") {
+  const { bootstrap } = await import("../../lib/orgs/service");
+  return withTargetDatabase(target, () => bootstrap({ org, email, password }));
 }
 
 export interface RunningServer {
@@ -190,15 +227,7 @@ export async function ownServer(
   opts: { nodeArgs?: string[] } = {},
 ): Promise<OwnServer> {
   const { target, tmp, dispose } = await freshTarget(label);
-  const org = (await admin(target, [
-    "bootstrap",
-    "--org",
-    label,
-    "--email",
-    `${label}@example.com`,
-    "--password",
-    "correct horse battery",
-  ])) as OwnServer["org"];
+  const org = await bootstrapOrg(target, label, `${label}@example.com`);
   const baseEnv = { SEED_DEMO: "false", ...env };
   const own: OwnServer = {
     server: await startServer(target, baseEnv, undefined, opts.nodeArgs),

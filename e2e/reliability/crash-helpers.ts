@@ -14,7 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { Agent, request } from "undici";
 import {
-  admin,
+  bootstrapOrg,
   dbEnv,
   freePort,
   LOCAL_UPSTREAMS_ENV,
@@ -149,7 +149,7 @@ export interface Stack {
 }
 
 /**
- * A server on `target` with one organization bootstrapped by the admin CLI. With `separateWorker`
+ * A server on `target` with one organization bootstrapped by the admin CLI's services. With `separateWorker`
  * (PostgreSQL only) the server runs no worker and `npm run worker` runs beside it: both are killed
  * and started together.
  */
@@ -159,15 +159,7 @@ export async function stackOn(
   env: Record<string, string>,
   opts: { separateWorker?: boolean } = {},
 ): Promise<Stack> {
-  const org = (await admin(target, [
-    "bootstrap",
-    "--org",
-    label,
-    "--email",
-    `${label}@example.com`,
-    "--password",
-    "correct horse battery",
-  ])) as Org;
+  const org: Org = await bootstrapOrg(target, label, `${label}@example.com`);
   const separate = !!opts.separateWorker && !!target.databaseUrl;
   const serverEnv = { SEED_DEMO: "false", ...env, ...(separate ? { RUN_WORKER: "false" } : {}) };
   const server = await startServer(target, serverEnv);

@@ -1,10 +1,10 @@
-// What the console's security tests share: a server of their own with users made by the admin CLI
+// What the console's security tests share: a server of their own with users made by the admin CLI's services
 // before it starts (so that lockouts never touch the shared suites' users), Auth.js's own endpoints
 // driven as any client can (CSRF token, form post), the console's sign-in, and raw requests with
 // a Host header of the test's choosing (fetch cannot set one).
 import http from "node:http";
 import { expect } from "vitest";
-import { admin, freshTarget, startServer, type RunningServer } from "../api/server";
+import { bootstrapOrg, freshTarget, startServer, withTargetDatabase, type RunningServer } from "../api/server";
 
 export const PASSWORD = "correct horse battery";
 
@@ -134,19 +134,13 @@ export interface AuthServer {
 export async function authServer(label: string, members: string[], env: Record<string, string> = {}) {
   const { target, dispose } = await freshTarget(label);
   const adminEmail = `${label}-admin@example.com`;
-  const org = await admin(target, ["bootstrap", "--org", label, "--email", adminEmail, "--password", PASSWORD]);
-  for (const email of members) {
-    await admin(target, [
-      "create-user",
-      "--org",
-      org.organization_id!,
-      "--email",
-      email,
-      "--password",
-      PASSWORD,
-      "--role",
-      "support",
-    ]);
+  const org = await bootstrapOrg(target, label, adminEmail, PASSWORD);
+  if (members.length) {
+    const { ensureUser } = await import("../../lib/orgs/service");
+    await withTargetDatabase(target, async () => {
+      for (const email of members)
+        await ensureUser({ organizationId: org.organization_id, email, password: PASSWORD, role: "support" });
+    });
   }
   const server = await startServer(target, { SEED_DEMO: "false", ...env });
   return {

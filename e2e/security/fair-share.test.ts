@@ -5,7 +5,7 @@
 // (1 pass an organization while others wait).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
-import { admin, ownServer, startServer, type OwnServer } from "../api/server";
+import { bootstrapOrg, ownServer, startServer, type OwnServer } from "../api/server";
 
 let own: OwnServer;
 let upstream: FakeUpstream;
@@ -26,17 +26,9 @@ beforeAll(async () => {
   upstream.answer(() => "hang");
   own = await ownServer("fair-a", SETTINGS);
   keyA = await own.mintKey();
-  // A second organization: the embedded database takes the admin CLI only while the server is stopped.
+  // A second organization: the embedded database is opened here only while the server is stopped.
   await own.server.stop();
-  orgB = (await admin(own.target, [
-    "bootstrap",
-    "--org",
-    "fair-b",
-    "--email",
-    "fair-b@example.com",
-    "--password",
-    "correct horse battery",
-  ])) as typeof orgB;
+  orgB = await bootstrapOrg(own.target, "fair-b", "fair-b@example.com");
   own.server = await startServer(own.target, { SEED_DEMO: "false", ...SETTINGS }, own.server.port);
   const minted = await own.call("POST", `/api/v1/organizations/${orgB.organization_id}/access-keys`, {
     auth: orgB.user_token,

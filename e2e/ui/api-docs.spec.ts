@@ -82,7 +82,8 @@ test("signed out: the reference renders every operation of the document, accessi
   await page.evaluate(() => document.getElementById("triggerAgent")!.scrollIntoView());
   await page.getByRole("heading", { name: "Request body" }).first().scrollIntoViewIfNeeded();
   await shoot(page, "api-docs-request-390x844");
-  await expectAccessible(page);
+  // The operations were checked at laptop size; at phone size what changes is the frame and contents.
+  await expectAccessible(page, ["article"]);
   await context.close();
 });
 
@@ -96,7 +97,8 @@ test("signed in: the reference sits in the console's frame, reached from its nav
   await expect(page.getByRole("link", { name: "API reference", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: "Sign in" })).toHaveCount(0);
   await expect(page.getByRole("main")).toHaveCount(1);
-  await expectAccessible(page);
+  // The operations are the signed-out page's, checked there: here the console's frame around them.
+  await expectAccessible(page, ["article"]);
   await shoot(page, "api-docs-signed-in-1366x768");
   await page.setViewportSize(PHONE);
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);

@@ -1,11 +1,11 @@
 // One production server on a fresh database for the browser tests, with two organizations and a
-// signed-in browser state for each kind of user. Organizations are made with the admin CLI before
+// signed-in browser state for each kind of user. Organizations are made with the admin CLI's services before
 // the server starts (the embedded database allows one process at a time); members join through
 // the console's own invitations.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { request, type APIRequestContext, type FullConfig } from "@playwright/test";
-import { admin, freshTarget, startServer } from "../api/server";
+import { bootstrapOrg, freshTarget, startServer } from "../api/server";
 
 export const PASSWORD = "correct horse battery";
 const root = path.resolve(import.meta.dirname, "../..");
@@ -62,24 +62,8 @@ async function join(
 export default async function globalSetup(_config: FullConfig) {
   mkdirSync(UI_DIR, { recursive: true });
   const { target, dispose } = await freshTarget("ui");
-  const orgA = await admin(target, [
-    "bootstrap",
-    "--org",
-    "Acme",
-    "--email",
-    "admin-a@ui.test",
-    "--password",
-    PASSWORD,
-  ]);
-  const orgB = await admin(target, [
-    "bootstrap",
-    "--org",
-    "Globex",
-    "--email",
-    "admin-b@ui.test",
-    "--password",
-    PASSWORD,
-  ]);
+  const orgA = await bootstrapOrg(target, "Acme", "admin-a@ui.test", PASSWORD);
+  const orgB = await bootstrapOrg(target, "Globex", "admin-b@ui.test", PASSWORD);
   const clockFile = path.join(UI_DIR, "clock-offset-ms");
   writeFileSync(clockFile, "0");
   const server = await startServer(target, {

@@ -32,6 +32,8 @@ export interface OpenOptions {
   url?: string;
   /** PGlite data folder; "memory://" for a throwaway in-memory database (tests). */
   dataDir?: string;
+  /** A new PGlite database's starting contents (`dumpDataDir`): tests start from a migrated copy. */
+  loadDataDir?: Blob;
   migrate?: boolean;
 }
 
@@ -81,7 +83,8 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   let pglite: PGlite;
   try {
-    pglite = new PGlite(inMemory ? undefined : dataDir);
+    const options = opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : undefined;
+    pglite = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
     await pglite.waitReady;
   } catch (e) {
     release();

@@ -8,7 +8,6 @@ export function useFormValues<F extends Record<string, string>>(initial: F) {
   const set = (name: keyof F, value: string) => setValues((v) => ({ ...v, [name]: value }));
   return {
     values,
-    set,
     reset: () => setValues(initial),
     /** A labelled control's value, onValue and error (TextField, TextareaField, SelectField). */
     bind: (name: keyof F & string, errors: Partial<Record<string, string>> = {}) => ({

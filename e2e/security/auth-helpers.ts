@@ -1,10 +1,10 @@
-// What the console's security tests share: a server of their own with users made by the admin CLI's services
-// before it starts (so that lockouts never touch the shared suites' users), Auth.js's own endpoints
-// driven as any client can (CSRF token, form post), the console's sign-in, and raw requests with
-// a Host header of the test's choosing (fetch cannot set one).
+// What the console's security tests share: a server of their own with users made by the admin
+// CLI's services before it starts (so that lockouts never touch the shared suites' users), Auth.js's
+// own endpoints driven as any client can (CSRF token, form post), the console's sign-in, and raw
+// requests with a Host header of the test's choosing (fetch cannot set one).
 import http from "node:http";
 import { expect } from "vitest";
-import { bootstrapOrg, freshTarget, startServer, withTargetDatabase, type RunningServer } from "../api/server";
+import { freshTarget, startServer, withTargetDatabase, type RunningServer } from "../api/server";
 
 export const PASSWORD = "correct horse battery";
 
@@ -134,14 +134,13 @@ export interface AuthServer {
 export async function authServer(label: string, members: string[], env: Record<string, string> = {}) {
   const { target, dispose } = await freshTarget(label);
   const adminEmail = `${label}-admin@example.com`;
-  const org = await bootstrapOrg(target, label, adminEmail, PASSWORD);
-  if (members.length) {
-    const { ensureUser } = await import("../../lib/orgs/service");
-    await withTargetDatabase(target, async () => {
-      for (const email of members)
-        await ensureUser({ organizationId: org.organization_id, email, password: PASSWORD, role: "support" });
-    });
-  }
+  const org = await withTargetDatabase(target, async () => {
+    const { bootstrap, ensureUser } = await import("../../lib/orgs/service");
+    const made = await bootstrap({ org: label, email: adminEmail, password: PASSWORD });
+    for (const email of members)
+      await ensureUser({ organizationId: made.organization_id, email, password: PASSWORD, role: "support" });
+    return made;
+  });
   const server = await startServer(target, { SEED_DEMO: "false", ...env });
   return {
     base: server.baseUrl,

@@ -1,7 +1,7 @@
 // One production server on a fresh database for the browser tests, with two organizations and a
-// signed-in browser state for each kind of user. Organizations are made with the admin CLI's services before
-// the server starts (the embedded database allows one process at a time); members join through
-// the console's own invitations.
+// signed-in browser state for each kind of user. Organizations are made with the admin CLI's
+// services before the server starts (the embedded database allows one process at a time); members
+// join through the console's own invitations.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { request, type APIRequestContext, type FullConfig } from "@playwright/test";

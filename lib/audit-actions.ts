@@ -17,7 +17,16 @@ export const AUDIT_GROUPS = {
   agent: {
     label: "Agents",
     any: "Any agent change",
-    actions: { created: "Agent created", updated: "Agent updated", archived: "Agent archived" },
+    actions: {
+      created: "Agent created",
+      updated: "Agent updated",
+      archived: "Agent archived",
+      published: "Agent version published",
+      rollout_changed: "Agent rollout changed",
+      rolled_back: "Agent rolled back",
+      restored: "Agent version restored into the draft",
+      draft_discarded: "Agent draft discarded",
+    },
   },
   run: {
     label: "Runs",

@@ -7,13 +7,13 @@ import { env } from "../env";
 import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { secretIds } from "../secrets/service";
-import type { CreateAgentBody, UpdateAgentBody, AgentList, AgentRecord } from "./schemas";
+import type { CreateAgentBody, AgentList, AgentRecord } from "./schemas";
 import { audit, type Actor } from "../audit";
 import { assertCredentials, credentialRefs } from "../secrets/credentials";
-import { redactConfig, restoreRedacted } from "./redact";
+import { redactConfig } from "./redact";
 import { processOnce } from "../process-state";
-import { fieldSentence } from "../validation-messages";
 import { afterCursor, pageOf } from "../pagination";
+import { rolloutOf } from "../serving";
 
 export type AgentRow = Agent;
 
@@ -34,6 +34,9 @@ export function agentRecord(a: Agent): AgentAnswer {
     updated_at: a.updatedAt.toISOString(),
     archived_at: a.archivedAt?.toISOString() ?? null,
     callback_url: a.callbackUrl ?? null,
+    published_version: a.publishedVersion,
+    draft_version: a.draftVersion ?? null,
+    rollout: rolloutOf(a),
   };
 }
 
@@ -71,6 +74,11 @@ export async function agentForRequest(
   return agent;
 }
 
+/** Forgets this process's cached copy of an agent (after a change to what serves it). */
+export function evictAgent(organizationId: string, agentId: string) {
+  agentCache.delete(`${organizationId}/${agentId}`);
+}
+
 /** The agent in a path, read now; another organization's agent is reported as missing. */
 export async function loadAgentForKey(organizationId: string, agentId: string): Promise<Agent> {
   if (!/^agt_[0-9A-Za-z]{1,64}$/.test(agentId)) throw notFound();
@@ -80,7 +88,7 @@ export async function loadAgentForKey(organizationId: string, agentId: string): 
   return agent;
 }
 
-async function resolveProject(organizationId: string, projectId?: string): Promise<string> {
+export async function resolveProject(organizationId: string, projectId?: string): Promise<string> {
   const db = await prisma();
   const project = projectId
     ? await db.project.findFirst({ where: { id: projectId, organizationId } })
@@ -97,7 +105,7 @@ async function resolveProject(organizationId: string, projectId?: string): Promi
  * Refuses a configuration naming a secret the organization lacks or an environment variable the
  * operator does not allow (400 invalid_agent); returns the ids and fields of the secrets it names.
  */
-async function checkCredentials(organizationId: string, runtime: unknown, workflow: unknown) {
+export async function checkCredentials(organizationId: string, runtime: unknown, workflow: unknown) {
   const refs = credentialRefs(runtime, workflow);
   const ids = refs.some((r) => "secret" in r) ? await secretIds(organizationId) : new Map<string, string>();
   const named = assertCredentials(refs, new Set(ids.keys()));
@@ -109,7 +117,7 @@ async function checkCredentials(organizationId: string, runtime: unknown, workfl
 }
 
 /** An audit row per secret an agent's saved configuration names. */
-async function auditSecretUse(
+export async function auditSecretUse(
   organizationId: string,
   actor: Actor,
   agentId: string,
@@ -146,6 +154,20 @@ export async function createAgent(opts: {
       runtime: input.runtime,
       workflow: input.workflow as Prisma.InputJsonValue | undefined,
       callbackUrl: input.callback_url ?? null,
+      // Version 1, published: a new agent serves at once, as before versions (docs/api.md, Versions).
+      versions: {
+        create: {
+          version: 1,
+          organizationId,
+          runtime: input.runtime,
+          workflow: input.workflow as Prisma.InputJsonValue | undefined,
+          callbackUrl: input.callback_url ?? null,
+          actorType: opts.actor.type,
+          actorId: opts.actor.id ?? null,
+          actorLabel: opts.actor.label ?? null,
+          publishedAt: new Date(),
+        },
+      },
     },
   });
   await audit({ organizationId, actor: opts.actor, action: "agent.created", targetType: "agent", targetId: agent.id });
@@ -185,52 +207,6 @@ export async function getAgent(opts: {
   agentId: string;
 }): Promise<z.output<typeof AgentRecord>> {
   return agentRecord(await loadAgentForKey(opts.organizationId, opts.agentId));
-}
-
-export async function updateAgent(opts: {
-  organizationId: string;
-  agentId: string;
-  input: UpdateAgentBody;
-  actor: Actor;
-}): Promise<z.output<typeof AgentRecord>> {
-  const current = await loadAgentForKey(opts.organizationId, opts.agentId);
-  const { input } = opts;
-  const fields = (field: string, message: string) =>
-    new ApiError("invalid_request", `Invalid body: ${fieldSentence(field, message)}`, { fields: [{ field, message }] });
-  if (input.kind && input.kind !== current.kind) throw fields("kind", "the kind of an agent cannot change");
-  if (input.workflow && current.kind !== "workflow")
-    throw fields("workflow", "only workflow agents take a workflow definition");
-  const projectId = input.project_id ? await resolveProject(opts.organizationId, input.project_id) : undefined;
-  // Values the caller saw redacted and sent back unchanged keep what is stored.
-  const runtime = input.runtime && restoreRedacted(input.runtime, current.runtime);
-  const workflow = input.workflow && restoreRedacted(input.workflow, current.workflow);
-  const secrets =
-    runtime || workflow
-      ? await checkCredentials(opts.organizationId, runtime ?? current.runtime, workflow ?? current.workflow)
-      : [];
-  const db = await prisma();
-  agentCache.delete(`${opts.organizationId}/${current.id}`);
-  const agent = await db.agent.update({
-    where: { id: current.id },
-    data: {
-      name: input.name,
-      projectId,
-      runtime,
-      workflow: workflow as Prisma.InputJsonValue | undefined,
-      // null clears the default; absent keeps it.
-      callbackUrl: input.callback_url,
-    },
-  });
-  await audit({
-    organizationId: opts.organizationId,
-    actor: opts.actor,
-    action: "agent.updated",
-    targetType: "agent",
-    targetId: agent.id,
-    data: { fields: Object.keys(input) },
-  });
-  await auditSecretUse(opts.organizationId, opts.actor, agent.id, secrets);
-  return agentRecord(agent);
 }
 
 /**

@@ -123,6 +123,13 @@ export const AlertRuleRecord = z.strictObject({
 });
 export type AlertRuleRecord = z.infer<typeof AlertRuleRecord>;
 
+/** A rollout guard's fire: the agent, the canary version it rolled back, and what serves now. */
+export const GuardRollback = z.strictObject({
+  agent_id: z.string(),
+  version: z.number().int(),
+  rolled_back_to: z.number().int(),
+});
+
 export const AlertEventRecord = z.strictObject({
   alert_id: z.string(),
   rule_id: z.string(),
@@ -131,6 +138,9 @@ export const AlertEventRecord = z.strictObject({
   value: z.number(),
   delivery_id: z.string().nullable(),
   delivered_to: z.array(z.string()),
+  rollout: GuardRollback.nullable().meta({
+    description: "When the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions).",
+  }),
   created_at: z.iso.datetime(),
 });
 export type AlertEventRecord = z.infer<typeof AlertEventRecord>;
@@ -169,5 +179,8 @@ export const AlertPayload = z.strictObject({
   threshold: z.number(),
   window_minutes: z.number().int(),
   at: responseTimestamp(),
+  rollout: GuardRollback.optional().meta({
+    description: "Present when the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions).",
+  }),
 });
 export type AlertPayload = z.infer<typeof AlertPayload>;

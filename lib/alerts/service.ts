@@ -263,6 +263,7 @@ export const alertEventRecord = (e: AlertEvent): AlertEventRecord => ({
   value: e.value,
   delivery_id: e.deliveryId,
   delivered_to: e.deliveredTo,
+  rollout: (e.rollout ?? null) as AlertEventRecord["rollout"],
   created_at: e.createdAt.toISOString(),
 });
 

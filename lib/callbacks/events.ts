@@ -88,7 +88,11 @@ export function checkCallbackUrl(value: unknown, field = "callback_url"): string
  * Absent or null in the body: the agent's.
  */
 export function chooseCallbackUrl(body: Record<string, unknown>, agent: Pick<Agent, "callbackUrl">): string | null {
+  return givenCallbackUrl(body) ?? agent.callbackUrl ?? null;
+}
+
+/** The trigger's own `callback_url` (checked: 400 invalid_callback_url), or null when it names none. */
+export function givenCallbackUrl(body: Record<string, unknown>): string | null {
   const given = body.callback_url;
-  if (given !== undefined && given !== null) return checkCallbackUrl(given);
-  return agent.callbackUrl ?? null;
+  return given !== undefined && given !== null ? checkCallbackUrl(given) : null;
 }

@@ -563,7 +563,7 @@ export interface paths {
     };
     /**
      * Fetch an agent
-     * @description Archived agents too.
+     * @description Archived agents too. `runtime`, `workflow` and `callback_url` are the published version's; the draft is `GET .../versions/{draft_version}`.
      */
     get: operations["getAgent"];
     put?: never;
@@ -577,9 +577,173 @@ export interface paths {
     head?: never;
     /**
      * Update an agent
-     * @description Admin only. Any of `name`, `project_id`, `runtime`, `workflow`; the `kind` cannot change.
+     * @description Admin only. `name` and `project_id` change the agent at once. `runtime`, `workflow` and `callback_url` write the agent's draft, a new version never served to triggers (made from the draft, or from the published version when there is none); `publish: true` publishes it in the same call. A draft write names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` cannot change.
      */
     patch: operations["updateAgent"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/draft": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Discard the draft
+     * @description Admin only. The agent has no draft any more; the version stays in the list as `superseded`. Idempotent. With `If-Match`, only that draft is discarded (`409 draft_conflict` otherwise).
+     */
+    delete: operations["discardAgentDraft"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/publish": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish the draft
+     * @description Admin only. The draft becomes live: at `rollout_percent` 100 (the default) for every new session and run at once; below 100, for that share of them (a canary rollout: each end user, else each session or run, is placed by a stable hash, so raising the share keeps everyone who had the new version on it). Open sessions and unfinished runs keep the version they have. `guard_rule_ids` name error_rate or latency_p95 alert rules that roll the canary back when they fire on its traffic. `version` publishes exactly that draft (`409 draft_conflict` when the draft is another by now). The draft is checked as a new agent is (`400` with the fields). `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.
+     */
+    post: operations["publishAgentDraft"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/rollback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Roll back
+     * @description Admin only. Ends a rollout in progress (its version stops serving new sessions and runs), or else makes the version that served before the published one live again, at once, for every new session and run. Twice in a row returns to where it started. The draft is left as it is. Nothing served before: `409 nothing_to_roll_back`. The body is optional.
+     */
+    post: operations["rollBackAgent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/rollout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow a rollout
+     * @description The canary rollout in progress and both versions side by side since it started: triggers, replies and runs, error rate, reply latency p50/p95 (from the usage rollups' histogram), tokens and cost. `rollout: null` and no figures when none is on.
+     */
+    get: operations["getAgentRollout"];
+    put?: never;
+    /**
+     * Change a rollout's share
+     * @description Admin only. The canary's share of new sessions and runs (1-100); 100 completes the rollout: the new version becomes the published one. No rollout in progress: `409 no_rollout`.
+     */
+    post: operations["changeAgentRollout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's versions
+     * @description Newest first, a page at a time (docs/api.md, Paging). Each version's `state` (draft, published, rollout, retired, rolled_back, superseded) and its share of new sessions and runs now; the configuration is in `GET .../versions/{version}`.
+     */
+    get: operations["listAgentVersions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/versions/{version}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch an agent version
+     * @description The version with its configuration, credentials redacted as in every agent answer.
+     */
+    get: operations["getAgentVersion"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/versions/{version}/diff": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compare two agent versions
+     * @description The changes that lead from `{version}` to `to`, as `{path, change, from, to}`: objects key by key, a workflow's steps by `id` (a step added, removed or changed is one entry, `workflow.steps.<id>`; a new order is one `moved` entry), other arrays as one value. Values are shown redacted as in every agent answer: a credential that changed reads `[redacted]` on both sides; secret references show their names.
+     */
+    get: operations["diffAgentVersions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/versions/{version}/restore": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a version into the draft
+     * @description Admin only. The version's configuration, exactly as stored (never the redacted form an answer shows), becomes a new draft; publish it to make it live. When the agent has a draft, name it (`base_version` or `If-Match`): the restore replaces it. The body is optional.
+     */
+    post: operations["restoreAgentVersion"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/alert-events": {
@@ -1098,6 +1262,24 @@ export interface components {
       archived_at: string | null;
       /** @description The default callback_url of the agent's triggers (docs/api.md "Completion callbacks"). */
       callback_url: string | null;
+      /** @description The version serving new sessions and runs (all of them but a rollout's share); `runtime`, `workflow` and `callback_url` are its. */
+      published_version: number;
+      /** @description The unpublished draft, never served; null when none. */
+      draft_version: number | null;
+      /** @description A canary rollout in progress, or null. */
+      rollout: {
+        /** @description The version being rolled out (the canary). */
+        version: number;
+        /** @description Its share of new sessions and runs, 1-99. */
+        percent: number;
+        /** @description The published version, serving the rest. */
+        from_version: number;
+        guard_rule_ids: string[];
+        /** Format: date-time */
+        started_at: string;
+        /** Format: date-time */
+        updated_at: string;
+      } | null;
     };
     AlertPayload: {
       /** @description The history row (`alt_...`); for `alert.test`, a fresh id. */
@@ -1113,6 +1295,12 @@ export interface components {
       window_minutes: number;
       /** Format: date-time */
       at: string;
+      /** @description Present when the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions). */
+      rollout?: {
+        agent_id: string;
+        version: number;
+        rolled_back_to: number;
+      };
     };
     AlertRuleBody: {
       name: string;
@@ -1172,6 +1360,8 @@ export interface components {
       agent_id: string;
       organization_id: string;
       project_id: string;
+      /** @description The agent version that produces the reply (docs/api.md, Versions). */
+      agent_version: number;
       /** @constant */
       status: "processing";
       /** Format: date-time */
@@ -1186,6 +1376,8 @@ export interface components {
       agent_id: string;
       organization_id: string;
       project_id: string;
+      /** @description The agent version that produces the reply (docs/api.md, Versions). */
+      agent_version: number;
       /** @constant */
       status: "completed";
       /** @description The reply text. */
@@ -1208,6 +1400,8 @@ export interface components {
         [key: string]: unknown;
       };
       callback_url?: string | null;
+      /** @description Serve this trigger with exactly this version of the agent (one that is or was published); a session otherwise keeps the version it started with (docs/api.md, Versions). */
+      agent_version?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1289,6 +1483,7 @@ export interface components {
       | "file_not_found"
       | "invalid_callback_url"
       | "invalid_agent"
+      | "invalid_agent_version"
       | "search_query_too_long"
       | "invalid_search_field"
       | "unauthorized"
@@ -1316,6 +1511,7 @@ export interface components {
       | "export_not_found"
       | "view_not_found"
       | "alert_rule_not_found"
+      | "agent_version_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -1331,6 +1527,12 @@ export interface components {
       | "approval_claimed"
       | "access_key_rolled"
       | "access_key_revoked"
+      | "draft_conflict"
+      | "nothing_to_publish"
+      | "rollout_in_progress"
+      | "no_rollout"
+      | "nothing_to_roll_back"
+      | "version_is_draft"
       | "invitation_expired"
       | "export_not_ready"
       | "export_expired"
@@ -1441,6 +1643,8 @@ export interface components {
       model: string | null;
       /** @description null for user messages and replies still processing. */
       token_usage: components["schemas"]["TokenUsage"] | null;
+      /** @description The agent version that produced the reply; null for user messages (docs/api.md, Versions). */
+      agent_version: number | null;
     };
     MessageRecord: {
       message_id: string;
@@ -1455,6 +1659,8 @@ export interface components {
       model: string | null;
       /** @description null for user messages and replies still processing. */
       token_usage: components["schemas"]["TokenUsage"] | null;
+      /** @description The agent version that produced the reply; null for user messages (docs/api.md, Versions). */
+      agent_version: number | null;
       session_id: string;
       agent_id: string;
       organization_id: string;
@@ -1548,6 +1754,35 @@ export interface components {
       /** Format: date-time */
       url_expires_at: string;
     };
+    PublishBody: {
+      note?: string;
+      /** @default 100 */
+      rollout_percent?: number;
+      version?: number;
+      guard_rule_ids?: string[];
+      dry_run?: boolean;
+    };
+    PublishPreview: {
+      agent_id: string;
+      /** @constant */
+      dry_run: true;
+      version: number;
+      published_version: number;
+      rollout_percent: number;
+      changes: {
+        /** @description `runtime.model`, `workflow.steps.<step id>`, `callback_url`, ... */
+        path: string;
+        /** @enum {string} */
+        change: "added" | "removed" | "changed" | "moved";
+        from: unknown;
+        to: unknown;
+      }[];
+      /** @description Sessions active in the last 24 hours that keep their version (counted up to 10,000). */
+      open_sessions: number;
+      /** @description Runs not finished, which keep their version. */
+      runs_in_progress: number;
+      summary: string;
+    };
     Readiness: {
       /** @constant */
       status: "ready";
@@ -1577,14 +1812,62 @@ export interface components {
       resolved_at: string;
       reason: string | null;
     };
+    RestoreBody: {
+      base_version?: number;
+      note?: string;
+    };
     RollKeyBody: {
       grace_period_seconds: number;
+    };
+    RollbackBody: {
+      note?: string;
+    };
+    RolloutBody: {
+      percent: number;
+    };
+    RolloutReport: {
+      agent_id: string;
+      rollout: {
+        /** @description The version being rolled out (the canary). */
+        version: number;
+        /** @description Its share of new sessions and runs, 1-99. */
+        percent: number;
+        /** @description The published version, serving the rest. */
+        from_version: number;
+        guard_rule_ids: string[];
+        /** Format: date-time */
+        started_at: string;
+        /** Format: date-time */
+        updated_at: string;
+      } | null;
+      since: string | null;
+      versions: {
+        version: number;
+        /** @enum {string} */
+        role: "canary" | "published";
+        traffic_percent: number;
+        triggers: number;
+        replies: number;
+        replies_failed: number;
+        runs_started: number;
+        runs_ended: number;
+        runs_failed: number;
+        /** @description Failed replies and runs in % of those that ended; null: none ended. */
+        error_rate: number | null;
+        latency_p50_ms: number | null;
+        latency_p95_ms: number | null;
+        prompt_tokens: number;
+        completion_tokens: number;
+        cost: number;
+      }[];
     };
     RunAccepted: {
       run_id: string;
       /** @constant */
       status: "pending";
       agent_id: string;
+      /** @description The agent version the run uses (docs/api.md, Versions). */
+      agent_version: number;
     };
     RunEvent: {
       /** @description The move: `pause`, `resume`, `cancel`, `retry`, `start`, `finish`, ... */
@@ -1611,6 +1894,8 @@ export interface components {
       trigger_type: string;
       /** @description null, or a human-readable reason the run failed. */
       error: string | null;
+      /** @description The agent version whose definition the run uses for its whole life (null: a run from before versions). */
+      agent_version: number | null;
       summary: {
         total_processed: number;
         successful: number;
@@ -1639,6 +1924,8 @@ export interface components {
       trigger_type: string;
       /** @description null, or a human-readable reason the run failed. */
       error: string | null;
+      /** @description The agent version whose definition the run uses for its whole life (null: a run from before versions). */
+      agent_version: number | null;
       summary: {
         total_processed: number;
         successful: number;
@@ -1754,6 +2041,9 @@ export interface components {
       runtime?: components["schemas"]["RuntimeConfig"];
       workflow?: components["schemas"]["WorkflowDefinition"];
       callback_url?: string | null;
+      base_version?: number;
+      publish?: boolean;
+      note?: string;
     };
     UpdateKeyBody: {
       name?: string;
@@ -1769,6 +2059,72 @@ export interface components {
       size_bytes: number;
       content_type: string;
       filename: string;
+    };
+    VersionDiff: {
+      agent_id: string;
+      from_version: number;
+      to_version: number;
+      changes: {
+        /** @description `runtime.model`, `workflow.steps.<step id>`, `callback_url`, ... */
+        path: string;
+        /** @enum {string} */
+        change: "added" | "removed" | "changed" | "moved";
+        from: unknown;
+        to: unknown;
+      }[];
+    };
+    VersionList: {
+      versions: {
+        agent_id: string;
+        version: number;
+        /**
+         * @description draft (edits go here, never served), published (serving), rollout (a canary's new version), retired (published before), rolled_back (rolled back from), superseded (a draft replaced by a later edit).
+         * @enum {string}
+         */
+        state: "draft" | "published" | "rollout" | "superseded" | "retired" | "rolled_back";
+        /** @description Its share of new sessions and runs now. */
+        traffic_percent: number;
+        note: string | null;
+        base_version: number | null;
+        created_by: {
+          /** @enum {string} */
+          type: "user" | "access_key" | "system";
+          id: string | null;
+          label: string | null;
+        };
+        /** Format: date-time */
+        created_at: string;
+        published_at: string | null;
+        rolled_back_at: string | null;
+      }[];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    VersionRecord: {
+      agent_id: string;
+      version: number;
+      /**
+       * @description draft (edits go here, never served), published (serving), rollout (a canary's new version), retired (published before), rolled_back (rolled back from), superseded (a draft replaced by a later edit).
+       * @enum {string}
+       */
+      state: "draft" | "published" | "rollout" | "superseded" | "retired" | "rolled_back";
+      /** @description Its share of new sessions and runs now. */
+      traffic_percent: number;
+      note: string | null;
+      base_version: number | null;
+      created_by: {
+        /** @enum {string} */
+        type: "user" | "access_key" | "system";
+        id: string | null;
+        label: string | null;
+      };
+      /** Format: date-time */
+      created_at: string;
+      published_at: string | null;
+      rolled_back_at: string | null;
+      runtime: components["schemas"]["RuntimeConfig"];
+      workflow: components["schemas"]["WorkflowDefinition"] | null;
+      callback_url: string | null;
     };
     WorkflowDefinition: {
       /** @default {} */
@@ -1909,6 +2265,8 @@ export interface components {
         [key: string]: unknown;
       };
       callback_url?: string | null;
+      /** @description Run with exactly this version of the agent (one that is or was published; docs/api.md, Versions). */
+      agent_version?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1978,6 +2336,27 @@ export interface components {
             /** @enum {unknown} */
             code?:
               "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url" | "runtime_not_applicable";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_agent`: an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.
+     */
+    Error400_invalid_json_invalid_request_invalid_agent: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_json" | "invalid_request" | "invalid_agent";
           };
         };
       };
@@ -2374,6 +2753,27 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
+     *     `agent_version_not_found`: versions: the agent has no version of this number (a version of another agent is missing too).
+     */
+    Error404_organization_not_found_agent_not_found_agent_version_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "agent_version_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `alert_rule_not_found`: alerts: no alert rule with this id in the organization.
      */
     Error404_organization_not_found_alert_rule_not_found: {
@@ -2538,6 +2938,42 @@ export interface components {
         };
       };
     };
+    /** @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`. */
+    Error409_draft_conflict: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "draft_conflict";
+          };
+        };
+      };
+    };
+    /**
+     * @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     *
+     *     `nothing_to_publish`: versions: no draft, or a draft equal to the published version.
+     *
+     *     `rollout_in_progress`: versions: a canary rollout is on; complete it or roll it back first; `details: {rollout_version, percent}`.
+     */
+    Error409_draft_conflict_nothing_to_publish_rollout_in_progress: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "draft_conflict" | "nothing_to_publish" | "rollout_in_progress";
+          };
+        };
+      };
+    };
     /** @description `export_not_ready`: exports: a download asked for before the export succeeded; `details: {status}`. */
     Error409_export_not_ready: {
       headers: {
@@ -2564,6 +3000,57 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_state_transition";
+          };
+        };
+      };
+    };
+    /** @description `no_rollout`: versions: changing a rollout's share while none is in progress. */
+    Error409_no_rollout: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "no_rollout";
+          };
+        };
+      };
+    };
+    /**
+     * @description `nothing_to_publish`: versions: no draft, or a draft equal to the published version.
+     *
+     *     `rollout_in_progress`: versions: a canary rollout is on; complete it or roll it back first; `details: {rollout_version, percent}`.
+     *
+     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     */
+    Error409_nothing_to_publish_rollout_in_progress_draft_conflict: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "nothing_to_publish" | "rollout_in_progress" | "draft_conflict";
+          };
+        };
+      };
+    };
+    /** @description `nothing_to_roll_back`: versions: no rollout is on and nothing served before the published version. */
+    Error409_nothing_to_roll_back: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "nothing_to_roll_back";
           };
         };
       };
@@ -2609,6 +3096,25 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "upload_incomplete";
+          };
+        };
+      };
+    };
+    /**
+     * @description `version_is_draft`: versions: restoring the draft itself.
+     *
+     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     */
+    Error409_version_is_draft_draft_conflict: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "version_is_draft" | "draft_conflict";
           };
         };
       };
@@ -3334,7 +3840,7 @@ export interface operations {
            * @example : keep-alive
            *
            *     event: message
-           *     data: {"message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","role":"assistant","status":"completed","content":"Echo: Where is my order?","created_at":"2026-11-25T22:00:00.000Z","model":"echo","token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","cost":0,"processing_time_ms":12,"error":null}
+           *     data: {"message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","role":"assistant","status":"completed","content":"Echo: Where is my order?","created_at":"2026-11-25T22:00:00.000Z","model":"echo","token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"agent_version":3,"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","cost":0,"processing_time_ms":12,"error":null}
            */
           "text/event-stream": string;
         };
@@ -3881,7 +4387,7 @@ export interface operations {
            *     data: {"content":"Echo: "}
            *
            *     event: message
-           *     data: {"success":true,"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","status":"completed","response":"Echo: Where is my order? [attachments: orders.csv]","files":[],"token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"processing_time":0.012,"timestamp":"2026-11-25T22:00:00.000Z"}
+           *     data: {"success":true,"session_id":"sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c","message_id":"msg_0VdXh1Lr2Jk3Lm4Np5Qr6s","agent_id":"agt_0VdXgkF2a1B2c3D4e5F6g7","organization_id":"org_0VdXgk9Qm2N8pR4sT6uV1w","project_id":"proj_0VdXgk9Qm2N8pR4sT6uV1x","agent_version":3,"status":"completed","response":"Echo: Where is my order? [attachments: orders.csv]","files":[],"token_usage":{"prompt_tokens":4,"completion_tokens":5,"total_tokens":9},"processing_time":0.012,"timestamp":"2026-11-25T22:00:00.000Z"}
            */
           "text/event-stream": string;
         };
@@ -4426,6 +4932,8 @@ export interface operations {
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The agent's head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4474,7 +4982,13 @@ export interface operations {
   updateAgent: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @example "v7"
+         */
+        "If-Match"?: string;
+      };
       path: {
         /**
          * @description The organization (`org_...`); the token's user must be a member.
@@ -4499,6 +5013,8 @@ export interface operations {
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The agent's head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4509,6 +5025,392 @@ export interface operations {
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_draft_conflict_nothing_to_publish_rollout_in_progress"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  discardAgentDraft: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @example "v7"
+         */
+        "If-Match"?: string;
+      };
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The agent. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_draft_conflict"];
+    };
+  };
+  publishAgentDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["PublishBody"];
+      };
+    };
+    responses: {
+      /** @description The agent (with its ETag), or with `dry_run` the preview. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentRecord"] | components["schemas"]["PublishPreview"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_agent"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_nothing_to_publish_rollout_in_progress_draft_conflict"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  rollBackAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["RollbackBody"];
+      };
+    };
+    responses: {
+      /** @description The agent, serving the version it rolled back to. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_nothing_to_roll_back"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getAgentRollout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RolloutReport"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+    };
+  };
+  changeAgentRollout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RolloutBody"];
+      };
+    };
+    responses: {
+      /** @description The agent. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_no_rollout"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listAgentVersions: {
+    parameters: {
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The versions. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VersionList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+    };
+  };
+  getAgentVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description The version number (1 or more).
+         * @example 3
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VersionRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_agent_version_not_found"];
+    };
+  };
+  diffAgentVersions: {
+    parameters: {
+      query: {
+        /** @description The version to compare with: the changes lead from `{version}` to it. */
+        to: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description The version number (1 or more).
+         * @example 3
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The changes. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VersionDiff"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_agent_version_not_found"];
+    };
+  };
+  restoreAgentVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @example "v7"
+         */
+        "If-Match"?: string;
+      };
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description The version number (1 or more).
+         * @example 3
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["RestoreBody"];
+      };
+    };
+    responses: {
+      /** @description The agent, its `draft_version` the restored copy. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description The agent's head: the new draft. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_agent_version_not_found"];
+      409: components["responses"]["Error409_version_is_draft_draft_conflict"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
     };
@@ -4552,6 +5454,12 @@ export interface operations {
               value: number;
               delivery_id: string | null;
               delivered_to: string[];
+              /** @description When the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions). */
+              rollout: {
+                agent_id: string;
+                version: number;
+                rolled_back_to: number;
+              } | null;
               /** Format: date-time */
               created_at: string;
             }[];

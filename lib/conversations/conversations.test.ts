@@ -126,7 +126,7 @@ const task = (a: Agent, reply: Message, message = "hello there"): ReplyTask => (
   messageId: reply.id,
   sessionId: reply.sessionId,
   acceptedAt: reply.createdAt,
-  agent: a,
+  agent: { ...a, servedVersion: a.publishedVersion },
   message,
   attachments: [],
   metadata: {},

@@ -52,6 +52,7 @@ export function messageListItem(m: Message) {
     created_at: m.createdAt.toISOString(),
     model: m.role === "assistant" ? m.model : null,
     token_usage: tokenUsage(m),
+    agent_version: m.role === "assistant" ? (m.agentVersion ?? null) : null,
   };
 }
 

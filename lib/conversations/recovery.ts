@@ -9,6 +9,7 @@ import { newId } from "../ids";
 import type { Message } from "../generated/prisma/client";
 import { log } from "../log";
 import { Prisma as P } from "../generated/prisma/client";
+import { agentAt } from "../serving";
 import { leaseMs, runReply, type ReplyTask } from "./replies";
 
 export const MAX_RECOVERIES = 3;
@@ -26,7 +27,8 @@ async function taskOf(reply: Message): Promise<ReplyTask | null> {
     messageId: reply.id,
     sessionId: reply.sessionId,
     acceptedAt: reply.createdAt,
-    agent,
+    // The version that was producing it (a reply written before versions: the published one).
+    agent: await agentAt(agent, reply.agentVersion),
     message: request.content,
     attachments: Array.isArray(payload.attachments) ? payload.attachments : [],
     metadata:

@@ -24,6 +24,7 @@ import {
   type ReplyInput,
   type ReplyOutput,
 } from "../runtime";
+import { versionUsage, type AgentAtVersion } from "../serving";
 import { recordUsage } from "../usage/recorder";
 import { storeReplyRow } from "./store";
 import { notifyReplyDone } from "./waiters";
@@ -41,7 +42,8 @@ export interface ReplyTask {
   sessionId: string;
   /** When the reply was accepted: processing time runs from here. */
   acceptedAt: Date;
-  agent: Agent;
+  /** The agent with the configuration of the version that produces the reply (lib/serving.ts). */
+  agent: AgentAtVersion;
   /** The user's message, its resolved attachments and metadata. */
   message: string;
   attachments: unknown[];
@@ -302,6 +304,7 @@ async function store(task: ReplyTask, result: ReplyOutput | Failure): Promise<Re
         }
       : { repliesFailed: 1 }),
     latencyMs: processingTimeMs,
+    ...versionUsage(task.agent),
   });
   return ok
     ? {

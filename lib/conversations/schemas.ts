@@ -24,6 +24,17 @@ export const ConversationTriggerBody = z.looseObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
   /** Checked before this schema (400 invalid_callback_url); here for the OpenAPI document. */
   callback_url: CallbackUrl.nullable().optional(),
+  /** Checked before this schema (400 invalid_agent_version); here for the OpenAPI document. */
+  agent_version: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "Serve this trigger with exactly this version of the agent (one that is or was published); a session " +
+        "otherwise keeps the version it started with (docs/api.md, Versions).",
+    }),
 });
 export type ConversationTriggerBody = z.infer<typeof ConversationTriggerBody>;
 
@@ -127,6 +138,9 @@ export const MessageListItem = z.strictObject({
   created_at: responseTimestamp(),
   model: z.string().nullable().meta({ description: "null for user messages." }),
   token_usage: TokenUsage.nullable().meta({ description: "null for user messages and replies still processing." }),
+  agent_version: z.number().int().nullable().meta({
+    description: "The agent version that produced the reply; null for user messages (docs/api.md, Versions).",
+  }),
 });
 
 export const MessageError = z.looseObject({
@@ -167,6 +181,10 @@ const triggerIds = {
   agent_id: responseId("agt"),
   organization_id: responseId("org"),
   project_id: responseId("proj"),
+  agent_version: z
+    .number()
+    .int()
+    .meta({ description: "The agent version that produces the reply (docs/api.md, Versions)." }),
 };
 
 /** The synchronous trigger's answer (200): the reply. */

@@ -13,45 +13,57 @@ import type { Message } from "../generated/prisma/client";
 const at = (d: Date) => d.toISOString();
 
 const MESSAGE_COLUMNS = `id, session_id, agent_id, organization_id, project_id, role, status, content, payload,
-  created_at, completed_at, reply_to_id, lease_until, callback_url, access_key_id`;
+  created_at, completed_at, reply_to_id, lease_until, callback_url, access_key_id, agent_version`;
 
 /**
  * The two messages of a trigger, selected from the session row `s` (none when it does not exist).
  * Parameters: $1 session, $2 organization, $3 project, $4 agent, $5 time, $6 user message id,
- * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease; `callback` names the parameter of
- * the reply's callback_url, `key` the parameter of the user message's access_key_id.
+ * $7 content, $8 payload, $9 reply id, $10 reply time, $11 lease; `callback` is the SQL of the
+ * reply's callback_url, `key` the parameter of the user message's access_key_id, `version` the SQL
+ * of the agent version that produces the reply.
  */
-const messagesFromS = (callback: string, key: string) => `
+const messagesFromS = (callback: string, key: string, version: string) => `
 INSERT INTO messages (${MESSAGE_COLUMNS})
   SELECT $6, s.id, $4, $2, $3, 'user', 'completed', $7, $8::jsonb, $5::timestamp(3), $5::timestamp(3), NULL, NULL, NULL,
-    ${key}::text FROM s
+    ${key}::text, NULL FROM s
   UNION ALL
   SELECT $9, s.id, $4, $2, $3, 'assistant', 'processing', '', NULL, $10::timestamp(3), NULL, $6, $11::timestamp(3),
-    ${callback}::text, NULL FROM s
-RETURNING id`;
+    ${callback}, NULL, ${version} FROM s
+RETURNING id, agent_version AS "agentVersion"`;
 
-/** $12 channel, $13 user_id, $14 environment, $15 metadata, $16 callback_url, $17 access_key_id. */
+/** $12 channel, $13 user_id, $14 environment, $15 metadata, $16 callback_url, $17 access_key_id, $18 agent version. */
 const NEW_SESSION = `
 WITH s AS (
   INSERT INTO sessions (id, organization_id, project_id, agent_id, status, channel, user_id, environment, metadata,
-                        message_count, created_at, last_message_at, access_key_id)
-  VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3), $17::text)
-  RETURNING id)
-${messagesFromS("$16", "$17")}`;
+                        message_count, created_at, last_message_at, access_key_id, agent_version)
+  VALUES ($1, $2, $3, $4, 'active', $12, $13, $14::"Environment", $15::jsonb, 2, $5::timestamp(3), $5::timestamp(3), $17::text,
+          $18::int)
+  RETURNING id, agent_version)
+${messagesFromS("$16::text", "$17", "s.agent_version")}`;
 
 /**
- * $12 environment, $13 user_id ('' when none was given), $14 callback_url ('' when none was given), $15 access_key_id. Counters move in the database (never
- * read-modify-write) so that concurrent triggers on one session stay exact; GREATEST keeps
- * last_message_at monotonic whatever the commit order. A session without a user_id takes the first
- * one a later message gives; a session's user_id, once set, is kept.
+ * $12 environment, $13 user_id ('' when none was given), $14 the trigger's own callback_url (null:
+ * none), $15 access_key_id, $16 the pinned version (null: the session's), $17 the published version,
+ * $18 true when no callback applies (the console), $19 the published version's callback_url.
+ * Counters move in the database (never read-modify-write) so that concurrent triggers on one session
+ * stay exact; GREATEST keeps last_message_at monotonic whatever the commit order. A session without a
+ * user_id takes the first one a later message gives; a session's user_id, once set, is kept. A
+ * session keeps its version (one from before versions takes the published one); the reply's default
+ * callback_url is its version's.
  */
+const CONTINUED_VERSION = "COALESCE($16::int, s.agent_version)";
 const CONTINUED_SESSION = `
 WITH s AS (
   UPDATE sessions SET message_count = message_count + 2, last_message_at = GREATEST(last_message_at, $5::timestamp(3)),
-    user_id = CASE WHEN user_id = '' THEN $13::text ELSE user_id END
+    user_id = CASE WHEN user_id = '' THEN $13::text ELSE user_id END, agent_version = COALESCE(agent_version, $17::int)
   WHERE id = $1 AND organization_id = $2 AND agent_id = $4 AND environment = $12::"Environment"
-  RETURNING id)
-${messagesFromS("$14", "$15")}`;
+  RETURNING id, agent_version)
+${messagesFromS(
+  `COALESCE($14::text, CASE WHEN $18::boolean THEN NULL WHEN ${CONTINUED_VERSION} = $17::int THEN $19::text
+    ELSE (SELECT v.callback_url FROM agent_versions v WHERE v.agent_id = $4 AND v.version = ${CONTINUED_VERSION}) END)`,
+  "$15",
+  CONTINUED_VERSION,
+)}`;
 
 export interface TriggerRows {
   sessionId: string;
@@ -70,14 +82,27 @@ export interface TriggerRows {
   replyId: string;
   at: Date;
   leaseUntil: Date;
-  /** Where the reply's completion callback goes (null: none). */
+  /** The trigger's own callback_url (null: none given). */
   callbackUrl: string | null;
+  /** Whether the agent version's default callback_url applies when the trigger names none (not in the console). */
+  defaultCallbacks: boolean;
   /** The Access Key that sent it (null: the console), for the key's usage preview. */
   accessKeyId: string | null;
+  /**
+   * A new session: the version it starts with (lib/serving.ts) and that version's default
+   * callback_url. A continued one: the pinned version, if any, and the published version with its
+   * default callback_url (a session of the published version takes it without a lookup).
+   */
+  version: number | null;
+  publishedVersion: number;
+  defaultCallbackUrl: string | null;
 }
 
-/** Stores a trigger; false when the session to continue does not exist (nothing is stored then). */
-export async function insertTrigger(t: TriggerRows): Promise<boolean> {
+/**
+ * Stores a trigger; null when the session to continue does not exist (nothing is stored then), else
+ * the agent version that produces the reply.
+ */
+export async function insertTrigger(t: TriggerRows): Promise<{ agentVersion: number } | null> {
   const db = await database();
   const common = [
     t.sessionId,
@@ -94,17 +119,30 @@ export async function insertTrigger(t: TriggerRows): Promise<boolean> {
     at(t.leaseUntil),
   ];
   const rows = t.newSession
-    ? await db.sql.query(NEW_SESSION, [
+    ? await db.sql.query<{ id: string; agentVersion: number | null }>(NEW_SESSION, [
         ...common,
         t.channel,
         t.userId,
         t.environment,
         JSON.stringify(t.metadata),
+        t.callbackUrl ?? (t.defaultCallbacks ? t.defaultCallbackUrl : null),
+        t.accessKeyId,
+        t.version ?? t.publishedVersion,
+      ])
+    : await db.sql.query<{ id: string; agentVersion: number | null }>(CONTINUED_SESSION, [
+        ...common,
+        t.environment,
+        t.userId,
         t.callbackUrl,
         t.accessKeyId,
-      ])
-    : await db.sql.query(CONTINUED_SESSION, [...common, t.environment, t.userId, t.callbackUrl, t.accessKeyId]);
-  return rows.length === 2;
+        t.version,
+        t.publishedVersion,
+        !t.defaultCallbacks,
+        t.defaultCallbackUrl,
+      ]);
+  if (rows.length !== 2) return null;
+  const reply = rows.find((r) => r.id === t.replyId);
+  return { agentVersion: Number(reply?.agentVersion ?? t.publishedVersion) };
 }
 
 // With the reply, in the same statement, its completion callback when it has a callback_url
@@ -171,7 +209,8 @@ SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organizatio
   m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
   m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
   m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
-  m.access_key_id AS "accessKeyId", m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
+  m.access_key_id AS "accessKeyId", m.agent_version AS "agentVersion",
+  m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
 FROM messages m JOIN sessions s ON s.id = m.session_id
 WHERE m.id = $1 AND m.session_id = $2 AND s.id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
 

@@ -3,7 +3,7 @@
 // transaction. `acceptMessage` answers at once (the caller polls the reply); `converse` waits,
 // bounded, for the reply. The caller (route or console) picks one and shapes the HTTP answer.
 import { assertNotArchived } from "../archived";
-import { chooseCallbackUrl } from "../callbacks/events";
+import { givenCallbackUrl } from "../callbacks/events";
 import { prisma } from "../db";
 import { env } from "../env";
 import { ApiError } from "../errors";
@@ -11,6 +11,7 @@ import { resolveFileRefs } from "../files/refs";
 import type { Agent } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { GENERIC_RUNTIME_ERROR } from "../runtime";
+import { agentAt, pinnedVersion, servingVersion, versionUsage, type AgentAtVersion } from "../serving";
 import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
 import { tokenUsage } from "./records";
@@ -40,7 +41,9 @@ export interface ConversationTrigger {
 
 /**
  * Stores the user message, the pending reply (with its producer's lease) and the session counters in
- * one statement, and returns the reply's task: the caller starts it at once.
+ * one statement, and returns the reply's task: the caller starts it at once. A new session starts
+ * with the version a pin names, else the one lib/serving.ts chooses for its end user (or for it); a
+ * continued one keeps its own unless the trigger pins another.
  */
 async function storeTrigger(opts: {
   agent: Agent;
@@ -49,12 +52,17 @@ async function storeTrigger(opts: {
   environment: "production" | "draft";
   callbackUrl: string | null;
   accessKeyId: string | null;
+  pin: number | null;
 }): Promise<ReplyTask> {
   const { agent, body, environment } = opts;
   const now = new Date();
   const newSession = !body.session_id;
+  const sessionId = body.session_id ?? newId("sess");
+  let served: AgentAtVersion | undefined = newSession
+    ? await agentAt(agent, opts.pin ?? servingVersion(agent, body.user_id || sessionId))
+    : undefined;
   const rows = {
-    sessionId: body.session_id ?? newId("sess"),
+    sessionId,
     newSession,
     organizationId: agent.organizationId,
     projectId: agent.projectId,
@@ -70,24 +78,31 @@ async function storeTrigger(opts: {
     at: now,
     leaseUntil: new Date(now.getTime() + leaseMs()),
     callbackUrl: opts.callbackUrl,
+    defaultCallbacks: environment === "production",
     accessKeyId: opts.accessKeyId,
+    version: served ? served.servedVersion : opts.pin,
+    publishedVersion: agent.publishedVersion,
+    defaultCallbackUrl: served ? served.callbackUrl : agent.callbackUrl,
   };
-  if (!(await insertTrigger(rows))) {
+  const stored = await insertTrigger(rows);
+  if (!stored) {
     throw new ApiError("session_not_found", "Session not found.", { session_id: body.session_id });
   }
+  served ??= await agentAt(agent, stored.agentVersion);
   recordUsage({
     organizationId: agent.organizationId,
     agentId: agent.id,
     keyId: opts.accessKeyId,
     at: now,
     triggers: 1,
+    ...versionUsage(served),
   });
   return {
     keyId: opts.accessKeyId,
     messageId: rows.replyId,
     sessionId: rows.sessionId,
     acceptedAt: now,
-    agent,
+    agent: served,
     message: body.message,
     attachments: Array.isArray(opts.payload.attachments) ? opts.payload.attachments : [],
     // As stored (file references resolved), as a recovery reads it back.
@@ -105,20 +120,23 @@ async function prepare(opts: ConversationTrigger) {
   assertReplyCapacity(agent.organizationId);
   const environment = opts.environment ?? "production";
   // Checked first, for its own error code; the console's test console (draft) sends none.
-  const callbackUrl = environment === "production" ? chooseCallbackUrl(opts.body, agent) : null;
+  const callbackUrl = environment === "production" ? givenCallbackUrl(opts.body) : null;
+  // The console's test console may try the draft; a trigger names a version that is or was published.
+  const pin = await pinnedVersion(agent, opts.body.agent_version, { allowDraft: environment === "draft" });
   const body = parseWith(ConversationTriggerBody, opts.body, "body");
   const payload = (await resolveFileRefs(opts.body, {
     organizationId: agent.organizationId,
     agentId: agent.id,
     baseUrl: opts.baseUrl,
   })) as Record<string, unknown>;
-  return { body, payload, environment, callbackUrl, accessKeyId: opts.accessKeyId ?? null };
+  return { body, payload, environment, callbackUrl, accessKeyId: opts.accessKeyId ?? null, pin };
 }
 
-const agentIds = (agent: Agent) => ({
+const agentIds = (agent: AgentAtVersion) => ({
   agent_id: agent.id,
   organization_id: agent.organizationId,
   project_id: agent.projectId,
+  agent_version: agent.servedVersion,
 });
 
 /** Stores the message and its pending reply, starts the reply, and answers at once; the reply is polled. */
@@ -130,7 +148,7 @@ export async function acceptMessage(opts: ConversationTrigger) {
     success: true as const,
     session_id: task.sessionId,
     message_id: task.messageId,
-    ...agentIds(agent),
+    ...agentIds(task.agent),
     status: "processing" as const,
     timestamp: new Date().toISOString(),
   };
@@ -165,7 +183,6 @@ export async function startConversation(opts: ConversationTrigger, onDelta?: (co
  * or the ApiError (upstream_timeout: still processing; upstream_error: ended in error).
  */
 export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, waitMsPreferred?: number) {
-  const { agent } = task;
   const waitMs = Math.min(env().TRIGGER_WAIT_MS, waitMsPreferred ?? Infinity);
   let stopTimer = () => {};
   const timedOut = new Promise<undefined>((resolve) => {
@@ -203,7 +220,7 @@ export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, 
     success: true as const,
     session_id: task.sessionId,
     message_id: task.messageId,
-    ...agentIds(agent),
+    ...agentIds(task.agent),
     status: "completed" as const,
     response: final.content,
     files: [] as unknown[],

@@ -49,6 +49,39 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 const LOCK_ID = 72_707_369; // arbitrary, constant advisory lock id for migrations
 
+/** Tries of a migration that gave up waiting for a lock (its own `SET LOCAL lock_timeout`), and the pause between them. */
+const LOCK_TRIES = 12;
+const LOCK_PAUSE_MS = 1_000;
+
+const isLockTimeout = (e: unknown) =>
+  (e as { code?: string }).code === "55P03" || /lock timeout/i.test((e as Error).message ?? "");
+
+/**
+ * One migration and its row, in one transaction. A migration that sets a lock timeout (so that it
+ * never holds every query of a busy table in the queue behind it) and runs into it is rolled back
+ * and tried again a little later, LOCK_TRIES times.
+ */
+async function applyOne(db: SqlExecutor, m: Migration) {
+  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  for (let attempt = 1; ; attempt++) {
+    const id = randomUUID();
+    try {
+      await db.exec(
+        `BEGIN;\n${m.sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) ` +
+          `VALUES (${quote(id)}, ${quote(m.checksum)}, now(), ${quote(m.name)}, 1);\nCOMMIT;`,
+      );
+      return;
+    } catch (e) {
+      await db.exec("ROLLBACK").catch(() => {});
+      if (isLockTimeout(e) && attempt < LOCK_TRIES) {
+        await new Promise((r) => setTimeout(r, LOCK_PAUSE_MS));
+        continue;
+      }
+      throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+    }
+  }
+}
+
 export async function applyMigrations(db: SqlExecutor, migrations = loadMigrations()): Promise<string[]> {
   const applied: string[] = [];
   await db.query("SELECT pg_advisory_lock($1)", [LOCK_ID]);
@@ -66,17 +99,7 @@ export async function applyMigrations(db: SqlExecutor, migrations = loadMigratio
         }
         continue;
       }
-      const id = randomUUID();
-      const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-      await db
-        .exec(
-          `BEGIN;\n${m.sql}\n;INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) ` +
-            `VALUES (${quote(id)}, ${quote(m.checksum)}, now(), ${quote(m.name)}, 1);\nCOMMIT;`,
-        )
-        .catch(async (e) => {
-          await db.exec("ROLLBACK").catch(() => {});
-          throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
-        });
+      await applyOne(db, m);
       applied.push(m.name);
     }
   } finally {

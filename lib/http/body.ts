@@ -27,12 +27,14 @@ export function isJsonContentType(value: string | null): boolean {
  * Reads a JSON body (any JSON value) within the limit. A value the database cannot hold (NUL, an
  * unpaired surrogate) or nested past MAX_JSON_DEPTH is refused here, with the field named.
  */
-export async function readJson(req: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
-  if (!isJsonContentType(req.headers.get("content-type"))) {
-    throw new ApiError("unsupported_media_type", "Content-Type must be application/json.");
-  }
+export async function readJson(req: Request, limit = JSON_BODY_LIMIT, optional = false): Promise<unknown> {
+  const json = isJsonContentType(req.headers.get("content-type"));
+  if (!json && !optional) throw new ApiError("unsupported_media_type", "Content-Type must be application/json.");
   const bytes = await readBodyLimited(req, limit);
   const text = new TextDecoder().decode(bytes);
+  // An optional body may be left out (whatever the Content-Type): read as {}.
+  if (optional && !text.trim()) return {};
+  if (!json) throw new ApiError("unsupported_media_type", "Content-Type must be application/json.");
   if (!text.trim()) throw new ApiError("invalid_json", "Request body is empty; a JSON object is expected.");
   let value: unknown;
   try {

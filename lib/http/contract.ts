@@ -104,6 +104,8 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** The body may be empty (read as `{}`); when present it is JSON as usual. */
+  bodyOptional?: boolean;
   /** Access Key routes: refuses another kind of agent before the body is read. */
   agentKind?: (agent: AgentRow) => void;
   /** Access Key routes: the scope of Idempotency-Key replays (per agent). */

@@ -30,6 +30,7 @@ export interface Spec<P, Q, B> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  bodyOptional?: boolean;
 }
 
 export interface BaseCtx<P, Q, B> {
@@ -104,7 +105,7 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
     principal = auth.principal;
     const params = spec.params ? parseWith(spec.params, rawParams, "path") : (rawParams as P);
     const query = spec.query ? parseWith(spec.query, rawQuery, "query") : (undefined as Q);
-    const raw = spec.body ? await readJson(req) : undefined;
+    const raw = spec.body ? await readJson(req, undefined, spec.bodyOptional) : undefined;
     const body = spec.body ? parseWith(spec.body, raw, "body") : (undefined as B);
     const call = () => handler({ ...auth, req, requestId, params, query, body, baseUrl: baseUrl(req) });
     const result =

@@ -4,7 +4,7 @@ import type { AgentRow } from "../agents/service";
 import { converseStream } from "../conversations/stream";
 import { acceptMessage, converse } from "../conversations/trigger";
 import { isApiError } from "../errors";
-import { createRun, takeCallbackUrl } from "../workflow/trigger";
+import { createRun, takeTriggerFields } from "../workflow/trigger";
 import type { KeyCtx } from "./handler";
 import { parsePrefer } from "./prefer";
 import { Reply } from "./respond";
@@ -44,19 +44,20 @@ export async function conversationTrigger({ req, agent, body, baseUrl, key }: Tr
 export async function runTrigger(
   { agent, actor, baseUrl, body }: TriggerCtx,
   inputs: Record<string, unknown>,
-  answer: (runId: string) => unknown,
+  answer: (runId: string, agentVersion: number) => unknown,
   opts: { inputsAreBody?: boolean } = {},
 ): Promise<Reply> {
-  const chosen = takeCallbackUrl(agent, body, inputs, opts.inputsAreBody ?? false);
-  const { runId } = await createRun({
+  const chosen = takeTriggerFields(agent, body, inputs, opts.inputsAreBody ?? false);
+  const { runId, agentVersion } = await createRun({
     agent,
     inputs: chosen.inputs,
     actor,
     triggerType: "event",
     baseUrl,
     callbackUrl: chosen.callbackUrl,
+    agentVersion: chosen.agentVersion,
   });
-  return new Reply(answer(runId), 202);
+  return new Reply(answer(runId, agentVersion), 202);
 }
 
 const messagePath = (agent: AgentRow, sessionId: string, messageId: string) =>

@@ -14,7 +14,7 @@ const RUN_RECORD = `
 SELECT r.id, r.agent_id AS "agentId", r.status, r.trigger_type AS "triggerType", r.error,
   r.total_processed AS "totalProcessed", r.successful, r.failed, r.exceptions, r.skipped,
   r.items_completed AS "itemsCompleted", r.items_failed AS "itemsFailed", r.items_needs_review AS "itemsReview",
-  r.items_total AS "itemsTotal",
+  r.items_total AS "itemsTotal", r.agent_version AS "agentVersion",
   r.started_at AT TIME ZONE 'UTC' AS "startedAt", r.completed_at AT TIME ZONE 'UTC' AS "completedAt",
   (SELECT COALESCE(json_agg(json_build_object('filename', f.filename, 'contentType', f.content_type,
       'sizeBytes', f.size_bytes::text, 'storageKey', f.storage_key) ORDER BY f.created_at, f.id), '[]'::json)

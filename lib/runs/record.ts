@@ -36,6 +36,7 @@ export type RunView = Pick<
   | "itemsTotal"
   | "startedAt"
   | "completedAt"
+  | "agentVersion"
 >;
 export type OutputFileView = Pick<OutputFile, "filename" | "contentType" | "sizeBytes" | "storageKey">;
 export type RunEventRow = Pick<AuditEvent, "action" | "actorType" | "actorLabel" | "data" | "createdAt">;
@@ -52,6 +53,7 @@ export function runListItem(r: RunView) {
     duration_seconds: durationSeconds(r),
     trigger_type: r.triggerType,
     error: r.error ?? null,
+    agent_version: r.agentVersion ?? null,
     summary: {
       total_processed: r.totalProcessed,
       successful: r.successful,

@@ -57,6 +57,10 @@ export const WorkflowTriggerBody = z.looseObject({
   payload: z.record(z.string(), z.unknown()).optional(),
   variables: z.record(z.string(), z.unknown()).default({}),
   callback_url: CallbackUrl.nullable().optional(),
+  /** Checked before this schema (400 invalid_agent_version); here for the OpenAPI document. */
+  agent_version: z.number().int().min(1).optional().meta({
+    description: "Run with exactly this version of the agent (one that is or was published; docs/api.md, Versions).",
+  }),
 });
 export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 
@@ -101,6 +105,10 @@ export const RunListItem = z.strictObject({
   duration_seconds: z.number().min(0),
   trigger_type: z.string().meta({ description: "For example `event`." }),
   error: z.string().nullable().meta({ description: "null, or a human-readable reason the run failed." }),
+  agent_version: z.number().int().nullable().meta({
+    description:
+      "The agent version whose definition the run uses for its whole life (null: a run from before versions).",
+  }),
   summary: z.strictObject({
     total_processed: z.number().int(),
     successful: z.number().int(),
@@ -145,6 +153,7 @@ export const RunAccepted = z.strictObject({
   run_id: responseId("run"),
   status: z.literal("pending"),
   agent_id: responseId("agt"),
+  agent_version: z.number().int().meta({ description: "The agent version the run uses (docs/api.md, Versions)." }),
 });
 
 /** POST /api/workflows/{agent_id}/trigger (202). */

@@ -89,6 +89,9 @@ export interface LockedRun {
   items_failed: number;
   items_needs_review: number;
   items_ready: boolean;
+  agent_version: number | null;
+  /** The agent has a canary rollout on (lib/usage/recorder.ts then counts the run's end by version). */
+  rollout_on: boolean | null;
 }
 
 export interface TransitionResult {
@@ -142,7 +145,8 @@ export async function transition(opts: {
     : entry.from;
   const rows = await tx.$queryRaw<LockedRun[]>(P.sql`
     SELECT id, organization_id, agent_id, callback_url, status, epoch, version, items_total, items_completed, items_failed,
-           items_needs_review, items_ready
+           items_needs_review, items_ready, agent_version,
+           (SELECT a.rollout IS NOT NULL FROM agents a WHERE a.id = runs.agent_id) AS rollout_on
     FROM runs WHERE id = ${opts.runId} FOR UPDATE`);
   const run = rows[0];
   if (!run) return { refused: null, run: null };
@@ -177,7 +181,15 @@ export async function transition(opts: {
   });
   // Usage rollups (lib/usage): a run's end, in the move's transaction.
   const ended = RUN_END_USAGE[decided.to];
-  if (ended) await addUsageIn(tx, { organizationId: run.organization_id, agentId: run.agent_id, [ended]: 1 });
+  if (ended) {
+    await addUsageIn(tx, {
+      organizationId: run.organization_id,
+      agentId: run.agent_id,
+      [ended]: 1,
+      // While the agent has a canary rollout, the end counts for the run's version too (its figures and guards).
+      ...(run.rollout_on && run.agent_version !== null ? { agentVersion: run.agent_version } : {}),
+    });
+  }
   // The completion callback of this move, in this transaction (with the audit event above in its events).
   const ids = { runId: run.id, agentId: run.agent_id, organizationId: run.organization_id };
   const queued = await enqueueRunCallback(

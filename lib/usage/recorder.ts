@@ -33,6 +33,12 @@ export interface UsageEvent {
   latencyMs?: number;
   uploads?: number;
   uploadBytes?: number;
+  /**
+   * The agent version the work was done by, given while the agent has a canary rollout: the event is
+   * then also added to that version's minute (version_usage_minutely), which the rollout's figures
+   * and guard rules read.
+   */
+  agentVersion?: number;
 }
 
 const COUNTERS = [
@@ -67,8 +73,26 @@ const FLUSH_MS = 1_000;
 /** Rows per statement (each takes 19 parameters). */
 const CHUNK = 500;
 
+/** The counters of version_usage_minutely: a subset of usage_hourly's. */
+const VERSION_COUNTERS = COUNTERS.filter(([field]) =>
+  [
+    "triggers",
+    "repliesCompleted",
+    "repliesFailed",
+    "runsStarted",
+    "runsCompleted",
+    "runsFailed",
+    "promptTokens",
+    "completionTokens",
+    "cost",
+    "latencyMsSum",
+  ].includes(field),
+);
+
 interface RecorderState {
   pending: Map<string, Row>;
+  /** Per agent version and minute (`hour` holds the minute). */
+  pendingVersions: Map<string, Row & { agentVersion: number }>;
   events: number;
   timer?: NodeJS.Timeout;
   flushing: Promise<void>;
@@ -76,6 +100,7 @@ interface RecorderState {
 
 const state = processOnce<RecorderState>("usage-recorder", () => ({
   pending: new Map(),
+  pendingVersions: new Map(),
   events: 0,
   flushing: Promise.resolve(),
 }));
@@ -110,10 +135,26 @@ function toRow(e: UsageEvent): Row {
   };
 }
 
+/** The start of the UTC minute of `at`, as the ISO text a timestamp(3) column is written with. */
+export const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString();
+
 const rowKey = (r: Row) => `${r.organizationId}\u0000${r.agentId}\u0000${r.keyId}\u0000${r.hour}`;
 
-function merge(into: Map<string, Row>, row: Row) {
-  const key = rowKey(row);
+type VersionRow = Row & { agentVersion: number };
+
+/** The event's row of its version's minute (`hour` holds the minute), or null when it names no version. */
+function toVersionRow(e: UsageEvent, row: Row): VersionRow | null {
+  if (e.agentVersion === undefined) return null;
+  return {
+    ...row,
+    buckets: [...row.buckets],
+    keyId: "",
+    hour: minuteOf(e.at ?? new Date()),
+    agentVersion: e.agentVersion,
+  };
+}
+
+function merge<R extends Row>(into: Map<string, R>, row: R, key = rowKey(row)) {
   const had = into.get(key);
   if (!had) {
     into.set(key, row);
@@ -125,7 +166,10 @@ function merge(into: Map<string, Row>, row: Row) {
 
 /** Adds an event to this process's pending counts; they reach the database within about a second. */
 export function recordUsage(event: UsageEvent): void {
-  merge(state.pending, toRow(event));
+  const row = toRow(event);
+  const versionRow = toVersionRow(event, row);
+  merge(state.pending, row);
+  if (versionRow) merge(state.pendingVersions, versionRow, versionKey(versionRow));
   state.events++;
   if (!state.timer) {
     state.timer = setInterval(() => void flushUsage(), FLUSH_MS);
@@ -150,29 +194,60 @@ ON CONFLICT (organization_id, agent_id, key_id, hour) DO UPDATE SET
   ${P.raw(COUNTERS.map(([, c]) => `${c} = usage_hourly.${c} + excluded.${c}`).join(", "))},
   latency_buckets = usage_add_buckets(usage_hourly.latency_buckets, excluded.latency_buckets)`;
 
+const versionKey = (r: VersionRow) => `${r.agentId}\u0000${r.agentVersion}\u0000${r.hour}`;
+
+const upsertVersions = (rows: VersionRow[]) => P.sql`
+INSERT INTO version_usage_minutely (organization_id, agent_id, agent_version, minute, ${P.raw(VERSION_COUNTERS.map(([, c]) => c).join(", "))}, latency_buckets)
+VALUES ${P.join(
+  rows.map(
+    (r) =>
+      P.sql`(${r.organizationId}, ${r.agentId}, ${r.agentVersion}::int, ${r.hour}::timestamp(3), ${P.join(
+        VERSION_COUNTERS.map(([field, column]) =>
+          column === "cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
+        ),
+      )}, ${`{${r.buckets.join(",")}}`}::int[])`,
+  ),
+)}
+ON CONFLICT (agent_id, agent_version, minute) DO UPDATE SET
+  ${P.raw(VERSION_COUNTERS.map(([, c]) => `${c} = version_usage_minutely.${c} + excluded.${c}`).join(", "))},
+  latency_buckets = usage_add_buckets(version_usage_minutely.latency_buckets, excluded.latency_buckets)`;
+
+/** Writes `rows` in statements of CHUNK rows; the counts of a failed statement go back to `pending`. */
+async function writeRows<R extends Row>(
+  rows: R[],
+  statement: (chunk: R[]) => ReturnType<typeof upsert>,
+  pending: () => Map<string, R>,
+  key: (r: R) => string,
+) {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    try {
+      const db = await prisma();
+      await db.$executeRaw(statement(chunk));
+    } catch (err) {
+      for (const row of chunk) merge(pending(), row, key(row));
+      log.warn(
+        { err: { message: (err as Error).message }, rows: chunk.length },
+        "usage flush failed; kept for the next",
+      );
+    }
+  }
+}
+
 /**
  * Writes what this process holds, in one statement per CHUNK rows; a failed write puts its counts
  * back for the next flush. Flushes run one after another.
  */
 export function flushUsage(): Promise<void> {
   state.flushing = state.flushing.then(async () => {
-    if (state.pending.size === 0) return;
+    if (state.pending.size === 0 && state.pendingVersions.size === 0) return;
     const rows = [...state.pending.values()];
+    const versionRows = [...state.pendingVersions.values()];
     state.pending = new Map();
+    state.pendingVersions = new Map();
     state.events = 0;
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
-      try {
-        const db = await prisma();
-        await db.$executeRaw(upsert(chunk));
-      } catch (err) {
-        for (const row of chunk) merge(state.pending, row);
-        log.warn(
-          { err: { message: (err as Error).message }, rows: chunk.length },
-          "usage flush failed; kept for the next",
-        );
-      }
-    }
+    await writeRows(rows, upsert, () => state.pending, rowKey);
+    await writeRows(versionRows, upsertVersions, () => state.pendingVersions, versionKey);
   });
   return state.flushing;
 }
@@ -186,5 +261,8 @@ export async function stopUsageRecorder(): Promise<void> {
 
 /** Adds an event inside `tx` (run moves, which hold a transaction anyway): exact, and as durable as the move. */
 export async function addUsageIn(tx: Prisma.TransactionClient, event: UsageEvent): Promise<void> {
-  await tx.$executeRaw(upsert([toRow(event)]));
+  const row = toRow(event);
+  await tx.$executeRaw(upsert([row]));
+  const versionRow = toVersionRow(event, row);
+  if (versionRow) await tx.$executeRaw(upsertVersions([versionRow]));
 }

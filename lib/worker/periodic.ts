@@ -83,6 +83,13 @@ export const SWEEPS: Sweep[] = [
     everyMs: () => env().ALERT_EVALUATION_INTERVAL_MS,
     run: () => evaluateAlertsExclusively(),
   },
+  {
+    // Canary rollouts' guard rules against each canary's own traffic (lib/alerts/guards.ts); a
+    // breach rolls the rollout back. The rollback is conditional, so every process may evaluate.
+    what: "rollout guards",
+    everyMs: () => env().ALERT_EVALUATION_INTERVAL_MS,
+    run: async () => (await import("../alerts/guards")).evaluateRolloutGuards(),
+  },
 ];
 
 /** Runs `task` now and every `ms`, logging failures; returns a function that stops it. */

@@ -24,6 +24,7 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { enqueue, queueShare } from "../queue";
 import { RuntimeConfig } from "../runtime/schema";
+import { agentAt } from "../serving";
 import { listenToRun } from "../runs/signals";
 import { secretLookup } from "../secrets/service";
 import { isRefused, moveRun, SYSTEM, utcNow } from "../runs/state";
@@ -288,7 +289,10 @@ class Pass {
     }
     const db = await prisma();
     const agent = await db.agent.findUnique({ where: { id: this.run.agentId } });
-    const runtime = RuntimeConfig.parse(agent?.runtime ?? { type: "echo" });
+    // The runtime of the run's own version (llm steps), as its definition is: a publish since changes neither.
+    const runtime = RuntimeConfig.parse(
+      (agent && (await agentAt(agent, this.run.agentVersion)).runtime) ?? { type: "echo" },
+    );
     // Fresh signed URLs for file inputs, for steps that hand them on (http, expressions).
     const ctx: StepContext = {
       runId: this.run.id,

@@ -16,7 +16,7 @@ export async function rerunRun(opts: {
   inputs: Record<string, unknown>;
   actor: Actor;
   baseUrl: string;
-}): Promise<{ run_id: string; status: "pending"; agent_id: string }> {
+}): Promise<{ run_id: string; status: "pending"; agent_id: string; agent_version: number }> {
   const original = await loadOrgRun(opts.organizationId, opts.runId);
   if (!(RERUNNABLE as readonly string[]).includes(original.status)) {
     throw new ApiError(
@@ -25,7 +25,7 @@ export async function rerunRun(opts: {
       { current_status: original.status, allowed_actions: allowedActions(original.status) },
     );
   }
-  const { runId } = await createRun({
+  const { runId, agentVersion } = await createRun({
     agent: original.agent,
     inputs: opts.inputs,
     actor: opts.actor,
@@ -33,6 +33,8 @@ export async function rerunRun(opts: {
     baseUrl: opts.baseUrl,
     callbackUrl: original.callbackUrl,
     rerunOf: original.id,
+    // The same version as the original run (one from before versions: the published one).
+    agentVersion: original.agentVersion ?? undefined,
   });
-  return { run_id: runId, status: "pending", agent_id: original.agentId };
+  return { run_id: runId, status: "pending", agent_id: original.agentId, agent_version: agentVersion };
 }

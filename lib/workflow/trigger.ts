@@ -4,7 +4,7 @@
 // POST /api/agents/webhook/{agent_id}, POST /api/workflows/{agent_id}/trigger and the console.
 import { assertNotArchived } from "../archived";
 import { audit, type Actor } from "../audit";
-import { chooseCallbackUrl } from "../callbacks/events";
+import { givenCallbackUrl } from "../callbacks/events";
 import { ApiError } from "../errors";
 import { resolveFileRefs } from "../files/refs";
 import type { Agent, Prisma } from "../generated/prisma/client";
@@ -12,6 +12,7 @@ import { newId } from "../ids";
 import { enqueue, transactionWithJobs } from "../queue";
 import type { WorkflowTriggerBody } from "../runs/schemas";
 import { requireWorkflowAgent } from "../runs/service";
+import { agentAt, pinnedVersion, servingVersion, versionUsage } from "../serving";
 import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
 import { inputsSchema } from "./inputs";
@@ -25,21 +26,27 @@ export async function createRun(opts: {
   triggerType: string;
   /** Base of the signed links handed to steps (the address the caller used). */
   baseUrl: string;
-  /** Where the run's state changes are sent (takeCallbackUrl); absent: the agent's default. */
+  /** Where the run's state changes are sent (takeTriggerFields); absent: the default of the agent version that serves it. */
   callbackUrl?: string | null;
   /** The finished run this one starts again (lib/workflow/rerun.ts): stored, and audited as `run.rerun`. */
   rerunOf?: string;
-}): Promise<{ runId: string }> {
+  /** The trigger's `agent_version` (a version that is or was published), else the one lib/serving.ts chooses. */
+  agentVersion?: unknown;
+}): Promise<{ runId: string; agentVersion: number }> {
   requireWorkflowAgent(opts.agent);
   assertNotArchived(opts.agent);
-  const definition = StoredWorkflowDefinition.parse(opts.agent.workflow);
+  const runId = newId("run");
+  const pin = await pinnedVersion(opts.agent, opts.agentVersion);
+  // The end user keeps one version across runs (a `user_id` input), else the run is placed by its id.
+  const user = typeof opts.inputs.user_id === "string" && opts.inputs.user_id ? opts.inputs.user_id : runId;
+  const agent = await agentAt(opts.agent, pin ?? servingVersion(opts.agent, user));
+  const definition = StoredWorkflowDefinition.parse(agent.workflow);
   const inputs = parseWith(inputsSchema(definition), opts.inputs, "body") as Record<string, unknown>;
   await resolveFileRefs(inputs, {
     organizationId: opts.agent.organizationId,
     agentId: opts.agent.id,
     baseUrl: opts.baseUrl,
   });
-  const runId = newId("run");
   await transactionWithJobs(async (tx) => {
     await tx.run.create({
       data: {
@@ -52,8 +59,9 @@ export async function createRun(opts: {
         userId: typeof inputs.user_id === "string" && inputs.user_id.length <= 256 ? inputs.user_id : "",
         inputs: inputs as Prisma.InputJsonValue,
         definition: definition as Prisma.InputJsonValue,
-        callbackUrl: opts.callbackUrl === undefined ? (opts.agent.callbackUrl ?? null) : opts.callbackUrl,
+        callbackUrl: opts.callbackUrl === undefined ? (agent.callbackUrl ?? null) : opts.callbackUrl,
         rerunOf: opts.rerunOf ?? null,
+        agentVersion: agent.servedVersion,
         accessKeyId: opts.actor.type === "access_key" ? (opts.actor.id ?? null) : null,
       },
     });
@@ -80,8 +88,9 @@ export async function createRun(opts: {
     agentId: opts.agent.id,
     keyId: opts.actor.type === "access_key" ? opts.actor.id : null,
     runsStarted: 1,
+    ...versionUsage(agent),
   });
-  return { runId };
+  return { runId, agentVersion: agent.servedVersion };
 }
 
 /**
@@ -109,24 +118,33 @@ export function aliasInputs(agent: Agent, body: WorkflowTriggerBody): Record<str
 }
 
 /**
- * A trigger's `callback_url` (checked: 400 invalid_callback_url) or else the agent's default, and
- * the inputs without it. When the inputs are the body itself (POST /api/agents/webhook/{agent_id})
- * the field is taken out of them, unless the workflow declares an input of that name: then it stays
- * an input and the agent's default applies.
+ * The fields of a trigger that are not inputs: its `callback_url` (checked: 400 invalid_callback_url;
+ * undefined when it names none, so that the serving version's default applies) and its
+ * `agent_version` pin, and the inputs without them. When the inputs are the body itself (POST
+ * /api/agents/webhook/{agent_id}) each field is taken out of them, unless the (published) workflow
+ * declares an input of that name: then it stays an input.
  */
-export function takeCallbackUrl(
+export function takeTriggerFields(
   agent: Agent,
   body: Record<string, unknown>,
   inputs: Record<string, unknown>,
   inputsAreBody: boolean,
-): { inputs: Record<string, unknown>; callbackUrl: string | null } {
-  if (!inputsAreBody) return { inputs, callbackUrl: chooseCallbackUrl(body, agent) };
-  const parsed = StoredWorkflowDefinition.safeParse(agent.workflow);
-  if (parsed.success && Object.hasOwn(parsed.data.inputs, "callback_url")) {
-    return { inputs, callbackUrl: agent.callbackUrl ?? null };
+): { inputs: Record<string, unknown>; callbackUrl: string | undefined; agentVersion: unknown } {
+  if (!inputsAreBody) {
+    return { inputs, callbackUrl: givenCallbackUrl(body) ?? undefined, agentVersion: body.agent_version };
   }
-  const callbackUrl = chooseCallbackUrl(body, agent);
-  if (!Object.hasOwn(inputs, "callback_url")) return { inputs, callbackUrl };
-  const { callback_url: _, ...rest } = inputs;
-  return { inputs: rest, callbackUrl };
+  const parsed = StoredWorkflowDefinition.safeParse(agent.workflow);
+  const declared = (name: string) => parsed.success && Object.hasOwn(parsed.data.inputs, name);
+  const rest = { ...inputs };
+  let callbackUrl: string | undefined;
+  let agentVersion: unknown;
+  if (!declared("callback_url")) {
+    callbackUrl = givenCallbackUrl(body) ?? undefined;
+    delete rest.callback_url;
+  }
+  if (!declared("agent_version")) {
+    agentVersion = body.agent_version;
+    delete rest.agent_version;
+  }
+  return { inputs: rest, callbackUrl, agentVersion };
 }

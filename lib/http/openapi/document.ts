@@ -73,6 +73,19 @@ export const ERROR_DOCS: ErrorDocs = {
   export_expired: "exports: the export's file was deleted after its expiry (7 days).",
   view_not_found: "console: no saved view with this id that you can see.",
   alert_rule_not_found: "alerts: no alert rule with this id in the organization.",
+  agent_version_not_found:
+    "versions: the agent has no version of this number (a version of another agent is missing too).",
+  invalid_agent_version:
+    "a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.",
+  draft_conflict:
+    "versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or " +
+    "rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.",
+  nothing_to_publish: "versions: no draft, or a draft equal to the published version.",
+  rollout_in_progress:
+    "versions: a canary rollout is on; complete it or roll it back first; `details: {rollout_version, percent}`.",
+  no_rollout: "versions: changing a rollout's share while none is in progress.",
+  nothing_to_roll_back: "versions: no rollout is on and nothing served before the published version.",
+  version_is_draft: "versions: restoring the draft itself.",
   method_not_allowed: "the route does not serve this method; `Allow` lists those it does.",
   conflict: "console: inviting or accepting for someone who already belongs to the organization.",
   invalid_state_transition:
@@ -174,6 +187,12 @@ const TAGS = [
   { name: "Workflow runs", description: "Runs of workflow agents, their controls and approvals." },
   { name: "Access Keys", description: "Management API: the credentials of the public API." },
   { name: "Agents", description: "Management API: agents, their runtimes and workflow definitions." },
+  {
+    name: "Agent versions",
+    description:
+      "Management API: an agent's numbered versions; the draft, publish, canary rollouts and their guards, " +
+      "rollback, restore and diff (docs/api.md, Versions).",
+  },
   {
     name: "Organization secrets",
     description: "Management API: model and upstream credentials that agents name; write-only.",

@@ -38,6 +38,7 @@ export const conversationReply = {
   agent_id: ID.agent,
   organization_id: ID.org,
   project_id: ID.project,
+  agent_version: 3,
   status: "completed",
   response: "Echo: Where is my order? [attachments: orders.csv]",
   files: [],
@@ -53,13 +54,14 @@ export const conversationAccepted = {
   agent_id: ID.agent,
   organization_id: ID.org,
   project_id: ID.project,
+  agent_version: 3,
   status: "processing",
   timestamp: AT,
 };
 
 export const workflowInputs = { rows: { file_id: ID.file }, threshold: 100 };
 
-export const runAccepted = { run_id: ID.run, status: "pending", agent_id: ID.workflowAgent };
+export const runAccepted = { run_id: ID.run, status: "pending", agent_id: ID.workflowAgent, agent_version: 3 };
 export const workflowRunAccepted = { run_id: ID.run, status: "triggered" };
 
 export const uploadedFile = { file_id: ID.file, size_bytes: 36, content_type: "text/csv", filename: "orders.csv" };
@@ -100,6 +102,7 @@ export const userMessage = {
   created_at: AT,
   model: null,
   token_usage: null,
+  agent_version: null,
 };
 
 export const replyMessage = {
@@ -110,6 +113,7 @@ export const replyMessage = {
   created_at: AT,
   model: "echo",
   token_usage: tokens,
+  agent_version: 3,
 };
 
 export const messageRecord = {
@@ -141,6 +145,7 @@ export const runListItem = {
   duration_seconds: 4.25,
   trigger_type: "event",
   error: null,
+  agent_version: 3,
   summary: { total_processed: 3, successful: 2, failed: 1, exceptions: 0, skipped: 0 },
   item_counts: { completed: 2, failed: 1, needs_review: 0, total: 3 },
 };
@@ -248,6 +253,116 @@ export const agentRecord = {
   updated_at: AT,
   archived_at: null,
   callback_url: null,
+  published_version: 3,
+  draft_version: null,
+  rollout: null,
+};
+
+export const rolloutRecord = {
+  version: 4,
+  percent: 10,
+  from_version: 3,
+  guard_rule_ids: ["alr_0VdXj3Op5Qr6St7Uv8Wx9a"],
+  started_at: AT,
+  updated_at: AT,
+};
+
+const versionListItem = {
+  agent_id: ID.agent,
+  version: 4,
+  state: "draft",
+  traffic_percent: 0,
+  note: "Shorter system prompt",
+  base_version: 3,
+  created_by: { type: "user", id: "usr_0VdXgk9Qm2N8pR4sT6uV1y", label: "ops@acme.test" },
+  created_at: LATER,
+  published_at: null,
+  rolled_back_at: null,
+};
+
+export const versionList = {
+  versions: [
+    versionListItem,
+    {
+      ...versionListItem,
+      version: 3,
+      state: "published",
+      traffic_percent: 100,
+      note: null,
+      base_version: 2,
+      created_at: AT,
+      published_at: AT,
+    },
+  ],
+  next_cursor: null,
+};
+
+export const versionRecord = {
+  ...versionListItem,
+  runtime: { type: "echo", delay_ms: 0 },
+  workflow: null,
+  callback_url: null,
+};
+
+export const versionDiff = {
+  agent_id: ID.agent,
+  from_version: 3,
+  to_version: 4,
+  changes: [
+    { path: "runtime.system", change: "changed", from: "You are a helpful assistant.", to: "Answer in one sentence." },
+    {
+      path: "runtime.headers.authorization",
+      change: "changed",
+      from: "[redacted]",
+      to: "Bearer {{secrets.crm-token}}",
+    },
+  ],
+};
+
+export const publishPreview = {
+  agent_id: ID.agent,
+  dry_run: true,
+  version: 4,
+  published_version: 3,
+  rollout_percent: 100,
+  changes: versionDiff.changes,
+  open_sessions: 12,
+  runs_in_progress: 0,
+  summary: "Replies in new sessions will use version 4; 12 open sessions keep version 3.",
+};
+
+const figures = {
+  triggers: 120,
+  replies: 120,
+  replies_failed: 1,
+  runs_started: 0,
+  runs_ended: 0,
+  runs_failed: 0,
+  error_rate: 0.83,
+  latency_p50_ms: 905,
+  latency_p95_ms: 2560,
+  prompt_tokens: 48000,
+  completion_tokens: 9600,
+  cost: 0.01296,
+};
+
+export const rolloutReport = {
+  agent_id: ID.agent,
+  rollout: rolloutRecord,
+  since: AT,
+  versions: [
+    {
+      version: 4,
+      role: "canary",
+      traffic_percent: 10,
+      ...figures,
+      triggers: 12,
+      replies: 12,
+      replies_failed: 0,
+      error_rate: 0,
+    },
+    { version: 3, role: "published", traffic_percent: 90, ...figures },
+  ],
 };
 
 export const secretRecord = {

@@ -12,6 +12,21 @@ import { header, pathParameter, queryParameters, type Components, type Json } fr
 import * as ex from "./examples";
 
 export const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
+export const VERSION = {
+  ...pathParameter("version", "The version number (1 or more).", "3"),
+  schema: { type: "string", pattern: "^[1-9][0-9]{0,8}$" },
+};
+/** The optional precondition of a draft write (docs/api.md, Versions). */
+export const IF_MATCH = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description:
+    'The agent\'s ETag as read (`"v7"`: its draft, or its published version when it has none), instead of ' +
+    "`base_version`. A write whose ETag is stale answers `409 draft_conflict`.",
+  schema: { type: "string" },
+  example: '"v7"',
+};
 export const SESSION_ID = pathParameter("session_id", "A session of this agent (`sess_...`).", ex.ID.session);
 export const MESSAGE_ID = pathParameter("message_id", "A message of this session (`msg_...`).", ex.ID.reply);
 export const RUN_ID = pathParameter("run_id", "A run of this agent (`run_...`).", ex.ID.run);

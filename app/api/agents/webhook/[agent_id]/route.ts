@@ -6,7 +6,15 @@ import * as contract from "./contract";
 export const POST = withAccessKey(contract.POST, (c) =>
   c.agent.kind === "conversational"
     ? conversationTrigger(c)
-    : runTrigger(c, c.body, (runId) => ({ run_id: runId, status: "pending", agent_id: c.agent.id }), {
-        inputsAreBody: true,
-      }),
+    : runTrigger(
+        c,
+        c.body,
+        (runId, agentVersion) => ({
+          run_id: runId,
+          status: "pending",
+          agent_id: c.agent.id,
+          agent_version: agentVersion,
+        }),
+        { inputsAreBody: true },
+      ),
 );

@@ -15,7 +15,16 @@ export const PATCH = route({
   path: "/api/console/agents/[agent_id]",
   auth: "console",
   responses: { 200: AgentRecord },
-  errors: [...CONSOLE_ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent", "agent_not_found"],
+  errors: [
+    ...CONSOLE_ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "invalid_callback_url",
+    "invalid_agent",
+    "agent_not_found",
+    "draft_conflict",
+    "nothing_to_publish",
+    "rollout_in_progress",
+  ],
   body: UpdateAgentBody,
   admin: true,
 });

@@ -7,6 +7,12 @@ import * as contract from "./contract";
 
 export const POST = withConsole(contract.POST, async ({ organizationId, actor, params, body, baseUrl }) => {
   const agent = await loadAgentForKey(organizationId, String(params.agent_id));
-  const { runId } = await createRun({ agent, inputs: body.inputs, actor, triggerType: "manual", baseUrl });
-  return new Reply({ run_id: runId, status: "pending", agent_id: agent.id }, 201);
+  const { runId, agentVersion } = await createRun({
+    agent,
+    inputs: body.inputs,
+    actor,
+    triggerType: "manual",
+    baseUrl,
+  });
+  return new Reply({ run_id: runId, status: "pending", agent_id: agent.id, agent_version: agentVersion }, 201);
 });

@@ -44,6 +44,7 @@ export const GET = route({
                   value: 37.5,
                   delivery_id: "dlv_0Rk3w2Zq8mN4pL7xYt2Bc9",
                   delivered_to: ["https://hooks.example.com/alerts", "mailto:oncall@example.com"],
+                  rollout: null,
                   created_at: "2026-11-20T10:05:00.000Z",
                 },
               ],

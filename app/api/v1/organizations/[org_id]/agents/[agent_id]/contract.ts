@@ -2,8 +2,16 @@ import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, UpdateAgentBody } from "@/lib/agents/schemas";
 import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
+
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'The agent\'s head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write.',
+    schema: { type: "string" },
+  },
+};
 
 export const GET = route({
   method: "GET",
@@ -15,10 +23,16 @@ export const GET = route({
     operationId: "getAgent",
     summary: "Fetch an agent",
     tag: "Agents",
-    description: "Archived agents too.",
+    description:
+      "Archived agents too. `runtime`, `workflow` and `callback_url` are the published version's; the draft is " +
+      "`GET .../versions/{draft_version}`.",
     parameters: [ORG_ID, AGENT_ID],
     responses: {
-      "200": { description: "The agent.", examples: { agent: { summary: "An agent", value: ex.agentRecord } } },
+      "200": {
+        description: "The agent.",
+        headers: ETAG_HEADER,
+        examples: { agent: { summary: "An agent", value: ex.agentRecord } },
+      },
     },
   }),
 });
@@ -30,23 +44,50 @@ export const PATCH = route({
   body: UpdateAgentBody,
   admin: true,
   responses: { 200: AgentRecord },
-  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent", "agent_not_found"],
+  errors: [
+    ...ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "invalid_callback_url",
+    "invalid_agent",
+    "agent_not_found",
+    "draft_conflict",
+    "nothing_to_publish",
+    "rollout_in_progress",
+  ],
   openapi: (c) => ({
     operationId: "updateAgent",
     summary: "Update an agent",
     tag: "Agents",
-    description: "Admin only. Any of `name`, `project_id`, `runtime`, `workflow`; the `kind` cannot change.",
-    parameters: [ORG_ID, AGENT_ID],
+    description:
+      "Admin only. `name` and `project_id` change the agent at once. `runtime`, `workflow` and `callback_url` " +
+      "write the agent's draft, a new version never served to triggers (made from the draft, or from the " +
+      "published version when there is none); `publish: true` publishes it in the same call. A draft write " +
+      "names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may " +
+      "only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` " +
+      "cannot change.",
+    parameters: [ORG_ID, AGENT_ID, IF_MATCH],
     requestBody: {
       required: true,
       content: jsonContent(c.ref("UpdateAgentBody", UpdateAgentBody), {
         rename: { summary: "Rename", value: { name: "Support bot (EU)" } },
+        draft: {
+          summary: "Edit the draft made on version 3",
+          value: { base_version: 3, runtime: { type: "echo", delay_ms: 50 }, note: "Slower echo" },
+        },
+        publish: {
+          summary: "Edit and publish",
+          value: { base_version: 3, runtime: { type: "echo", delay_ms: 0 }, publish: true },
+        },
       }),
     },
     responses: {
       "200": {
         description: "The agent.",
-        examples: { agent: { summary: "Renamed", value: { ...ex.agentRecord, name: "Support bot (EU)" } } },
+        headers: ETAG_HEADER,
+        examples: {
+          agent: { summary: "Renamed", value: { ...ex.agentRecord, name: "Support bot (EU)" } },
+          draft: { summary: "A draft written", value: { ...ex.agentRecord, draft_version: 4 } },
+        },
       },
     },
   }),

@@ -1,13 +1,23 @@
-import { archiveAgent, getAgent, updateAgent } from "@/lib/agents/service";
+import { archiveAgent, getAgent } from "@/lib/agents/service";
+import { updateAgent } from "@/lib/agents/versions";
+import { agentReply } from "@/lib/http/agent-routes";
 import { withUserToken } from "@/lib/http/handler";
 import * as contract from "./contract";
 
 export const GET = withUserToken(contract.GET, async ({ organizationId, params }) =>
-  getAgent({ organizationId, agentId: String(params.agent_id) }),
+  agentReply(await getAgent({ organizationId, agentId: String(params.agent_id) })),
 );
 
-export const PATCH = withUserToken(contract.PATCH, async ({ organizationId, actor, params, body }) =>
-  updateAgent({ organizationId, agentId: String(params.agent_id), input: body, actor }),
+export const PATCH = withUserToken(contract.PATCH, async ({ organizationId, actor, params, body, req }) =>
+  agentReply(
+    await updateAgent({
+      organizationId,
+      agentId: String(params.agent_id),
+      input: body,
+      ifMatch: req.headers.get("if-match"),
+      actor,
+    }),
+  ),
 );
 
 /** Archives the agent (no new triggers or uploads; its data stays readable). Idempotent. */

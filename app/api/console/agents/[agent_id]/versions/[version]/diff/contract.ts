@@ -1,0 +1,13 @@
+import { VersionDiff, VersionDiffQuery, VersionParams } from "@/lib/agents/schemas";
+import { CONSOLE_ERRORS } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/console/agents/[agent_id]/versions/[version]/diff",
+  auth: "console",
+  params: VersionParams,
+  query: VersionDiffQuery,
+  responses: { 200: VersionDiff },
+  errors: [...CONSOLE_ERRORS, "agent_not_found", "agent_version_not_found"],
+});

@@ -1,0 +1,26 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { AgentRecord } from "@/lib/agents/schemas";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { AGENT_ID, IF_MATCH } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const DELETE = route({
+  method: "DELETE",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/draft",
+  auth: "userToken",
+  admin: true,
+  responses: { 200: AgentRecord },
+  errors: [...ADMIN_ERRORS, "invalid_request", "agent_not_found", "draft_conflict"],
+  openapi: () => ({
+    operationId: "discardAgentDraft",
+    summary: "Discard the draft",
+    tag: "Agent versions",
+    description:
+      "Admin only. The agent has no draft any more; the version stays in the list as `superseded`. Idempotent. " +
+      "With `If-Match`, only that draft is discarded (`409 draft_conflict` otherwise).",
+    parameters: [ORG_ID, AGENT_ID, IF_MATCH],
+    responses: {
+      "200": { description: "The agent.", examples: { agent: { summary: "No draft", value: ex.agentRecord } } },
+    },
+  }),
+});

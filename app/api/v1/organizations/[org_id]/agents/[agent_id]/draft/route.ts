@@ -1,0 +1,15 @@
+import { discardDraft } from "@/lib/agents/versions";
+import { agentReply } from "@/lib/http/agent-routes";
+import { withUserToken } from "@/lib/http/handler";
+import * as contract from "./contract";
+
+export const DELETE = withUserToken(contract.DELETE, async ({ organizationId, actor, params, req }) =>
+  agentReply(
+    await discardDraft({
+      organizationId,
+      agentId: String(params.agent_id),
+      ifMatch: req.headers.get("if-match"),
+      actor,
+    }),
+  ),
+);

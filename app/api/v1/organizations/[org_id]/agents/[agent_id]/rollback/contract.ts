@@ -1,0 +1,40 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { AgentRecord, RollbackBody } from "@/lib/agents/schemas";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollback",
+  auth: "userToken",
+  admin: true,
+  body: RollbackBody,
+  bodyOptional: true,
+  responses: { 200: AgentRecord },
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "agent_not_found", "nothing_to_roll_back"],
+  openapi: (c) => ({
+    operationId: "rollBackAgent",
+    summary: "Roll back",
+    tag: "Agent versions",
+    description:
+      "Admin only. Ends a rollout in progress (its version stops serving new sessions and runs), or else makes " +
+      "the version that served before the published one live again, at once, for every new session and run. " +
+      "Twice in a row returns to where it started. The draft is left as it is. Nothing served before: " +
+      "`409 nothing_to_roll_back`. The body is optional.",
+    parameters: [ORG_ID, AGENT_ID],
+    requestBody: {
+      required: false,
+      content: jsonContent(c.ref("RollbackBody", RollbackBody), {
+        note: { summary: "With a note", value: { note: "Errors from the new prompt" } },
+      }),
+    },
+    responses: {
+      "200": {
+        description: "The agent, serving the version it rolled back to.",
+        examples: { back: { summary: "Back to version 2", value: { ...ex.agentRecord, published_version: 2 } } },
+      },
+    },
+  }),
+});

@@ -1,0 +1,24 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { VersionParams, VersionRecord } from "@/lib/agents/schemas";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { AGENT_ID, VERSION } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]",
+  auth: "userToken",
+  params: VersionParams,
+  responses: { 200: VersionRecord },
+  errors: [...USER_ERRORS, "invalid_request", "agent_not_found", "agent_version_not_found"],
+  openapi: () => ({
+    operationId: "getAgentVersion",
+    summary: "Fetch an agent version",
+    tag: "Agent versions",
+    description: "The version with its configuration, credentials redacted as in every agent answer.",
+    parameters: [ORG_ID, AGENT_ID, VERSION],
+    responses: {
+      "200": { description: "The version.", examples: { draft: { summary: "A draft", value: ex.versionRecord } } },
+    },
+  }),
+});

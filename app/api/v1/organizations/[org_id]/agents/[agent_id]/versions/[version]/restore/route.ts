@@ -1,0 +1,17 @@
+import { restoreVersion } from "@/lib/agents/versions";
+import { withUserToken } from "@/lib/http/handler";
+import { agentReply } from "@/lib/http/agent-routes";
+import * as contract from "./contract";
+
+export const POST = withUserToken(contract.POST, async ({ organizationId, actor, params, body, req }) =>
+  agentReply(
+    await restoreVersion({
+      organizationId,
+      agentId: params.agent_id,
+      version: params.version,
+      input: body,
+      ifMatch: req.headers.get("if-match"),
+      actor,
+    }),
+  ),
+);

@@ -1,0 +1,32 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { VersionList, VersionListQuery } from "@/lib/agents/schemas";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { AGENT_ID } from "@/lib/http/openapi/parts";
+import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions",
+  auth: "userToken",
+  query: VersionListQuery,
+  responses: { 200: VersionList },
+  errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],
+  openapi: () => ({
+    operationId: "listAgentVersions",
+    summary: "List an agent's versions",
+    tag: "Agent versions",
+    description:
+      "Newest first, a page at a time (docs/api.md, Paging). Each version's `state` (draft, published, rollout, " +
+      "retired, rolled_back, superseded) and its share of new sessions and runs now; the configuration is in " +
+      "`GET .../versions/{version}`.",
+    parameters: [ORG_ID, AGENT_ID, ...queryParameters(VersionListQuery, { ...MANAGEMENT_PAGE_DOCS })],
+    responses: {
+      "200": {
+        description: "The versions.",
+        examples: { versions: { summary: "A draft on top of version 3", value: ex.versionList } },
+      },
+    },
+  }),
+});

@@ -1,0 +1,17 @@
+// The answers of the agent routes that carry the agent's ETag (docs/api.md, Versions): its head
+// version, the draft or else the published one, which a draft write names in If-Match.
+import type { z } from "zod";
+import type { AgentRecord } from "../agents/schemas";
+import { Reply } from "./respond";
+
+type AgentAnswer = z.output<typeof AgentRecord>;
+
+export const agentEtag = (a: Pick<AgentAnswer, "draft_version" | "published_version">) =>
+  `"v${a.draft_version ?? a.published_version}"`;
+
+/** The agent's record with its ETag. */
+export const agentReply = (agent: AgentAnswer, status = 200) => new Reply(agent, status, { etag: agentEtag(agent) });
+
+/** A publish answers the agent (with its ETag), or a dry run's preview as it is. */
+export const publishReply = <T extends object>(answer: AgentAnswer | T) =>
+  "dry_run" in answer ? answer : agentReply(answer as AgentAnswer);

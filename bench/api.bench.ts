@@ -9,7 +9,10 @@
 // with TEST_DATABASE_URL), the bare server on a fresh database of its own, the empty Next app and
 // the fake upstream (bench/fake-upstream.ts), each in its own process; autocannon runs here.
 // Env: BENCH_DURATION (s per load, default 10), BENCH_UPSTREAM_DELAY_MS (default 500),
-// BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only).
+// BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only),
+// BENCH_BEFORE_DIR (another checkout with its own production build, e.g. the previous commit's in a
+// git worktree: its server runs beside ours on a database of its own, made by this checkout's
+// migrations, and every figure is also measured on it, as the baseline "before").
 // Needs a production build (npm run build, with the same NEXT_DIST_DIR).
 import { dbEnv, freshTarget, ownServer } from "../e2e/api/server";
 import { sha256 } from "../lib/auth/secrets";
@@ -34,6 +37,17 @@ interface Row {
 }
 
 const MESSAGE_BODY = JSON.stringify({ message: "benchmark message" });
+
+const RUN_AGENT = {
+  name: "bench run",
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id: "double", type: "transform", expression: "$merge([item, {'m': item.n * 2}])" }],
+  },
+};
 
 async function json(res: Response): Promise<any> {
   const body = await res.json();
@@ -102,16 +116,7 @@ export default async function bench() {
       { name: "bench http", kind: "conversational", runtime: { type: "http", url: `${upstream.baseUrl}/reply` } },
     ];
     const [echoAgent, httpAgent] = [await own.createAgent(agents[0]), await own.createAgent(agents[1])];
-    const runAgent = await own.createAgent({
-      name: "bench run",
-      kind: "workflow",
-      runtime: { type: "echo" },
-      workflow: {
-        inputs: { rows: { type: "array", required: true } },
-        items: { from: "rows" },
-        steps: [{ id: "double", type: "transform", expression: "$merge([item, {'m': item.n * 2}])" }],
-      },
-    });
+    const runAgent = await own.createAgent(RUN_AGENT);
 
     // The bare server, on a database of its own seeded with the same organization, key and agents.
     const bareDb = await freshTarget("bench-bare");
@@ -150,12 +155,58 @@ export default async function bench() {
     };
     const ownMessage = await replyUrl(own.server.baseUrl);
     const bareMessage = await replyUrl(bare.baseUrl);
-    const { url: runTrigger, ...runInit } = trigger(own.server.baseUrl, runAgent);
-    const rows10 = JSON.stringify({ rows: Array.from({ length: 10 }, (_, n) => ({ n })) });
-    const { run_id } = await json(await fetch(runTrigger, { ...runInit, body: rows10 }));
-    const runUrl = `${own.server.baseUrl}/api/agents/${runAgent}/runs/${run_id}`;
-    while ((await json(await fetch(runUrl, { headers: auth }))).status !== "completed")
-      await new Promise((r) => setTimeout(r, 100));
+    /** A completed run of 10 rows on a server: the run the GET run figure polls. */
+    const completedRun = async (base: string, agent: string, headers: Record<string, string>) => {
+      const rows10 = JSON.stringify({ rows: Array.from({ length: 10 }, (_, n) => ({ n })) });
+      const { run_id } = await json(
+        await fetch(`${base}/api/agents/webhook/${agent}`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: rows10,
+        }),
+      );
+      const runUrl = `${base}/api/agents/${agent}/runs/${run_id}`;
+      while ((await json(await fetch(runUrl, { headers }))).status !== "completed")
+        await new Promise((r) => setTimeout(r, 100));
+      return runUrl;
+    };
+    const runUrl = await completedRun(own.server.baseUrl, runAgent, auth);
+
+    // The previous build (BENCH_BEFORE_DIR), with the same agents, measured as a baseline of every figure.
+    let before: { pid: number; async: Target; message: Target; run: Target; sync: Target } | undefined;
+    if (process.env.BENCH_BEFORE_DIR) {
+      const old = await ownServer(
+        "bench-before",
+        { LOG_LEVEL: "warn", WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY ?? "1" },
+        { cwd: process.env.BENCH_BEFORE_DIR },
+      );
+      stops.push(old.dispose);
+      const oldAuth = { authorization: `Bearer ${await old.mintKey()}` };
+      const [oldEcho, oldHttp, oldRun] = [
+        await old.createAgent(agents[0]),
+        await old.createAgent(agents[1]),
+        await old.createAgent(RUN_AGENT),
+      ];
+      const oldTrigger = (agent: string, prefer?: string) => ({
+        url: `${old.server.baseUrl}/api/agents/webhook/${agent}`,
+        method: "POST",
+        headers: { ...oldAuth, "content-type": "application/json", ...(prefer ? { prefer } : {}) },
+        body: MESSAGE_BODY,
+      });
+      const { url, ...init } = oldTrigger(oldHttp);
+      const { session_id, message_id } = await json(await fetch(url, init));
+      before = {
+        pid: old.server.proc.pid!,
+        async: { ...oldTrigger(oldEcho, "respond-async"), connections: 50 },
+        message: {
+          url: `${old.server.baseUrl}/api/agents/${oldHttp}/sessions/${session_id}/messages/${message_id}`,
+          headers: oldAuth,
+          connections: 50,
+        },
+        run: { url: await completedRun(old.server.baseUrl, oldRun, oldAuth), headers: oldAuth, connections: 50 },
+        sync: { ...oldTrigger(oldHttp), connections: 100, timeout: 30 },
+      };
+    }
 
     const notes: string[] = [];
     /** A load on one server, then a wait until that server is idle again (replies still being written). */
@@ -178,7 +229,8 @@ export default async function bench() {
     await warm({ url: bareMessage, headers: auth });
     await warm({ url: runUrl, headers: auth });
     await warm({ url: `${empty.baseUrl}/api/empty` });
-    for (const pid of [serverPid, bare.pid]) await settle(pid);
+    if (before) for (const t of [before.async, before.sync, before.message, before.run]) await warm(t);
+    for (const pid of [serverPid, bare.pid, ...(before ? [before.pid] : [])]) await settle(pid);
     const idleRss = groupRssMb(serverPid);
 
     // The figures, each against its baselines; the empty Next route is measured once for both of its uses.
@@ -190,22 +242,24 @@ export default async function bench() {
       target: { url: `${empty.baseUrl}/api/empty`, ...c50 },
     };
     const bareOn = (target: Target): Baseline => ({ name: "bare", pid: bare.pid, target });
+    const beforeOn = (figure: "async" | "message" | "run" | "sync"): Baseline[] =>
+      before ? [{ name: "before", pid: before.pid, target: before[figure] }] : [];
     const figures: { name: string; ours: Target; baselines: Baseline[] }[] = [
       {
         name: "1. async trigger accept",
         ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
-        baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 })],
+        baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 }), ...beforeOn("async")],
       },
       {
         name: "2. GET message",
         ours: { url: ownMessage, headers: auth, ...c50 },
-        baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext],
+        baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext, ...beforeOn("message")],
       },
-      { name: "3. GET run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext] },
+      { name: "3. GET run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext, ...beforeOn("run")] },
       {
         name: `4. sync trigger, http ${delayMs} ms`,
         ours: { ...syncTrigger(own.server.baseUrl), ...sync },
-        baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync })],
+        baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync }), ...beforeOn("sync")],
       },
     ];
     const measured = new Map<Baseline, Figure>();

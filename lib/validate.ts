@@ -78,6 +78,20 @@ export const listFilterFields = () => ({
   from: queryFrom.optional(),
   to: queryTo.optional(),
 });
+/** An agent version filter (with `agent_id`): a version number. */
+export const queryVersion = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, "must be a version number (an integer from 1)")
+  .transform(Number);
+/** An agent version names a version of one agent: the filter needs `agent_id` beside it. */
+export function assertVersionFilter(filter: { agent_id?: string; agent_version?: number }) {
+  if (filter.agent_version !== undefined && !filter.agent_id) {
+    throw new ApiError("invalid_request", "Invalid query: agent_version needs agent_id (a version of which agent)", {
+      fields: [{ field: "agent_version", message: "needs agent_id (a version of which agent)" }],
+    });
+  }
+}
+
 /** An end-user id filter (sessions' user, a run's `user_id` input). */
 export const queryUserId = z.string().min(1).max(256);
 

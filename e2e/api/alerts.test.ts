@@ -278,7 +278,8 @@ describe("alerts delivered", () => {
     // after three; the evaluator may see either (usage is flushed each second), and both are not
     // above the 50 % threshold: it resolves once, at 50 or 40.
     expect(
-      (await own.call("PATCH", `${org}/agents/${agent}`, { auth, body: { runtime: { type: "echo" } } })).status,
+      (await own.call("PATCH", `${org}/agents/${agent}`, { auth, body: { runtime: { type: "echo" }, publish: true } }))
+        .status,
     ).toBe(200);
     for (let i = 0; i < 3; i++) expect((await trigger()).status).toBe(200);
     const resolved = await delivered("/alerts", "alert.resolved");
@@ -306,6 +307,78 @@ describe("alerts delivered", () => {
     expect(consoleHistory.body.alert_events.map((e: { alert_id: string }) => e.alert_id)).toEqual(
       history.body.alert_events.map((e: { alert_id: string }) => e.alert_id),
     );
+  });
+
+  it("a rollout guard rolls a failing canary back: audited, the rule's receiver told, the published version serving all", async () => {
+    const auth = own.org.user_token;
+    const org = `/api/v1/organizations/${own.org.organization_id}`;
+    const key = await own.mintKey();
+    const agent = await own.createAgent({ name: "canary", kind: "conversational", runtime: { type: "echo" } });
+    const made = await own.call("POST", `${org}/alert-rules`, {
+      auth,
+      body: {
+        name: "canary errors",
+        kind: "error_rate",
+        threshold: 50,
+        window_minutes: 5,
+        min_volume: 3,
+        url: `${base}/guard`,
+      },
+    });
+    expect(made.status).toBe(201);
+    // Version 2 fails every reply; it rolls out to half of new sessions, guarded by the rule.
+    const draft = await own.call("PATCH", `${org}/agents/${agent}`, {
+      auth,
+      body: { runtime: { type: "echo", fail: "error" }, base_version: 1 },
+    });
+    expect(draft.status).toBe(200);
+    const started = await own.call("POST", `${org}/agents/${agent}/publish`, {
+      auth,
+      body: { rollout_percent: 50, guard_rule_ids: [made.body.rule_id] },
+    });
+    expect(started.body.rollout).toMatchObject({ version: 2, percent: 50, guard_rule_ids: [made.body.rule_id] });
+    // New sessions until three landed on the canary (each of its replies fails).
+    let onCanary = 0;
+    for (let i = 0; onCanary < 3 && i < 200; i++) {
+      const res = await own.call("POST", `/api/agents/webhook/${agent}`, { auth: key, body: { message: `hi ${i}` } });
+      if (res.status === 502) onCanary++;
+      else expect(res.body.agent_version).toBe(1);
+    }
+    expect(onCanary).toBe(3);
+    const fired = await delivered("/guard", "alert.fired");
+    expect(fired.event.data).toMatchObject({
+      rule_id: made.body.rule_id,
+      kind: "error_rate",
+      value: 100,
+      rollout: { agent_id: agent, version: 2, rolled_back_to: 1 },
+    });
+    const after = await own.call("GET", `${org}/agents/${agent}`, { auth });
+    expect(after.body).toMatchObject({ published_version: 1, rollout: null });
+    for (let i = 0; i < 5; i++) {
+      const res = await own.call("POST", `/api/agents/webhook/${agent}`, {
+        auth: key,
+        body: { message: `after ${i}` },
+      });
+      expect(res.body.agent_version).toBe(1);
+    }
+    const versions = await own.call("GET", `${org}/agents/${agent}/versions`, { auth });
+    expect(versions.body.versions[0]).toMatchObject({ version: 2, state: "rolled_back", traffic_percent: 0 });
+    const history = await own.call("GET", `${org}/alert-events?rule_id=${made.body.rule_id}`, { auth });
+    expect(history.body.alert_events).toEqual([
+      expect.objectContaining({
+        event: "fired",
+        value: 100,
+        rollout: { agent_id: agent, version: 2, rolled_back_to: 1 },
+      }),
+    ]);
+    const audit = await own.call("GET", "/api/console/audit?action=agent.rolled_back", {
+      headers: { cookie, origin: own.server.baseUrl },
+    });
+    expect(audit.body.events[0]).toMatchObject({
+      actor: { type: "system", label: "rollout guard" },
+      target: { id: agent },
+      data: { automatic: true, from_version: 2, to_version: 1, guard: { rule_id: made.body.rule_id } },
+    });
   });
 
   it("Send test delivers a signed alert.test event to the rule's URL", async () => {

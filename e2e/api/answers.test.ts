@@ -115,6 +115,19 @@ describe("every route's answer is its contract's", () => {
     await ok("GET", `${org}/agents`, { auth });
     await ok("GET", `${org}/agents/${agent.body.agent_id}`, { auth });
     await ok("PATCH", `${org}/agents/${agent.body.agent_id}`, { auth, body: { name: "answers agent 2" } });
+    // Versions: a draft, its preview and publish, a canary changed and rolled back, a restore, a discard.
+    const a = `${org}/agents/${agent.body.agent_id}`;
+    await ok("PATCH", a, { auth, body: { runtime: { type: "echo", delay_ms: 1 }, base_version: 1 } });
+    await ok("GET", `${a}/versions`, { auth });
+    await ok("GET", `${a}/versions/2`, { auth });
+    await ok("GET", `${a}/versions/1/diff?to=2`, { auth });
+    await ok("POST", `${a}/publish`, { auth, body: { dry_run: true } });
+    await ok("POST", `${a}/publish`, { auth, body: { rollout_percent: 20 } });
+    await ok("GET", `${a}/rollout`, { auth });
+    await ok("POST", `${a}/rollout`, { auth, body: { percent: 40 } });
+    await ok("POST", `${a}/rollback`, { auth });
+    await ok("POST", `${a}/versions/2/restore`, { auth });
+    await ok("DELETE", `${a}/draft`, { auth });
     await ok("DELETE", `${org}/agents/${agent.body.agent_id}`, { auth });
     const name = `answers-${Date.now()}`;
     await ok("PUT", `${org}/secrets/${name}`, { auth, body: { value: "answers-secret-value" } });

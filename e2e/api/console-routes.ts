@@ -37,6 +37,10 @@ export interface ConsoleFixtures {
   freshFile(): Promise<string>;
   /** An alert rule of org A made for this call (DELETE deletes it): its id. */
   freshRule(): Promise<string>;
+  /** A conversational agent of org A with a draft (version 2) on top of version 1. */
+  freshDraftAgent(): Promise<string>;
+  /** A conversational agent of org A with version 2 rolling out to 10 %. */
+  freshRolloutAgent(): Promise<string>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -128,7 +132,28 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
       expect(res.status, res.text).toBe(201);
       return res.body.rule_id;
     },
+    freshDraftAgent: () => draftAgent(orgA),
+    freshRolloutAgent: async () => {
+      const agentId = await draftAgent(orgA);
+      const res = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}/publish`, {
+        auth: orgA.user_token,
+        body: { rollout_percent: 10 },
+      });
+      expect(res.status, res.text).toBe(200);
+      return agentId;
+    },
   };
+}
+
+/** A conversational agent of `org` with a draft, version 2 (a slower echo), on top of version 1. */
+async function draftAgent(org: ReturnType<typeof ctx>["orgA"]): Promise<string> {
+  const agentId = (await createAgent(org, ECHO_AGENT)).agent_id;
+  const res = await call("PATCH", `/api/v1/organizations/${org.organization_id}/agents/${agentId}`, {
+    auth: org.user_token,
+    body: { runtime: { type: "echo", delay_ms: 1 }, base_version: 1 },
+  });
+  expect(res.status, res.text).toBe(200);
+  return agentId;
 }
 
 /** A bulk action that changes nothing: retry is allowed from failed only (it names no id either). */
@@ -239,6 +264,64 @@ export const REQUESTS: ConsoleRequest[] = [
     pattern: "/api/console/agents/[agent_id]/runs",
     path: (f) => `/api/console/agents/${f.workflow}/runs`,
     body: () => ({ inputs: { rows: [{ a: 1 }] } }),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/versions",
+    path: (f) => `/api/console/agents/${f.conversational}/versions`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/versions/[version]",
+    path: (f) => `/api/console/agents/${f.conversational}/versions/1`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/versions/[version]/diff",
+    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/versions/1/diff?to=2`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/versions/[version]/restore",
+    path: async (f) => `/api/console/agents/${await f.freshAgent()}/versions/1/restore`,
+    body: () => ({ note: "matrix" }),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/publish",
+    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/publish`,
+    body: () => ({ note: "matrix" }),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "GET",
+    pattern: "/api/console/agents/[agent_id]/rollout",
+    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollout`,
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/rollout",
+    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollout`,
+    body: () => ({ percent: 50 }),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "POST",
+    pattern: "/api/console/agents/[agent_id]/rollback",
+    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollback`,
+    body: () => ({}),
+    otherOrg: "agent_not_found",
+  },
+  {
+    method: "DELETE",
+    pattern: "/api/console/agents/[agent_id]/draft",
+    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/draft`,
     otherOrg: "agent_not_found",
   },
   {

@@ -43,6 +43,7 @@ describe("synchronous trigger", () => {
       agent_id: agentId,
       organization_id: orgA.organization_id,
       project_id: orgA.project_id,
+      agent_version: 1,
       status: "completed",
       response: "Echo: hello world",
       files: [],

@@ -157,10 +157,14 @@ describe("agents", () => {
     expect(list.rows.map((x: any) => x.agent_id)).toContain(created.agent_id);
     const patched = await call("PATCH", `${agentsPath(orgA.organization_id)}/${created.agent_id}`, {
       ...a,
-      body: { name: "renamed", runtime: { type: "echo", delay_ms: 5 } },
+      body: { name: "renamed", runtime: { type: "echo", delay_ms: 5 }, publish: true },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: "renamed", runtime: { type: "echo", delay_ms: 5 } });
+    expect(patched.body).toMatchObject({
+      name: "renamed",
+      runtime: { type: "echo", delay_ms: 5 },
+      published_version: 2,
+    });
     expect(Date.parse(patched.body.updated_at)).toBeGreaterThanOrEqual(Date.parse((created as any).updated_at));
   });
 

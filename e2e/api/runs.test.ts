@@ -132,7 +132,8 @@ describe("workflow trigger", () => {
       },
     });
     expect(res.status).toBe(202);
-    expect(Object.keys(res.body).sort()).toEqual(["agent_id", "run_id", "status"]);
+    expect(Object.keys(res.body).sort()).toEqual(["agent_id", "agent_version", "run_id", "status"]);
+    expect(res.body.agent_version).toBe(1);
     expect(res.body).toMatchObject({ status: "pending", agent_id: agents.orders });
     expect(res.body.run_id).toMatch(/^run_/);
     const run = await waitFor(agents.orders, res.body.run_id, (r) => r.status === "completed");

@@ -130,13 +130,15 @@ export async function startServer(
   port?: number,
   /** Options for node itself, e.g. `--cpu-prof` (bench/profile.ts). */
   nodeArgs: string[] = [],
+  /** Another checkout's build to run (a benchmark's "before": bench/api.bench.ts, BENCH_BEFORE_DIR). */
+  cwd = root,
 ): Promise<RunningServer> {
   port ??= await freePort();
   const logDir = mkdtempSync(path.join(os.tmpdir(), "awhs-log-"));
   const logFile = path.join(logDir, "server.log");
   const out = createWriteStream(logFile);
   const proc = spawn(process.execPath, [...nodeArgs, `${process.env.SERVER_DIST || "dist"}/server.mjs`], {
-    cwd: root,
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -224,13 +226,13 @@ export interface OwnServer {
 export async function ownServer(
   label: string,
   env: Record<string, string> = {},
-  opts: { nodeArgs?: string[] } = {},
+  opts: { nodeArgs?: string[]; cwd?: string } = {},
 ): Promise<OwnServer> {
   const { target, tmp, dispose } = await freshTarget(label);
   const org = await bootstrapOrg(target, label, `${label}@example.com`);
   const baseEnv = { SEED_DEMO: "false", ...env };
   const own: OwnServer = {
-    server: await startServer(target, baseEnv, undefined, opts.nodeArgs),
+    server: await startServer(target, baseEnv, undefined, opts.nodeArgs, opts.cwd),
     target,
     tmp,
     org,

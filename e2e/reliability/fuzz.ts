@@ -397,6 +397,9 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshFile: async () => upload.body.file_id,
       // None made here: the rule routes answer 404 alert_rule_not_found.
       freshRule: async () => "alr_fuzz",
+      // The fuzz's victim agents: version routes answer their 409s (no draft, no rollout) or act on them.
+      freshDraftAgent: async () => victims.agents[0]!,
+      freshRolloutAgent: async () => victims.agents[0]!,
     },
   };
   await f.refreshSessions();

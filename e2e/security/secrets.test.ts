@@ -270,11 +270,15 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
     const shown = views[1]!.body.runtime;
     expect(shown.headers).toEqual({ "x-api-key": "[redacted]", Authorization: "Bearer {{secrets.tenant-token}}" });
 
-    // The console's edit: send back what was shown, with a new timeout; the credentials stay.
+    // The console's edit: send back what was shown, with a new timeout, and publish it (the trigger
+    // below is then served by the saved version); the credentials stay.
     const saved = await admin.call("PATCH", `/api/console/agents/${agentId}`, {
       runtime: { ...shown, timeout_ms: 15_000 },
+      base_version: 1,
+      publish: true,
     });
     expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toMatchObject({ published_version: 2, runtime: { timeout_ms: 15_000 } });
     const key = (await mintKey(orgA)).key;
     const trigger = await call("POST", `/api/agents/webhook/${agentId}`, { auth: key, body: { message: "hi" } });
     expect(trigger.status, trigger.text).toBe(200);

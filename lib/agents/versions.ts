@@ -1,6 +1,6 @@
 // Agent versions (docs/api.md, Versions; docs/decisions.md, 52): an agent's configuration lives in
 // numbered versions that never change once written. An edit writes a new draft version (based on the
-// draft, or on the published version when there is none), which is never served; publishing makes
+// draft, or on the newest published version when there is none), which is never served; publishing makes
 // the draft live, for every new session and run or for a share of them (a canary rollout); rollback
 // makes live again what served before. The agent row keeps the published version's configuration
 // (lib/serving.ts reads it on the hot paths) and the pointers: published, draft, previous, rollout.
@@ -53,7 +53,12 @@ const servingState = (a: Agent) => ({
   rollout: rolloutOf(a),
 });
 
-const head = (a: Pick<Agent, "draftVersion" | "publishedVersion">) => a.draftVersion ?? a.publishedVersion;
+/**
+ * The version an edit is made on, and the agent's ETag: the draft; else a rollout's new version (the
+ * newest published); else the published version.
+ */
+const head = (a: Pick<Agent, "draftVersion" | "publishedVersion" | "rollout">) =>
+  a.draftVersion ?? rolloutOf(a)?.version ?? a.publishedVersion;
 
 const notFound = (version: number) =>
   new ApiError("agent_version_not_found", `This agent has no version ${version}.`, { version });
@@ -62,7 +67,7 @@ function draftConflict(a: Agent, named: number | undefined) {
   const message =
     named === undefined
       ? `The agent has a draft (version ${a.draftVersion}): name it as base_version (or If-Match: "v${a.draftVersion}") to edit it.`
-      : `The agent changed since version ${named} was read: its ${a.draftVersion ? "draft" : "published version"} is now version ${head(a)}. Read it again and redo the edit.`;
+      : `The agent changed since version ${named} was read: its ${a.draftVersion ? "draft" : "newest published version"} is now version ${head(a)}. Read it again and redo the edit.`;
   return new ApiError("draft_conflict", message, {
     base_version: named ?? null,
     draft_version: a.draftVersion ?? null,
@@ -300,8 +305,8 @@ const fieldError = (field: string, message: string) =>
 
 /**
  * PATCH .../agents/{agent_id}: `name` and `project_id` change the agent itself; `runtime`,
- * `workflow` and `callback_url` write the draft (created from the published version when there is
- * none), never served; `publish: true` then publishes it. The write names the head it read
+ * `workflow` and `callback_url` write the draft (created from the newest published version when
+ * there is none: a rollout's new version while one is on), never served; `publish: true` then publishes it. The write names the head it read
  * (`base_version` or If-Match); without one it may only create the draft.
  */
 export async function updateAgent(opts: {

@@ -10,6 +10,7 @@ import {
   queryLimit,
   queryOffset,
   queryUserId,
+  queryVersion,
   responseId,
   responseNextCursor,
   responseTimestamp,
@@ -80,6 +81,8 @@ export const OrgSessionsFilters = z.object({
   user_id: queryUserId.optional(),
   since: isoTimestamp.optional(),
   environment: z.enum(["production", "draft", "all"]).default("all"),
+  /** With agent_id: the sessions that started with this version of it. */
+  agent_version: queryVersion.optional(),
 });
 
 export const OrgSessionsQuery = OrgSessionsFilters.extend({
@@ -209,13 +212,23 @@ export const ConversationAccepted = z.strictObject({
 // console's query hooks (components/console/queries.ts).
 
 export const Environment = z.enum(["production", "draft"]);
-export const OrgSessionListItem = SessionListItem.extend({ agent_name: z.string(), environment: Environment });
+/** The version a console session started with (null: before versions). */
+const sessionVersion = { agent_version: z.number().int().nullable() };
+export const OrgSessionListItem = SessionListItem.extend({
+  agent_name: z.string(),
+  environment: Environment,
+  ...sessionVersion,
+});
 export const OrgSessionPage = z.strictObject({
   sessions: z.array(OrgSessionListItem),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
-export const OrgSessionRecord = SessionRecord.extend({ agent_name: z.string(), environment: Environment });
+export const OrgSessionRecord = SessionRecord.extend({
+  agent_name: z.string(),
+  environment: Environment,
+  ...sessionVersion,
+});
 
 export const OrgMessageRecord = MessageListItem.extend({
   session_id: responseId("sess"),

@@ -10,6 +10,7 @@ import type { ListMessagesQuery, ListSessionsQuery, OrgMessagePage, OrgSessionPa
 import { findVisibleMessage } from "./store";
 import { waitForReply } from "./waiters";
 import { afterCursor, instantRange, pageOf } from "../pagination";
+import { assertVersionFilter } from "../validate";
 
 /** Session routes exist for conversational agents only; checked before any lookup. */
 export function assertConversational(agent: Agent) {
@@ -120,9 +121,11 @@ export async function listOrgSessions(opts: {
   from?: Date;
   to?: Date;
   environment: EnvironmentFilter;
+  agentVersion?: number;
   limit: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgSessionPage>> {
+  assertVersionFilter({ agent_id: opts.agentId, agent_version: opts.agentVersion });
   const where: Prisma.SessionWhereInput = {
     AND: [
       {
@@ -131,6 +134,7 @@ export async function listOrgSessions(opts: {
         ...(opts.status ? { status: opts.status } : {}),
         ...(opts.userId ? { userId: opts.userId } : {}),
         ...(opts.environment !== "all" ? { environment: opts.environment } : {}),
+        ...(opts.agentVersion ? { agentVersion: opts.agentVersion } : {}),
       },
       opts.since ? { lastMessageAt: { gt: opts.since } } : {},
       instantRange("lastMessageAt", opts),
@@ -150,6 +154,7 @@ export async function listOrgSessions(opts: {
       ...sessionListItem(s),
       agent_name: s.agent.name,
       environment: s.environment,
+      agent_version: s.agentVersion ?? null,
     })),
     has_more: rows.length > opts.limit,
     next_cursor: page.next_cursor,
@@ -167,7 +172,12 @@ export async function getOrgSession(opts: {
     include: { agent: { select: { name: true } } },
   });
   if (!session) throw sessionNotFound();
-  return { ...sessionRecord(session), agent_name: session.agent.name, environment: session.environment };
+  return {
+    ...sessionRecord(session),
+    agent_name: session.agent.name,
+    environment: session.environment,
+    agent_version: session.agentVersion ?? null,
+  };
 }
 
 export async function listOrgMessages(opts: {

@@ -49,17 +49,22 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 const LOCK_ID = 72_707_369; // arbitrary, constant advisory lock id for migrations
 
-/** Tries of a migration that gave up waiting for a lock (its own `SET LOCAL lock_timeout`), and the pause between them. */
+/**
+ * Tries of a migration that gave up waiting for a lock (its own `SET LOCAL lock_timeout`) or was
+ * chosen as a deadlock's victim, and the pause between them.
+ */
 const LOCK_TRIES = 12;
 const LOCK_PAUSE_MS = 1_000;
 
-const isLockTimeout = (e: unknown) =>
-  (e as { code?: string }).code === "55P03" || /lock timeout/i.test((e as Error).message ?? "");
+const isLockFailure = (e: unknown) =>
+  ["55P03", "40P01"].includes((e as { code?: string }).code ?? "") ||
+  /lock timeout|deadlock detected/i.test((e as Error).message ?? "");
 
 /**
  * One migration and its row, in one transaction. A migration that sets a lock timeout (so that it
- * never holds every query of a busy table in the queue behind it) and runs into it is rolled back
- * and tried again a little later, LOCK_TRIES times.
+ * never holds every query of a busy table in the queue behind it) and runs into it, or that a
+ * deadlock with the running application aborted, is rolled back and tried again a little later,
+ * LOCK_TRIES times.
  */
 async function applyOne(db: SqlExecutor, m: Migration) {
   const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -73,7 +78,7 @@ async function applyOne(db: SqlExecutor, m: Migration) {
       return;
     } catch (e) {
       await db.exec("ROLLBACK").catch(() => {});
-      if (isLockTimeout(e) && attempt < LOCK_TRIES) {
+      if (isLockFailure(e) && attempt < LOCK_TRIES) {
         await new Promise((r) => setTimeout(r, LOCK_PAUSE_MS));
         continue;
       }

@@ -1,13 +1,14 @@
 // The answers of the agent routes that carry the agent's ETag (docs/api.md, Versions): its head
-// version, the draft or else the published one, which a draft write names in If-Match.
+// version (the draft, else a rollout's new version, else the published one), which a draft write
+// names in If-Match.
 import type { z } from "zod";
 import type { AgentRecord } from "../agents/schemas";
 import { Reply } from "./respond";
 
 type AgentAnswer = z.output<typeof AgentRecord>;
 
-export const agentEtag = (a: Pick<AgentAnswer, "draft_version" | "published_version">) =>
-  `"v${a.draft_version ?? a.published_version}"`;
+export const agentEtag = (a: Pick<AgentAnswer, "draft_version" | "published_version" | "rollout">) =>
+  `"v${a.draft_version ?? a.rollout?.version ?? a.published_version}"`;
 
 /** The agent's record with its ETag. */
 export const agentReply = (agent: AgentAnswer, status = 200) => new Reply(agent, status, { etag: agentEtag(agent) });

@@ -8,6 +8,7 @@ import {
   queryCursor,
   queryLimit,
   queryUserId,
+  queryVersion,
   responseId,
   responseTimestamp,
 } from "../validate";
@@ -74,6 +75,8 @@ export const OrgRunsFilters = z.object({
   user_id: queryUserId.optional(),
   /** true: failed runs; false: the others. */
   has_error: queryBoolean.optional(),
+  /** With agent_id: the runs of this version of it. */
+  agent_version: queryVersion.optional(),
 });
 
 export const OrgRunsQuery = OrgRunsFilters.extend({

@@ -22,6 +22,7 @@ import {
   type RunStatus,
 } from "./state";
 import { afterCursor, afterPosition, instantRange, pageOf } from "../pagination";
+import { assertVersionFilter } from "../validate";
 import type { OrgRunDetail, OrgRunPage, RunItemPage } from "./schemas";
 
 export function requireWorkflowAgent(agent: Agent) {
@@ -226,8 +227,17 @@ export async function loadOrgRun(organizationId: string, runId: string) {
  */
 export function orgRunsWhere(
   organizationId: string,
-  filter: { agent_id?: string; status?: string; user_id?: string; has_error?: boolean; from?: Date; to?: Date },
+  filter: {
+    agent_id?: string;
+    status?: string;
+    user_id?: string;
+    has_error?: boolean;
+    from?: Date;
+    to?: Date;
+    agent_version?: number;
+  },
 ): Prisma.RunWhereInput {
+  assertVersionFilter(filter);
   if (filter.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(filter.status)) {
     throw new ApiError("invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`, {
       allowed: RUN_STATUSES,
@@ -240,6 +250,7 @@ export function orgRunsWhere(
         ...(filter.agent_id ? { agentId: filter.agent_id } : {}),
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.user_id ? { userId: filter.user_id } : {}),
+        ...(filter.agent_version ? { agentVersion: filter.agent_version } : {}),
         ...instantRange("createdAt", filter),
       },
       // A run that errored is a failed run: the status index serves the filter.
@@ -257,6 +268,7 @@ export async function listOrgRuns(opts: {
   hasError?: boolean;
   from?: Date;
   to?: Date;
+  agentVersion?: number;
   limit: number;
   cursor?: string;
 }): Promise<z.output<typeof OrgRunPage>> {
@@ -265,6 +277,7 @@ export async function listOrgRuns(opts: {
     status: opts.status,
     user_id: opts.userId,
     has_error: opts.hasError,
+    agent_version: opts.agentVersion,
     from: opts.from,
     to: opts.to,
   });

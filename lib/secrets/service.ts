@@ -5,6 +5,7 @@ import { credentialRefs } from "./credentials";
 import { audit, type Actor } from "../audit";
 import { sealer } from "../auth/sealed";
 import { prisma } from "../db";
+import { rolloutOf } from "../serving";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import type { OrgSecret } from "../generated/prisma/client";
@@ -22,18 +23,37 @@ const hintOf = (value: string) => (value.length >= 12 ? value.slice(-4) : null);
 
 type Usage = SecretRecord["used_by"];
 
-/** Which agents of the organization name each secret, and in which fields. */
+/**
+ * Which agents of the organization name each secret, and in which fields: in the configuration that
+ * serves, the published version's and a canary rollout's (docs/api.md, Versions). A draft's or an
+ * older version's do not hold a secret: publishing or pinning them is refused once it is gone.
+ */
 async function usageByName(organizationId: string): Promise<Map<string, Usage>> {
   const db = await prisma();
   const agents = await db.agent.findMany({
     where: { organizationId },
-    select: { id: true, name: true, runtime: true, workflow: true },
+    select: { id: true, name: true, runtime: true, workflow: true, rollout: true },
     orderBy: { createdAt: "asc" },
+  });
+  const canaries = await db.agentVersion.findMany({
+    where: {
+      OR: agents.flatMap((a) => {
+        const r = rolloutOf(a);
+        return r ? [{ agentId: a.id, version: r.version }] : [];
+      }),
+    },
+    select: { agentId: true, runtime: true, workflow: true },
   });
   const usage = new Map<string, Usage>();
   for (const a of agents) {
     const fields = new Map<string, string[]>();
-    for (const ref of credentialRefs(a.runtime, a.workflow)) {
+    const canary = canaries.find((c) => c.agentId === a.id);
+    const refs = [
+      ...credentialRefs(a.runtime, a.workflow),
+      ...(canary ? credentialRefs(canary.runtime, canary.workflow) : []),
+    ];
+    for (const ref of refs) {
+      if ("secret" in ref && fields.get(ref.secret)?.includes(ref.field)) continue;
       if ("secret" in ref) fields.set(ref.secret, [...(fields.get(ref.secret) ?? []), ref.field]);
     }
     for (const [name, f] of fields) {

@@ -22,7 +22,7 @@ export const IF_MATCH = {
   in: "header",
   required: false,
   description:
-    'The agent\'s ETag as read (`"v7"`: its draft, or its published version when it has none), instead of ' +
+    "The agent's ETag as read (`\"v7\"`: its draft, else a rollout's new version, else its published version), instead of " +
     "`base_version`. A write whose ETag is stale answers `409 draft_conflict`.",
   schema: { type: "string" },
   example: '"v7"',

@@ -1,11 +1,10 @@
--- Agent versions (docs/decisions.md, 52). Every statement below changes only the catalog or small
--- tables: the big ones (messages, sessions, runs) get their column with a constant default, which
--- PostgreSQL 11+ records in the catalog instead of rewriting the table, so existing rows read 1 at
--- once (no backfill, no long lock); dropping the default afterwards leaves them at 1 and makes rows
--- that a previous release inserts during a rolling deploy NULL ("unknown"), never a wrong number.
--- The lock timeout keeps this migration from queueing every trigger behind it while a long
--- transaction holds one of these tables: it fails instead, and the migrator tries again
--- (lib/db/migrate.ts).
+-- Agent versions (docs/decisions.md, 52), 1 of 5: the versions table, every existing agent's
+-- configuration as its version 1 (agents is a small table), and the per-version usage rollup.
+-- Each of the five migrations locks one existing table, so that none holds a lock while it waits for
+-- another: a trigger of the running release holds sessions and messages while it checks its agent,
+-- and one transaction altering all of them deadlocked with it (bench/migration.bench.ts). The lock
+-- timeout keeps a migration from queueing every trigger behind it while a long transaction holds its
+-- table: it fails instead, and the migrator tries again (lib/db/migrate.ts).
 SET LOCAL lock_timeout = '5s';
 
 -- AlterTable
@@ -14,21 +13,6 @@ ADD COLUMN     "latest_version" INTEGER NOT NULL DEFAULT 1,
 ADD COLUMN     "previous_version" INTEGER,
 ADD COLUMN     "published_version" INTEGER NOT NULL DEFAULT 1,
 ADD COLUMN     "rollout" JSONB;
-
--- AlterTable
-ALTER TABLE "alert_events" ADD COLUMN     "rollout" JSONB;
-
--- AlterTable: existing replies, runs and sessions were made by version 1.
-ALTER TABLE "messages" ADD COLUMN     "agent_version" INTEGER DEFAULT 1;
-ALTER TABLE "messages" ALTER COLUMN "agent_version" DROP DEFAULT;
-
--- AlterTable
-ALTER TABLE "runs" ADD COLUMN     "agent_version" INTEGER DEFAULT 1;
-ALTER TABLE "runs" ALTER COLUMN "agent_version" DROP DEFAULT;
-
--- AlterTable
-ALTER TABLE "sessions" ADD COLUMN     "agent_version" INTEGER DEFAULT 1;
-ALTER TABLE "sessions" ALTER COLUMN "agent_version" DROP DEFAULT;
 
 -- CreateTable
 CREATE TABLE "agent_versions" (

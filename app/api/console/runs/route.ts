@@ -3,5 +3,12 @@ import { listOrgRuns } from "@/lib/runs/service";
 import * as contract from "./contract";
 
 export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
-  listOrgRuns({ organizationId, ...query, agentId: query.agent_id, userId: query.user_id, hasError: query.has_error }),
+  listOrgRuns({
+    organizationId,
+    ...query,
+    agentId: query.agent_id,
+    userId: query.user_id,
+    hasError: query.has_error,
+    agentVersion: query.agent_version,
+  }),
 );

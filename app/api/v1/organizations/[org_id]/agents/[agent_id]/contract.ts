@@ -8,7 +8,8 @@ import { route } from "@/lib/http/contract";
 const ETAG_HEADER = {
   ETag: {
     description:
-      'The agent\'s head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write.',
+      'The agent\'s head version (`"v7"`: the draft, else a rollout\'s new version, else the published one): ' +
+      "`If-Match` of a draft write.",
     schema: { type: "string" },
   },
 };
@@ -61,7 +62,7 @@ export const PATCH = route({
     description:
       "Admin only. `name` and `project_id` change the agent at once. `runtime`, `workflow` and `callback_url` " +
       "write the agent's draft, a new version never served to triggers (made from the draft, or from the " +
-      "published version when there is none); `publish: true` publishes it in the same call. A draft write " +
+      "newest published version when there is none: a rollout's new version while one is on); `publish: true` publishes it in the same call. A draft write " +
       "names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may " +
       "only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` " +
       "cannot change.",

@@ -1,0 +1,10 @@
+-- Agent versions (docs/decisions.md, 52), 4 of 5: the runs' agent_version. A constant default is
+-- recorded in the catalog instead of rewriting the table (PostgreSQL 11+), so existing rows read 1 at
+-- once, with no backfill and no long lock; dropping the default afterwards leaves them at 1 and makes
+-- the rows that a previous release inserts during a rolling deploy NULL ("unknown"), never a wrong
+-- number. One table per migration: see the first of the five.
+SET LOCAL lock_timeout = '5s';
+
+-- AlterTable
+ALTER TABLE "runs" ADD COLUMN     "agent_version" INTEGER DEFAULT 1;
+ALTER TABLE "runs" ALTER COLUMN "agent_version" DROP DEFAULT;

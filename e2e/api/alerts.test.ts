@@ -316,6 +316,7 @@ describe("alerts delivered", () => {
     const agent = await own.createAgent({ name: "canary", kind: "conversational", runtime: { type: "echo" } });
     const made = await own.call("POST", `${org}/alert-rules`, {
       auth,
+      // Disabled: it judges no traffic of the organization, only the canary it guards (so it fires once here).
       body: {
         name: "canary errors",
         kind: "error_rate",
@@ -323,6 +324,7 @@ describe("alerts delivered", () => {
         window_minutes: 5,
         min_volume: 3,
         url: `${base}/guard`,
+        enabled: false,
       },
     });
     expect(made.status).toBe(201);

@@ -148,6 +148,7 @@ describe("workflow trigger", () => {
         "duration_seconds",
         "trigger_type",
         "error",
+        "agent_version",
         "summary",
         "item_counts",
         "output_files",

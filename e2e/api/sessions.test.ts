@@ -197,7 +197,7 @@ describe("messages", () => {
     expect([...times].sort()).toEqual(times);
   });
 
-  it("has every list field; user messages have null model and token_usage", async () => {
+  it("has every list field; user messages have null model, token_usage and agent_version", async () => {
     const [user, reply] = (await get(`/api/agents/${agent}/sessions/${sessionId}/messages?limit=2`)).body.messages;
     expect(user).toEqual({
       message_id: expect.stringMatching(/^msg_/),
@@ -207,6 +207,7 @@ describe("messages", () => {
       created_at: expect.stringMatching(ISO),
       model: null,
       token_usage: null,
+      agent_version: null,
     });
     expect(reply).toEqual({
       message_id: firstReply,
@@ -216,6 +217,7 @@ describe("messages", () => {
       created_at: expect.stringMatching(ISO),
       model: "echo",
       token_usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+      agent_version: 1,
     });
   });
 
@@ -264,6 +266,7 @@ describe("messages", () => {
       created_at: expect.stringMatching(ISO),
       model: "echo",
       token_usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+      agent_version: 1,
       session_id: sessionId,
       agent_id: agent,
       organization_id: ctx().orgA.organization_id,

@@ -27,6 +27,7 @@ export const MESSAGE_CALLBACK_CTE = (m: string, id: string, at: string) => `
       'token_usage', CASE WHEN ${m}.role = 'assistant' AND ${m}.total_tokens IS NOT NULL THEN json_build_object(
         'prompt_tokens', COALESCE(${m}.prompt_tokens, 0), 'completion_tokens', COALESCE(${m}.completion_tokens, 0),
         'total_tokens', ${m}.total_tokens) END,
+      'agent_version', CASE WHEN ${m}.role = 'assistant' THEN ${m}.agent_version END,
       'session_id', ${m}.session_id, 'agent_id', ${m}.agent_id, 'organization_id', ${m}.organization_id,
       'project_id', ${m}.project_id, 'cost', ${m}.cost, 'processing_time_ms', ${m}.processing_time_ms,
       'error', ${m}.error))::text,

@@ -577,7 +577,7 @@ export interface paths {
     head?: never;
     /**
      * Update an agent
-     * @description Admin only. `name` and `project_id` change the agent at once. `runtime`, `workflow` and `callback_url` write the agent's draft, a new version never served to triggers (made from the draft, or from the published version when there is none); `publish: true` publishes it in the same call. A draft write names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` cannot change.
+     * @description Admin only. `name` and `project_id` change the agent at once. `runtime`, `workflow` and `callback_url` write the agent's draft, a new version never served to triggers (made from the draft, or from the newest published version when there is none: a rollout's new version while one is on); `publish: true` publishes it in the same call. A draft write names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` cannot change.
      */
     patch: operations["updateAgent"];
     trace?: never;
@@ -4932,7 +4932,7 @@ export interface operations {
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description The agent's head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write. */
+          /** @description The agent's head version (`"v7"`: the draft, else a rollout's new version, else the published one): `If-Match` of a draft write. */
           ETag?: string;
           [name: string]: unknown;
         };
@@ -4984,7 +4984,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @description The agent's ETag as read (`"v7"`: its draft, else a rollout's new version, else its published version), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
          * @example "v7"
          */
         "If-Match"?: string;
@@ -5013,7 +5013,7 @@ export interface operations {
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
-          /** @description The agent's head version (`"v7"`: the draft, or the published version when none): `If-Match` of a draft write. */
+          /** @description The agent's head version (`"v7"`: the draft, else a rollout's new version, else the published one): `If-Match` of a draft write. */
           ETag?: string;
           [name: string]: unknown;
         };
@@ -5035,7 +5035,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @description The agent's ETag as read (`"v7"`: its draft, else a rollout's new version, else its published version), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
          * @example "v7"
          */
         "If-Match"?: string;
@@ -5364,7 +5364,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The agent's ETag as read (`"v7"`: its draft, or its published version when it has none), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
+         * @description The agent's ETag as read (`"v7"`: its draft, else a rollout's new version, else its published version), instead of `base_version`. A write whose ETag is stale answers `409 draft_conflict`.
          * @example "v7"
          */
         "If-Match"?: string;

@@ -6,6 +6,7 @@
 // draft (version 2 here) fails every reply (the echo runtime's fail hook), so which version served
 // is visible in the answers themselves.
 import { describe, expect, it } from "vitest";
+import { signIn } from "./console";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW, type ApiResponse } from "./helpers";
 
 const agentsOf = (orgId: string) => `/api/v1/organizations/${orgId}/agents`;
@@ -263,6 +264,38 @@ describe("versions: workflow runs", () => {
     const list = await call("GET", `/api/agents/${a.id}/runs`, { auth: a.key });
     expect(list.body.map((r: { agent_version: number }) => r.agent_version).sort()).toEqual([1, 1, 2]);
     void orgA;
+  });
+});
+
+describe("versions: the console's lists", () => {
+  it("filter sessions and runs by the version they started with (with agent_id), and name it on each", async () => {
+    const admin = await signIn("admin-a@example.com");
+    const chat = await echoAgent();
+    const before = await chat.trigger({ message: "on version 1" });
+    await chat.admin("PATCH", "", { runtime: { type: "echo", delay_ms: 1 }, base_version: 1, publish: true });
+    const after = await chat.trigger({ message: "on version 2" });
+    const sessions = (v: number) => admin.call("GET", `/api/console/sessions?agent_id=${chat.id}&agent_version=${v}`);
+    const v1 = await sessions(1);
+    expect(v1.status, v1.text).toBe(200);
+    expect(
+      v1.body.sessions.map((x: { session_id: string; agent_version: number }) => [x.session_id, x.agent_version]),
+    ).toEqual([[before.body.session_id, 1]]);
+    expect((await sessions(2)).body.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([
+      after.body.session_id,
+    ]);
+    const flow = await echoAgent(SIMPLE_WORKFLOW);
+    const run1 = await flow.trigger({ rows: [{ n: 1 }] });
+    await flow.admin("PATCH", "", { runtime: { type: "echo", delay_ms: 1 }, base_version: 1, publish: true });
+    const run2 = await flow.trigger({ rows: [{ n: 2 }] });
+    const runs = (v: number) => admin.call("GET", `/api/console/runs?agent_id=${flow.id}&agent_version=${v}`);
+    expect((await runs(1)).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([run1.body.run_id]);
+    expect(
+      (await runs(2)).body.runs.map((r: { run_id: string; agent_version: number }) => [r.run_id, r.agent_version]),
+    ).toEqual([[run2.body.run_id, 2]]);
+    // A version of which agent: the filter needs agent_id.
+    const alone = await admin.call("GET", "/api/console/runs?agent_version=1");
+    expectError(alone, 400, "invalid_request");
+    expect(fieldsOf(alone)).toEqual(["agent_version"]);
   });
 });
 

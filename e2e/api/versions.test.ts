@@ -109,7 +109,12 @@ describe("versions: draft, publish, pins, sessions", () => {
     expect(statuses).toEqual([200, 409]);
     const lost = x.status === 409 ? x : y;
     expectError(lost, 409, "draft_conflict");
-    expect(lost.body.error.details).toEqual({ base_version: 1, draft_version: 2, published_version: 1 });
+    expect(lost.body.error.details).toEqual({
+      base_version: 1,
+      head_version: 2,
+      draft_version: 2,
+      published_version: 1,
+    });
     // A write without a base may not replace the draft; a stale base_version is refused as If-Match is.
     expectError(await a.admin("PATCH", "", { runtime: { type: "echo", delay_ms: 3 } }), 409, "draft_conflict");
     expectError(

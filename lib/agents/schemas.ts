@@ -233,6 +233,9 @@ export const AgentRecord = z.strictObject({
     .int()
     .nullable()
     .meta({ description: "The unpublished draft, never served; null when none." }),
+  previous_version: z.number().int().nullable().meta({
+    description: "What served before the published version: what a rollback (without a rollout on) makes live again.",
+  }),
   rollout: RolloutRecord.nullable().meta({ description: "A canary rollout in progress, or null." }),
 });
 

@@ -36,6 +36,7 @@ export function agentRecord(a: Agent): AgentAnswer {
     callback_url: a.callbackUrl ?? null,
     published_version: a.publishedVersion,
     draft_version: a.draftVersion ?? null,
+    previous_version: a.previousVersion ?? null,
     rollout: rolloutOf(a),
   };
 }

@@ -70,6 +70,7 @@ function draftConflict(a: Agent, named: number | undefined) {
       : `The agent changed since version ${named} was read: its ${a.draftVersion ? "draft" : "newest published version"} is now version ${head(a)}. Read it again and redo the edit.`;
   return new ApiError("draft_conflict", message, {
     base_version: named ?? null,
+    head_version: head(a),
     draft_version: a.draftVersion ?? null,
     published_version: a.publishedVersion,
   });
@@ -438,8 +439,8 @@ async function previewPublish(agent: Agent, draft: AgentVersion, published: Agen
   );
   const summary =
     agent.kind === "conversational"
-      ? `Replies in new sessions${share} will use version ${draft.version}; ${count} open session${n === 1 ? "" : "s"} keep ${n ? kept : "their version"}.`
-      : `New runs${share} will use version ${draft.version}; ${count} run${n === 1 ? "" : "s"} in progress keep ${n ? kept : "their version"}.`;
+      ? `Replies in new sessions${share} will use version ${draft.version}; ${count} open session${n === 1 ? " keeps" : "s keep"} ${n ? kept : "their version"}.`
+      : `New runs${share} will use version ${draft.version}; ${count} run${n === 1 ? " in progress keeps" : "s in progress keep"} ${n ? kept : "their version"}.`;
   return {
     agent_id: agent.id,
     dry_run: true as const,

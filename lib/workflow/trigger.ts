@@ -32,11 +32,13 @@ export async function createRun(opts: {
   rerunOf?: string;
   /** The trigger's `agent_version` (a version that is or was published), else the one lib/serving.ts chooses. */
   agentVersion?: unknown;
+  /** The console's test console may try the draft too. */
+  allowDraft?: boolean;
 }): Promise<{ runId: string; agentVersion: number }> {
   requireWorkflowAgent(opts.agent);
   assertNotArchived(opts.agent);
   const runId = newId("run");
-  const pin = await pinnedVersion(opts.agent, opts.agentVersion);
+  const pin = await pinnedVersion(opts.agent, opts.agentVersion, { allowDraft: opts.allowDraft });
   // The end user keeps one version across runs (a `user_id` input), else the run is placed by its id.
   const user = typeof opts.inputs.user_id === "string" && opts.inputs.user_id ? opts.inputs.user_id : runId;
   const agent = await agentAt(opts.agent, pin ?? servingVersion(opts.agent, user));

@@ -79,7 +79,7 @@ export const ERROR_DOCS: ErrorDocs = {
     "a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.",
   draft_conflict:
     "versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or " +
-    "rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.",
+    "rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`.",
   nothing_to_publish: "versions: no draft, or a draft equal to the published version.",
   rollout_in_progress:
     "versions: a canary rollout is on; complete it or roll it back first; `details: {rollout_version, percent}`.",

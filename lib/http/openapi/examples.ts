@@ -255,6 +255,7 @@ export const agentRecord = {
   callback_url: null,
   published_version: 3,
   draft_version: null,
+  previous_version: 2,
   rollout: null,
 };
 

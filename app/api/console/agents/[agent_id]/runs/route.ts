@@ -13,6 +13,8 @@ export const POST = withConsole(contract.POST, async ({ organizationId, actor, p
     actor,
     triggerType: "manual",
     baseUrl,
+    agentVersion: body.agent_version,
+    allowDraft: true,
   });
   return new Reply({ run_id: runId, status: "pending", agent_id: agent.id, agent_version: agentVersion }, 201);
 });

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 const ETAG_HEADER = {
   ETag: {
     description:
-      'The agent\'s head version (`"v7"`: the draft, else a rollout\'s new version, else the published one): ' +
+      "The agent's head version (`\"v7\"`: the draft, else a rollout's new version, else the published one): " +
       "`If-Match` of a draft write.",
     schema: { type: "string" },
   },

@@ -1,0 +1,185 @@
+"use client";
+// The confirmations of an agent's version writes (roll back, restore, discard the draft) and the
+// read-only view of one version's configuration. Each says what live traffic gets afterwards.
+import { useState } from "react";
+import { ConfirmWrite } from "@/components/console/confirm-write";
+import { formatDate } from "@/components/console/format";
+import { JsonEditor } from "@/components/console/json-editor";
+import {
+  queryKeys,
+  useAgentVersion,
+  versionRequests,
+  type Agent,
+  type VersionItem,
+} from "@/components/console/queries";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { TextField } from "@/components/ui/field";
+import { Details } from "@/components/ui/misc";
+import { ErrorState, Skeleton } from "@/components/ui/states";
+import { headOf } from "../agent-form-state";
+
+const agentWrites = (a: Agent) => [queryKeys.agent(a.agent_id), queryKeys.agents()];
+
+/** A version note (optional, one line, at most 500 characters, as the API takes it). */
+function NoteField({ value, onValue }: { value: string; onValue: (v: string) => void }) {
+  return (
+    <TextField
+      label="Note (optional)"
+      className="mt-3"
+      maxLength={500}
+      value={value}
+      onValue={onValue}
+      hint="Kept with the version and in the audit log."
+    />
+  );
+}
+
+/** Rollback: ends a rollout in progress, or makes the version that served before live again. */
+export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
+  const [note, setNote] = useState("");
+  const r = agent.rollout;
+  return (
+    <ConfirmWrite
+      target={open ? agent : null}
+      onClose={() => {
+        setNote("");
+        onClose();
+      }}
+      title={r ? `Roll back version ${r.version}?` : `Roll back version ${agent.published_version}?`}
+      description={
+        r
+          ? `Version ${r.from_version} will serve all new sessions and runs again; the rollout of version ${r.version} ends.`
+          : `The version that served before version ${agent.published_version} will serve all new sessions and runs again.`
+      }
+      verb="rollBack"
+      noun="version"
+      write={(a) => versionRequests.rollback(a.agent_id, note.trim() || undefined)}
+      done={(a) => ({
+        message: `Rolled back: version ${a.published_version} serves`,
+        detail: "Open sessions and runs in progress keep their version.",
+      })}
+      invalidates={agentWrites}
+    >
+      <p className="text-sm text-zinc-700">
+        Sessions and runs already on a version keep it. Rolling back twice returns to where you started.
+      </p>
+      <NoteField value={note} onValue={setNote} />
+    </ConfirmWrite>
+  );
+}
+
+/** Restore: version `target`'s configuration becomes a new draft; nothing serves it until published. */
+export function RestoreDialog({
+  agent,
+  target,
+  onClose,
+}: {
+  agent: Agent;
+  target: VersionItem | null;
+  onClose: () => void;
+}) {
+  const [note, setNote] = useState("");
+  return (
+    <ConfirmWrite
+      target={target}
+      onClose={() => {
+        setNote("");
+        onClose();
+      }}
+      title={`Restore version ${target?.version ?? ""}?`}
+      description={`Its configuration becomes a new draft${
+        agent.draft_version ? `, replacing draft version ${agent.draft_version}` : ""
+      }. Nothing changes for live traffic until the draft is published.`}
+      verb="restore"
+      noun="version"
+      write={(v) =>
+        versionRequests.restore(agent.agent_id, v.version, {
+          base_version: headOf(agent),
+          ...(note.trim() ? { note: note.trim() } : {}),
+        })
+      }
+      done={(a, v) => ({
+        message: `Version ${v.version} restored as draft version ${a.draft_version}`,
+        detail: "Not live until published.",
+      })}
+      invalidates={() => agentWrites(agent)}
+    >
+      <NoteField value={note} onValue={setNote} />
+    </ConfirmWrite>
+  );
+}
+
+/** Discard the draft: the version stays in the list (superseded); what serves does not change. */
+export function DiscardDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
+  return (
+    <ConfirmWrite
+      target={open ? agent : null}
+      onClose={onClose}
+      title={`Discard draft version ${agent.draft_version ?? ""}?`}
+      description="The agent will have no draft; the version stays in the list as superseded, and can be restored. Nothing changes for live traffic."
+      verb="discard"
+      noun="draft"
+      write={(a) => versionRequests.discardDraft(a.agent_id)}
+      done={() => ({ message: "Draft discarded" })}
+      invalidates={agentWrites}
+    />
+  );
+}
+
+/** One version as stored (credentials redacted), read-only. */
+export function VersionDialog({
+  agentId,
+  version,
+  onClose,
+}: {
+  agentId: string;
+  version: number | null;
+  onClose: () => void;
+}) {
+  const q = useAgentVersion(agentId, version);
+  const v = q.data;
+  return (
+    <Dialog
+      open={version !== null}
+      onClose={onClose}
+      title={`Version ${version ?? ""}`}
+      className="max-w-3xl"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      {q.isPending ? (
+        <Skeleton className="h-64 w-full" />
+      ) : q.error ? (
+        <ErrorState error={q.error} title="The version could not be loaded" />
+      ) : (
+        <div className="space-y-4">
+          <Details
+            items={[
+              ["State", <StatusBadge key="s" status={v!.state} />],
+              ["Made by", v!.created_by.label ?? v!.created_by.type],
+              ["Made", formatDate(v!.created_at)],
+              ["Made from", v!.base_version ? `version ${v!.base_version}` : "—"],
+              ["Published", formatDate(v!.published_at)],
+              ["Note", v!.note ?? "—"],
+            ]}
+          />
+          <JsonEditor
+            label="Configuration (JSON, read-only)"
+            value={JSON.stringify(
+              { runtime: v!.runtime, workflow: v!.workflow, callback_url: v!.callback_url },
+              null,
+              2,
+            )}
+            readOnly
+            rows={16}
+          />
+        </div>
+      )}
+    </Dialog>
+  );
+}

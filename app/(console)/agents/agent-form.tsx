@@ -42,7 +42,7 @@ function Stale({ error, agent, base, onReload }: { error: unknown; agent: Agent;
       <p>
         {conflict
           ? `Someone else changed this agent: version ${String(newer)} is newer. Reload to see it.`
-          : `This form shows version ${base}; the agent is at version ${String(newer)} now. Reload to see it.`}
+          : `This form shows version ${base}, but edits now start from version ${String(newer)}. Reload to see it.`}
       </p>
       <Button size="sm" variant="secondary" className="mt-2" onClick={onReload}>
         Reload
@@ -90,15 +90,25 @@ export function AgentForm({
       qc.setQueryData(queryKeys.agent(saved.agent_id), saved);
       if (agent) {
         void qc.invalidateQueries({ queryKey: queryKeys.agentVersions(saved.agent_id) });
-        const message = publish
-          ? `Published version ${saved.published_version}: new sessions and runs use it.`
-          : saved.draft_version !== null && saved.draft_version !== base
-            ? `Saved as draft version ${saved.draft_version}: not live until published.`
-            : "Changes saved.";
+        const newDraft = saved.draft_version !== null && saved.draft_version !== base;
+        // The toast is brief; the line under the buttons stays and says what it means for triggers.
+        toast({
+          tone: "success",
+          message: publish
+            ? `Version ${saved.published_version} is live`
+            : newDraft
+              ? `Draft version ${saved.draft_version} saved`
+              : "Saved",
+        });
+        setSavedAs(
+          publish
+            ? `Published version ${saved.published_version}: new sessions and runs use it.`
+            : newDraft
+              ? `Saved as draft version ${saved.draft_version}: not live until published.`
+              : "Changes saved.",
+        );
         setBase(headOf(saved));
         setNote("");
-        setSavedAs(message);
-        toast({ tone: "success", message, detail: "Open sessions and runs in progress keep their version." });
       } else {
         toast({ tone: "success", message: `Created ${saved.name}`, detail: "Try it in the test console below." });
         router.push(`/agents/${saved.agent_id}`);
@@ -236,7 +246,8 @@ export function AgentForm({
           </Link>
         )}
       </div>
-      {savedAs && (
+      {/* What the last save did, while the form still shows the agent's head. */}
+      {savedAs && (!agent || headOf(agent) === base) && (
         <p role="status" className="text-sm font-medium text-emerald-800">
           {savedAs}
         </p>

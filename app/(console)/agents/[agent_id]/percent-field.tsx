@@ -39,19 +39,20 @@ export function PercentField({
               aria-label={`${label}, slider`}
               className="min-w-0 flex-1 accent-indigo-600"
             />
-            <Input
-              id={id}
-              type="number"
-              min={1}
-              max={100}
-              step={1}
-              inputMode="numeric"
-              value={value}
-              onChange={(e) => onValue(e.target.value)}
-              aria-describedby={describedBy}
-              invalid={invalid}
-              className="w-20 shrink-0"
-            />
+            <div className="w-24 shrink-0">
+              <Input
+                id={id}
+                type="number"
+                min={1}
+                max={100}
+                step={1}
+                inputMode="numeric"
+                value={value}
+                onChange={(e) => onValue(e.target.value)}
+                aria-describedby={describedBy}
+                invalid={invalid}
+              />
+            </div>
           </div>
         )}
       </Field>

@@ -18,7 +18,7 @@ import {
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
-import { Table, TBody, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TBody, Td, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { parsePercent, PercentField } from "./percent-field";
 import { RollbackDialog } from "./version-dialogs";
@@ -58,24 +58,24 @@ function FiguresTable({ agent, versions }: { agent: Agent; versions: Figures[] }
   const sides = [...versions].sort((a, b) => (a.role === b.role ? 0 : a.role === "canary" ? -1 : 1));
   return (
     <Table label="Both versions since the rollout started">
-      <thead className="bg-zinc-50 text-left text-xs font-semibold text-zinc-700">
+      <THead>
         <Tr>
-          <Th>
+          <th scope="col" className="px-3 py-2.5">
             <span className="sr-only">Figure</span>
-          </Th>
+          </th>
           {sides.map((f) => (
-            <Th key={f.version} className="whitespace-normal">
+            <th key={f.version} scope="col" className="px-3 py-2.5 normal-case">
               Version {f.version} <span className="font-normal text-zinc-600">({f.role})</span>
-            </Th>
+            </th>
           ))}
         </Tr>
-      </thead>
+      </THead>
       <TBody>
         {rows(agent.kind).map(([label, cell]) => (
           <Tr key={label}>
-            <Th scope="row" className="font-medium whitespace-normal text-zinc-700">
+            <th scope="row" className="px-3 py-2.5 text-left font-medium text-zinc-700">
               {label}
-            </Th>
+            </th>
             {sides.map((f) => (
               <Td key={f.version} className="tabular-nums">
                 {cell(f)}
@@ -167,28 +167,30 @@ export function RolloutCard({ agent }: { agent: Agent }) {
     if (moved) void qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id), exact: true });
   }, [moved, qc, agent.agent_id]);
   return (
-    <Card
-      title={`Rollout: version ${rollout.version} serves ${rollout.percent} % of new sessions and runs`}
-      className="ring-sky-300"
-    >
-      <p className="mb-3 text-sm text-zinc-700">
-        Started{" "}
-        <time dateTime={rollout.started_at} title={formatDate(rollout.started_at)}>
-          {relative(rollout.started_at)}
-        </time>
-        . Version {rollout.from_version} serves the rest; each end user stays on the version they got.
-        {rollout.guard_rule_ids.length > 0 &&
-          ` ${rollout.guard_rule_ids.length === 1 ? "One guard rule rolls" : `${rollout.guard_rule_ids.length} guard rules roll`} it back if it fires on the canary's traffic.`}{" "}
-        <span className="text-zinc-600">Figures since it started, updated every 5 s.</span>
-      </p>
-      {figures.isPending ? (
-        <Skeleton className="h-48 w-full" />
-      ) : figures.error ? (
-        <ErrorState error={figures.error} title="The rollout's figures could not be loaded" />
-      ) : (
-        <FiguresTable agent={agent} versions={figures.data.versions} />
-      )}
-      {admin && <RolloutControls key={rollout.percent} agent={agent} rollout={rollout} />}
-    </Card>
+    <div data-testid="rollout-card">
+      <Card
+        title={`Rollout: version ${rollout.version} serves ${rollout.percent} % of new sessions and runs`}
+        className="ring-sky-300"
+      >
+        <p className="mb-3 text-sm text-zinc-700">
+          Started{" "}
+          <time dateTime={rollout.started_at} title={formatDate(rollout.started_at)}>
+            {relative(rollout.started_at)}
+          </time>
+          . Version {rollout.from_version} serves the rest; each end user stays on the version they got.
+          {rollout.guard_rule_ids.length > 0 &&
+            ` ${rollout.guard_rule_ids.length === 1 ? "One guard rule rolls" : `${rollout.guard_rule_ids.length} guard rules roll`} it back if it fires on the canary's traffic.`}{" "}
+          <span className="text-zinc-600">Figures since it started, updated every 5 s.</span>
+        </p>
+        {figures.isPending ? (
+          <Skeleton className="h-48 w-full" />
+        ) : figures.error ? (
+          <ErrorState error={figures.error} title="The rollout's figures could not be loaded" />
+        ) : (
+          <FiguresTable agent={agent} versions={figures.data.versions} />
+        )}
+        {admin && <RolloutControls key={rollout.percent} agent={agent} rollout={rollout} />}
+      </Card>
+    </div>
   );
 }

@@ -142,15 +142,19 @@ export function VersionsTab({ agent, url, onPublish }: { agent: Agent; url: Agen
     { header: "Who", from: "md", className: "[overflow-wrap:anywhere]", cell: who },
     { header: "When", from: "md", className: "whitespace-nowrap", cell: (v) => <When iso={v.created_at} /> },
     { header: "Note", from: "md", className: "[overflow-wrap:anywhere]", cell: (v) => v.note ?? "—" },
-    actionsColumn<VersionItem>(
-      (v) => `version ${v.version}`,
-      (v) => [
-        { label: "View", onClick: () => setViewing(v.version) },
-        { label: "Compare", onClick: () => compare(v) },
-        admin && v.state !== "draft" && { label: "Restore", onClick: () => setRestoring(v) },
-        admin && v.state === "draft" && { label: "Publish", onClick: onPublish },
-      ],
-    ),
+    {
+      ...actionsColumn<VersionItem>(
+        (v) => `version ${v.version}`,
+        (v) => [
+          { label: "View", onClick: () => setViewing(v.version) },
+          { label: "Compare", onClick: () => compare(v) },
+          admin && v.state !== "draft" && { label: "Restore", onClick: () => setRestoring(v) },
+          admin && v.state === "draft" && { label: "Publish", onClick: onPublish },
+        ],
+      ),
+      // In a row on a laptop; stacked beside the version on a phone.
+      className: "w-px text-right md:[&>div]:flex-nowrap",
+    },
   ];
 
   return (

@@ -108,6 +108,18 @@ export const ECHO_AGENT = (name = `echo ${Date.now()}`) => ({
   runtime: { type: "echo" },
 });
 
+/** A workflow agent whose one step passes each of its `rows` through. */
+export const ROWS_WORKFLOW_AGENT = (name = `rows ${Date.now()}`) => ({
+  name,
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id: "t", type: "transform", expression: "item" }],
+  },
+});
+
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
 
 /**

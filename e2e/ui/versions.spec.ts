@@ -4,7 +4,17 @@
 // an old version is restored as a draft; support members read versions and diffs and may change
 // nothing (the API refuses them too); replies and runs name their version.
 import type { Page } from "@playwright/test";
-import { call, ECHO_AGENT, expect, expectAccessible, expectFitsPhone, management, screenshots, test } from "./fixtures";
+import {
+  call,
+  ECHO_AGENT,
+  expect,
+  expectAccessible,
+  expectFitsPhone,
+  management,
+  ROWS_WORKFLOW_AGENT,
+  screenshots,
+  test,
+} from "./fixtures";
 
 const versionsTable = (page: Page) => page.getByRole("table", { name: "Versions" });
 const row = (page: Page, version: number) => versionsTable(page).locator(`tr[data-version="${version}"]`);
@@ -271,16 +281,7 @@ test("the test console tries the draft or the published version, and the thread 
 });
 
 test("a run names the agent version it uses", async ({ as }) => {
-  const agent = await management.createAgent({
-    name: `versions run ${Date.now()}`,
-    kind: "workflow",
-    runtime: { type: "echo" },
-    workflow: {
-      inputs: { rows: { type: "array", required: true } },
-      items: { from: "rows" },
-      steps: [{ id: "t", type: "transform", expression: "item" }],
-    },
-  });
+  const agent = await management.createAgent(ROWS_WORKFLOW_AGENT(`versions run ${Date.now()}`));
   const page = await as("adminA");
   await page.goto(`/agents/${agent.agent_id}`);
   await page.getByLabel("Inputs (JSON)").fill(JSON.stringify({ rows: [1] }));

@@ -14,11 +14,10 @@ import { ConsoleApiError } from "@/components/console/api";
 import { JsonEditor } from "@/components/console/json-editor";
 import { queryKeys, requests, type Agent } from "@/components/console/queries";
 import { Button, buttonClass } from "@/components/ui/button";
-import { TextField } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { BasicsCard, textField } from "./agent-form-fields";
+import { BasicsCard, textField, VersionNoteField } from "./agent-form-fields";
 import { RuntimeCard } from "./runtime-fields";
 import {
   build,
@@ -221,10 +220,9 @@ export function AgentForm({
       )}
 
       {agent && (
-        <TextField
+        <VersionNoteField
           label="Note for this version (optional)"
           className="max-w-2xl"
-          maxLength={500}
           value={note}
           onValue={setNote}
           hint="Shown in the Versions tab and the audit log."

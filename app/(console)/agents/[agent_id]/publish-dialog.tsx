@@ -9,9 +9,10 @@ import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { FormDialog } from "@/components/console/form-dialog";
 import { queryKeys, useAlertRules, usePublishPreview, versionRequests, type Agent } from "@/components/console/queries";
-import { CheckboxGroup, TextField } from "@/components/ui/field";
+import { CheckboxGroup } from "@/components/ui/field";
 import { Skeleton, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import { VersionNoteField } from "../agent-form-fields";
 import { parsePercent, PercentField } from "./percent-field";
 import { ChangeBadge } from "./version-diff";
 
@@ -140,7 +141,7 @@ export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: bo
             ).
           </p>
         ))}
-      <TextField label="Note (optional)" maxLength={500} value={note} onValue={setNote} hint="Kept with the version." />
+      <VersionNoteField value={note} onValue={setNote} />
       {publish.error && (
         <ErrorState error={publish.error} title={failed("The version was not published", publish.error)} />
       )}

@@ -15,26 +15,12 @@ import {
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { TextField } from "@/components/ui/field";
 import { Details } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
+import { VersionNoteField } from "../agent-form-fields";
 import { headOf } from "../agent-form-state";
 
 const agentWrites = (a: Agent) => [queryKeys.agent(a.agent_id), queryKeys.agents()];
-
-/** A version note (optional, one line, at most 500 characters, as the API takes it). */
-function NoteField({ value, onValue }: { value: string; onValue: (v: string) => void }) {
-  return (
-    <TextField
-      label="Note (optional)"
-      className="mt-3"
-      maxLength={500}
-      value={value}
-      onValue={onValue}
-      hint="Kept with the version and in the audit log."
-    />
-  );
-}
 
 /** Rollback: ends a rollout in progress, or makes the version that served before live again. */
 export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
@@ -65,7 +51,7 @@ export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: b
       <p className="text-sm text-zinc-700">
         Sessions and runs already on a version keep it. Rolling back twice returns to where you started.
       </p>
-      <NoteField value={note} onValue={setNote} />
+      <VersionNoteField className="mt-3" value={note} onValue={setNote} />
     </ConfirmWrite>
   );
 }
@@ -106,7 +92,7 @@ export function RestoreDialog({
       })}
       invalidates={() => agentWrites(agent)}
     >
-      <NoteField value={note} onValue={setNote} />
+      <VersionNoteField className="mt-3" value={note} onValue={setNote} />
     </ConfirmWrite>
   );
 }

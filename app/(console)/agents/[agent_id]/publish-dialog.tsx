@@ -41,7 +41,8 @@ export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: bo
   const guardOptions = (rules.data?.alert_rules ?? [])
     .filter((r) => GUARD_KINDS.has(r.kind) && (r.agent_id === null || r.agent_id === agent.agent_id))
     .map((r) => [r.rule_id, `${r.name} (${r.kind === "error_rate" ? "error rate" : "latency p95"})`] as const);
-  const ready = target !== null && preview.isSuccess && !preview.isPlaceholderData;
+  // Publish only what the preview on screen says: not while it is being read again.
+  const ready = target !== null && preview.isSuccess && !preview.isFetching;
 
   const publish = useMutation({
     mutationFn: () =>

@@ -43,9 +43,6 @@ export interface FormState {
   callback_url: string;
 }
 
-/** The agent's head: its draft, or the published version when there is none (what an edit is made on). */
-export const headOf = (a: Pick<Agent, "draft_version" | "published_version">) => a.draft_version ?? a.published_version;
-
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 export function initialState(agent?: Agent): FormState {

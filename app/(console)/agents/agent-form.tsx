@@ -18,10 +18,10 @@ import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { BasicsCard, textField, VersionNoteField } from "./agent-form-fields";
+import { headOf } from "./head";
 import { RuntimeCard } from "./runtime-fields";
 import {
   build,
-  headOf,
   initialState,
   placeErrors,
   STARTER_WORKFLOW,

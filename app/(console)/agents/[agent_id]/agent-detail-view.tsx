@@ -1,6 +1,7 @@
 "use client";
 // An agent's page: its header, the draft banner and the rollout card when there are any, and three
 // tabs (Overview: about, usage and the test console; Versions; Settings), the tab kept in the URL.
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
 import { useAgent, type Agent } from "@/components/console/queries";
@@ -8,15 +9,20 @@ import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
-import { ErrorState, Skeleton } from "@/components/ui/states";
+import { ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
 import { ArchivedBadge, KindBadge } from "../agents-view";
-import { AgentSettings } from "./agent-settings";
 import { DraftBanner } from "./draft-banner";
-import { PublishDialog } from "./publish-dialog";
-import { RolloutCard } from "./rollout-card";
+import { useAgentPageUrl } from "./page-url";
 import { TestConsole } from "./test-console";
-import { useAgentPageUrl, VersionsTab } from "./versions-tab";
+
+// The parts not on the first view (another tab, a rollout, a dialog) load when they show: the page's
+// first load stays within its budget (docs/console.md, Looks, accessibility, weight).
+const later = { loading: () => <SkeletonRows label="Loading" /> };
+const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), later);
+const AgentSettings = dynamic(() => import("./agent-settings").then((m) => m.AgentSettings), later);
+const RolloutCard = dynamic(() => import("./rollout-card").then((m) => m.RolloutCard), later);
+const PublishDialog = dynamic(() => import("./publish-dialog").then((m) => m.PublishDialog));
 
 const TABS = [
   { key: "overview", label: "Overview" },

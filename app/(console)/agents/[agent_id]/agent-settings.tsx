@@ -9,7 +9,7 @@ import { queryKeys, useAgentVersion, type Agent } from "@/components/console/que
 import { Card, Details, Mono } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
-import { headOf } from "../agent-form-state";
+import { headOf } from "../head";
 import { RUNTIME_LABELS } from "../runtime-labels";
 
 const show = (v: unknown): ReactNode =>

@@ -9,18 +9,15 @@ import { formatDate, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { useIsAdmin } from "@/components/console/me";
 import { useAgentVersions, useVersionDiff, type Agent, type VersionItem } from "@/components/console/queries";
-import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CheckboxField, SelectField } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import type { AgentPageUrl } from "./page-url";
 import { ChangeList } from "./version-diff";
-import { RestoreDialog, RollbackDialog, VersionDialog } from "./version-dialogs";
-
-/** The agent page's URL: the tab, the versions compared, superseded drafts shown, the versions' page. */
-export const useAgentPageUrl = () => useUrlParams({ tab: "overview", from: "", to: "", superseded: "" }, { limit: 20 });
-export type AgentPageUrl = ReturnType<typeof useAgentPageUrl>;
+import { RestoreDialog, RollbackDialog } from "./version-dialogs";
+import { VersionDialog } from "./version-view";
 
 const versionOf = (s: string) => (/^[1-9]\d{0,8}$/.test(s) ? Number(s) : null);
 

@@ -18,10 +18,10 @@ import { TestConsole } from "./test-console";
 
 // The parts not on the first view (another tab, a rollout, a dialog) load when they show: the page's
 // first load stays within its budget (docs/console.md, Looks, accessibility, weight).
-const later = { loading: () => <SkeletonRows label="Loading" /> };
-const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), later);
-const AgentSettings = dynamic(() => import("./agent-settings").then((m) => m.AgentSettings), later);
-const RolloutCard = dynamic(() => import("./rollout-card").then((m) => m.RolloutCard), later);
+const loading = () => <SkeletonRows label="Loading" />;
+const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), { loading });
+const AgentSettings = dynamic(() => import("./agent-settings").then((m) => m.AgentSettings), { loading });
+const RolloutCard = dynamic(() => import("./rollout-card").then((m) => m.RolloutCard), { loading });
 const PublishDialog = dynamic(() => import("./publish-dialog").then((m) => m.PublishDialog));
 
 const TABS = [

@@ -11,9 +11,13 @@ import { useToast } from "../ui/toast";
 /** A write's verb: its button, its pending label and the past tense of its error title. */
 const VERBS = {
   archive: ["Archive", "Archiving…", "archived"],
+  complete: ["Complete", "Completing…", "completed"],
   delete: ["Delete", "Deleting…", "deleted"],
+  discard: ["Discard", "Discarding…", "discarded"],
   remove: ["Remove", "Removing…", "removed"],
+  restore: ["Restore", "Restoring…", "restored"],
   revoke: ["Revoke", "Revoking…", "revoked"],
+  rollBack: ["Roll back", "Rolling back…", "rolled back"],
   save: ["Save", "Saving…", "saved"],
 } as const;
 

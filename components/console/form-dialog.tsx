@@ -9,6 +9,7 @@ export function FormDialog({
   submitLabel,
   pendingLabel,
   pending,
+  disabled,
   onSubmit,
   autoComplete,
   danger,
@@ -24,6 +25,8 @@ export function FormDialog({
   submitLabel: string;
   pendingLabel: string;
   pending: boolean;
+  /** The submit button is off (the content says why). */
+  disabled?: boolean;
   onSubmit: () => void;
   autoComplete?: "off";
   /** The submit button warns (a write that breaks something, such as rotating a secret). */
@@ -37,6 +40,7 @@ export function FormDialog({
         label: submitLabel,
         pendingLabel,
         pending,
+        disabled,
         type: "submit",
         form: formId,
         variant: danger ? "danger" : "primary",

@@ -10,7 +10,20 @@ import {
   type UseQueryOptions,
 } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { AgentList as AgentListAnswer, AgentRecord, CreateAgentBody, UpdateAgentBody } from "@/lib/agents/schemas";
+import type {
+  AgentList as AgentListAnswer,
+  AgentRecord,
+  CreateAgentBody,
+  PublishBody,
+  PublishPreview,
+  RestoreBody,
+  RolloutRecord,
+  RolloutReport,
+  UpdateAgentBody,
+  VersionDiff,
+  VersionList,
+  VersionRecord,
+} from "@/lib/agents/schemas";
 import type {
   DeliveryDetail,
   DeliveryList,
@@ -126,7 +139,9 @@ const search = (params: Record<string, string | number | undefined>) => {
 /** The query keys: writes invalidate by the same keys the reads cache under. */
 export const queryKeys = {
   agents: () => ["agents"] as const,
+  /** The agent and, under it, its versions, diffs and rollout: a write to the agent invalidates them all. */
   agent: (agentId: string) => ["agent", agentId] as const,
+  agentVersions: (agentId: string) => ["agent", agentId, "versions"] as const,
   agentFiles: (agentId: string) => ["agent-files", agentId] as const,
   runs: () => ["runs"] as const,
   run: (runId: string) => ["run", runId] as const,
@@ -600,3 +615,71 @@ export const useUsage = (p: { range: UsageRange; agentId?: string; keyId?: strin
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });
+
+// Agent versions (app/(console)/agents/[agent_id]: the Versions tab, the draft banner, the rollout
+// card): the list, one version, a diff, the rollout's figures and the writes. Every key sits under
+// the agent's, so a write that invalidates the agent refreshes them too.
+
+export type VersionItem = z.infer<typeof VersionList>["versions"][number];
+export type VersionPage = z.infer<typeof VersionList>;
+export type VersionDetail = z.infer<typeof VersionRecord>;
+export type VersionDiffAnswer = z.infer<typeof VersionDiff>;
+export type VersionChange = VersionDiffAnswer["changes"][number];
+export type PublishPreviewAnswer = z.infer<typeof PublishPreview>;
+export type Rollout = z.infer<typeof RolloutRecord>;
+export type RolloutFigures = z.infer<typeof RolloutReport>;
+export type PublishInput = z.input<typeof PublishBody>;
+
+const versionsPath = (agentId: string) => `/agents/${id(agentId)}/versions`;
+
+/** A page of the agent's versions, newest first. */
+export const useAgentVersions = (p: { agentId: string; limit: number; cursor: string }) =>
+  useQuery({
+    queryKey: [...queryKeys.agentVersions(p.agentId), "list", { cursor: p.cursor, limit: p.limit }],
+    queryFn: () => api<VersionPage>(`${versionsPath(p.agentId)}?${search({ limit: p.limit, cursor: p.cursor })}`),
+    placeholderData: keepPreviousData,
+  });
+
+/** One version with its configuration; null: none asked for. */
+export const useAgentVersion = (agentId: string, version: number | null) =>
+  useQuery({
+    queryKey: [...queryKeys.agentVersions(agentId), version],
+    queryFn: () => api<VersionDetail>(`${versionsPath(agentId)}/${version}`),
+    enabled: version !== null,
+  });
+
+/** What changes from version `from` to version `to`; null: not both chosen. */
+export const useVersionDiff = (agentId: string, from: number | null, to: number | null) =>
+  useQuery({
+    queryKey: [...queryKeys.agentVersions(agentId), "diff", from, to],
+    queryFn: () => api<VersionDiffAnswer>(`${versionsPath(agentId)}/${from}/diff?${search({ to: to ?? undefined })}`),
+    enabled: from !== null && to !== null,
+  });
+
+/** The dry run of a publish: what it changes for live traffic; `body` null: not asked. */
+export const usePublishPreview = (agentId: string, body: PublishInput | null) =>
+  useQuery({
+    queryKey: [...queryKeys.agent(agentId), "publish-preview", body],
+    queryFn: () => post<PublishPreviewAnswer>(`/agents/${id(agentId)}/publish`, { ...body, dry_run: true }),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+/** The rollout and both versions' figures; polled every 5 s while a rollout is on. */
+export const useRolloutFigures = (agentId: string, enabled: boolean) =>
+  useQuery({
+    queryKey: [...queryKeys.agent(agentId), "rollout"],
+    queryFn: () => api<RolloutFigures>(`/agents/${id(agentId)}/rollout`),
+    enabled,
+    refetchInterval: (q) => (q.state.data?.rollout ? 5_000 : false),
+  });
+
+export const versionRequests = {
+  publish: (agentId: string, body: PublishInput) => post<Agent>(`/agents/${id(agentId)}/publish`, body),
+  changeRollout: (agentId: string, percent: number) => post<Agent>(`/agents/${id(agentId)}/rollout`, { percent }),
+  rollback: (agentId: string, note?: string) => post<Agent>(`/agents/${id(agentId)}/rollback`, note ? { note } : {}),
+  restore: (agentId: string, version: number, body: z.input<typeof RestoreBody>) =>
+    post<Agent>(`${versionsPath(agentId)}/${version}/restore`, body),
+  discardDraft: (agentId: string) => del<Agent>(`/agents/${id(agentId)}/draft`),
+};

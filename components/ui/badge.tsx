@@ -19,6 +19,11 @@ const STATUS_TONES: Record<string, string> = {
   cancelled: "bg-zinc-200 text-zinc-800 ring-zinc-400",
   closed: "bg-zinc-200 text-zinc-800 ring-zinc-400",
   skipped: "bg-zinc-100 text-zinc-700 ring-zinc-300",
+  // An agent version's state (docs/console.md, Versions).
+  draft: "bg-amber-50 text-amber-900 ring-amber-300",
+  published: "bg-emerald-50 text-emerald-800 ring-emerald-300",
+  rollout: "bg-sky-50 text-sky-800 ring-sky-300",
+  rolled_back: "bg-red-50 text-red-800 ring-red-300",
 };
 
 export const statusLabel = (status: string) => status.replace(/_/g, " ");

@@ -1,5 +1,6 @@
 // Agents in the console: create and edit with field errors where they belong (runtime inputs,
-// JSON lines of the workflow definition), and the test console (draft chat sessions that never
+// JSON lines of the workflow definition), an edit saved as a draft and published (versions in depth:
+// versions.spec.ts), and the test console (draft chat sessions that never
 // reach the public API; workflow runs started by hand).
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
@@ -86,23 +87,54 @@ test("an admin creates a workflow agent: a broken expression is shown at its lin
   expect(saved.workflow.steps[1].when).toBe("item.total > inputs.threshold");
 });
 
-test("an admin edits an agent: a bad runtime URL is shown under its input, the kind stays", async ({ as }) => {
+test("an admin edits an agent: a bad runtime URL is shown under its input, the kind stays, a rename is live at once", async ({
+  as,
+}) => {
   const agent = await management.createAgent(ECHO_AGENT(`edit me ${Date.now()}`));
   const page = await as("adminA");
   await page.goto(`/agents/${agent.agent_id}`);
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/[?&]tab=settings/);
   await expect(page.getByText("The kind of an agent cannot change.")).toBeVisible();
   await page.getByLabel("Runtime type").selectOption("http");
   await page.getByLabel("URL", { exact: true }).fill("ftp://example.com/agent");
-  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByLabel("URL", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("must be an http(s) URL")).toBeVisible();
 
+  // The runtime back as it was and a new name: the name changes at once, no version is written.
   await page.getByLabel("Runtime type").selectOption("echo");
   await page.getByLabel("Name", { exact: true }).fill(`${agent.name} renamed`);
-  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("heading", { name: `${agent.name} renamed` })).toBeVisible();
+  await expect(page.getByText("Changes saved.")).toBeVisible();
   const res = await page.request.get(`/api/console/agents/${agent.agent_id}`);
-  expect((await res.json()).name).toBe(`${agent.name} renamed`);
+  expect(await res.json()).toMatchObject({ name: `${agent.name} renamed`, published_version: 1, draft_version: null });
+});
+
+test("an admin's runtime edit is a draft until published: Save and publish makes it live", async ({ as }) => {
+  const agent = await management.createAgent(ECHO_AGENT(`publish me ${Date.now()}`));
+  const key = await management.mintKey("orgA", "agents publish test");
+  const page = await as("adminA");
+  await page.goto(`/agents/${agent.agent_id}?tab=settings`);
+  await page.getByLabel("Delay (ms)").fill("2");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText("Saved as draft version 2: not live until published.")).toBeVisible();
+  expect(await management.getAgent(agent.agent_id)).toMatchObject({ published_version: 1, draft_version: 2 });
+  const before = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: key, body: { message: "a" } });
+  expect(before.body.agent_version).toBe(1);
+
+  await page.getByLabel("Delay (ms)").fill("3");
+  await page.getByRole("button", { name: "Save and publish" }).click();
+  await expect(page.getByText("Published version 3: new sessions and runs use it.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Unpublished draft" })).toHaveCount(0);
+  expect(await management.getAgent(agent.agent_id)).toMatchObject({
+    published_version: 3,
+    draft_version: null,
+    runtime: { type: "echo", delay_ms: 3 },
+  });
+  const after = await call("POST", `/api/agents/webhook/${agent.agent_id}`, { auth: key, body: { message: "b" } });
+  expect(after.body.agent_version).toBe(3);
 });
 
 test("chat in the test console: the reply shows latency, tokens and cost, and its draft session stays out of the public API", async ({
@@ -123,6 +155,7 @@ test("chat in the test console: the reply shows latency, tokens and cost, and it
   await expect(meta).toContainText(/Tokens \d+ prompt \+ \d+ completion = \d+/);
   await expect(meta).toContainText("Cost $0.00");
   await expect(meta).toContainText("Model echo");
+  await expect(meta).toContainText("Version 1");
 
   const view = page.getByRole("link", { name: "View session" });
   const href = (await view.getAttribute("href"))!;
@@ -191,13 +224,14 @@ test("a support member: no agent creation, read-only settings, the console works
 
   await page.goto(`/agents/${agent.agent_id}`);
   await expect(page.getByRole("heading", { name: agent.name })).toBeVisible();
-  await expect(page.getByText("You have read access. Admins edit agents.")).toBeVisible();
-  await expect(page.getByRole("button", { name: /Save/ })).toHaveCount(0);
-  await expect(page.getByLabel("Name", { exact: true })).toHaveCount(0);
-
   await page.getByLabel("Message", { exact: true }).fill("support says hi");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByTestId("chat-reply")).toContainText("Echo: support says hi");
+
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await expect(page.getByText("You have read access. Admins edit agents.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Save/ })).toHaveCount(0);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveCount(0);
 
   const res = await page.request.patch(`/api/console/agents/${agent.agent_id}`, {
     data: { name: "sneaky" },

@@ -53,12 +53,13 @@ test("an error-rate rule made in the page fires when the agent's replies fail an
   await expectFitsPhone(page);
   await screenshots(page, "alerts-firing");
 
-  // The agent healed: 3 of 5 replies succeed. The rate is 50 % after two and 40 % after three; the
-  // worker may resolve at either (usage is flushed each second), and then shows the last value, 40 %.
+  // The agent healed (the fix published: an edit alone is a draft, never served): 3 of 5 replies
+  // succeed. The rate is 50 % after two and 40 % after three; the worker may resolve at either
+  // (usage is flushed each second), and then shows the last value, 40 %.
   const org = ui().orgA;
   const healed = await call("PATCH", `/api/v1/organizations/${org.organization_id}/agents/${agent.agent_id}`, {
     auth: org.user_token,
-    body: { runtime: { type: "echo" } },
+    body: { runtime: { type: "echo" }, publish: true },
   });
   expect(healed.status).toBe(200);
   for (let i = 0; i < 3; i++) expect((await trigger()).status).toBe(200);

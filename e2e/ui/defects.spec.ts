@@ -10,6 +10,7 @@ import {
   expectAccessible,
   expectFitsPhone,
   management,
+  ROWS_WORKFLOW_AGENT,
   screenshots,
   test,
   ui,
@@ -246,16 +247,7 @@ test("the test console refuses a message over the API's body limit before sendin
 });
 
 test("the run test console refuses inputs over the API's body limit before starting a run", async ({ as }) => {
-  const agent = await management.createAgent({
-    name: `defects run limit ${Date.now()}`,
-    kind: "workflow",
-    runtime: { type: "echo" },
-    workflow: {
-      inputs: { rows: { type: "array", required: true } },
-      items: { from: "rows" },
-      steps: [{ id: "t", type: "transform", expression: "item" }],
-    },
-  });
+  const agent = await management.createAgent(ROWS_WORKFLOW_AGENT(`defects run limit ${Date.now()}`));
   const page = await as("adminA");
   let sent = 0;
   page.on("request", (r) => {

@@ -73,6 +73,24 @@ export const management = {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   },
+  /** PATCH of an agent: a runtime, workflow or callback URL change writes a draft (`publish: true` publishes it). */
+  async updateAgent(agentId: string, body: unknown, org: Org = "orgA") {
+    const o = ui()[org];
+    const res = await call("PATCH", `/api/v1/organizations/${o.organization_id}/agents/${agentId}`, {
+      auth: o.user_token,
+      body,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  },
+  async getAgent(agentId: string, org: Org = "orgA") {
+    const o = ui()[org];
+    const res = await call("GET", `/api/v1/organizations/${o.organization_id}/agents/${agentId}`, {
+      auth: o.user_token,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  },
   async mintKey(org: Org = "orgA", name = "ui test"): Promise<string> {
     const o = ui()[org];
     const res = await call("POST", `/api/v1/organizations/${o.organization_id}/access-keys`, {
@@ -88,6 +106,18 @@ export const ECHO_AGENT = (name = `echo ${Date.now()}`) => ({
   name,
   kind: "conversational",
   runtime: { type: "echo" },
+});
+
+/** A workflow agent whose one step passes each of its `rows` through. */
+export const ROWS_WORKFLOW_AGENT = (name = `rows ${Date.now()}`) => ({
+  name,
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id: "t", type: "transform", expression: "item" }],
+  },
 });
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");

@@ -52,6 +52,7 @@ test("an admin stores a key, an agent uses it by name, a rotation takes effect, 
     await page.getByRole("button", { name: "Create agent" }).click();
     await expect(page).toHaveURL(/\/agents\/agt_[0-9A-Za-z]+$/);
     const agentId = new URL(page.url()).pathname.split("/").pop()!;
+    await page.getByRole("tab", { name: "Settings" }).click();
     await expect(page.getByLabel("API key")).toHaveValue(name);
     await expectAccessible(page);
     await screenshots(page, "agent-openai-secret");

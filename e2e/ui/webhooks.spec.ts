@@ -180,20 +180,21 @@ test("an admin rotates the secret (shown once), a signed delivery is listed, ins
 test("an admin sets an agent's default Callback URL: a trigger without one is delivered there", async ({ as }) => {
   const agent = await management.createAgent(ECHO_AGENT("Default callback bot"));
   const page = await as("adminA");
-  await page.goto(`/agents/${agent.agent_id}`);
+  await page.goto(`/agents/${agent.agent_id}?tab=settings`);
   const field = page.getByLabel("Callback URL (optional)");
   await expect(field).toHaveValue("");
 
   // Refused at the field, nothing saved.
   await field.fill("ftp://example.com/hook");
-  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByRole("button", { name: "Save and publish" }).click();
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText(/http or https/).first()).toBeVisible();
 
+  // Saved and published: triggers get it (a draft alone would not be served).
   const url = `${receiver.url}?from=agent-default`;
   await field.fill(url);
-  await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("Changes saved")).toBeVisible();
+  await page.getByRole("button", { name: "Save and publish" }).click();
+  await expect(page.getByText("Published version 2: new sessions and runs use it.")).toBeVisible();
   await expect(field).not.toHaveAttribute("aria-invalid", "true");
   await page.reload();
   await expect(page.getByLabel("Callback URL (optional)")).toHaveValue(url);
@@ -210,8 +211,8 @@ test("an admin sets an agent's default Callback URL: a trigger without one is de
 
   // Emptied, the default is removed.
   await page.getByLabel("Callback URL (optional)").fill("");
-  await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("Changes saved")).toBeVisible();
+  await page.getByRole("button", { name: "Save and publish" }).click();
+  await expect(page.getByText("Published version 3: new sessions and runs use it.")).toBeVisible();
   const saved = await call("GET", `/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`, {
     auth: ui().orgA.user_token,
   });

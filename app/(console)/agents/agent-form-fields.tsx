@@ -37,6 +37,23 @@ export function textField(s: FormState, set: SetField) {
 }
 export type TextField = ReturnType<typeof textField>;
 
+/** A version's note: optional, one line, at most 500 characters (what the API takes). */
+export function VersionNoteField({
+  value,
+  onValue,
+  label = "Note (optional)",
+  hint = "Kept with the version and in the audit log.",
+  className,
+}: {
+  value: string;
+  onValue: (value: string) => void;
+  label?: string;
+  hint?: string;
+  className?: string;
+}) {
+  return <TextField label={label} className={className} maxLength={500} value={value} onValue={onValue} hint={hint} />;
+}
+
 export function BasicsCard({
   agent,
   s,

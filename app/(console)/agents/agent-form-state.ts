@@ -135,10 +135,11 @@ export function build(s: FormState, agent?: Agent): Built {
   if (s.type === "http") runtime = { ...runtime, url: s.url.trim(), timeout_ms: num(s.timeout_ms), headers };
   const body: Record<string, unknown> = { name: s.name, runtime };
   if (!agent) body.kind = s.kind;
-  // Empty: no default; on an agent that has one, null removes it.
+  // Empty: no default; on an agent, null removes one (the draft being edited may have one that the
+  // configuration the form was loaded with does not).
   const callbackUrl = s.callback_url.trim();
   if (callbackUrl) body.callback_url = callbackUrl;
-  else if (agent?.callback_url) body.callback_url = null;
+  else if (agent) body.callback_url = null;
   if (s.kind === "workflow") {
     const w = parseJsonObject(s.workflow);
     if (w.ok) body.workflow = w.value;

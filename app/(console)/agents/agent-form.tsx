@@ -3,18 +3,22 @@
 // the definition in a JSON editor. The server's zod schemas decide what is valid; their field
 // errors (`runtime.base_url`, `workflow.steps.2.when`) are shown at the input or the JSON line.
 // The state and the body it builds are in agent-form-state.ts, the inputs in agent-form-fields.tsx
-// (name, kind) and runtime-fields.tsx (the runtime).
+// (name, kind) and runtime-fields.tsx (the runtime). An edit writes a draft version, never served
+// until published (docs/console.md, Versions): it names the version the form was loaded from, so an
+// edit made meanwhile by someone else is refused (409 draft_conflict) rather than overwritten.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { ConsoleApiError } from "@/components/console/api";
 import { JsonEditor } from "@/components/console/json-editor";
 import { queryKeys, requests, type Agent } from "@/components/console/queries";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { BasicsCard, textField } from "./agent-form-fields";
+import { BasicsCard, textField, VersionNoteField } from "./agent-form-fields";
+import { headOf } from "./head";
 import { RuntimeCard } from "./runtime-fields";
 import {
   build,
@@ -25,33 +29,94 @@ import {
   type FormState,
 } from "./agent-form-state";
 
-export function AgentForm({ agent }: { agent?: Agent }) {
+const isConflict = (e: unknown): e is ConsoleApiError => e instanceof ConsoleApiError && e.code === "draft_conflict";
+
+/** Why the form's version is not the agent's head any more, with the way to reload it. */
+function Stale({ error, agent, base, onReload }: { error: unknown; agent: Agent; base: number; onReload: () => void }) {
+  const conflict = isConflict(error) ? error.details : undefined;
+  if (!conflict && headOf(agent) === base) return null;
+  const newer = conflict ? (conflict.draft_version ?? conflict.published_version) : headOf(agent);
+  return (
+    <div role="alert" className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-300">
+      <p>
+        {conflict
+          ? `Someone else changed this agent: version ${String(newer)} is newer. Reload to see it.`
+          : `This form shows version ${base}, but edits now start from version ${String(newer)}. Reload to see it.`}
+      </p>
+      <Button size="sm" variant="secondary" className="mt-2" onClick={onReload}>
+        Reload
+      </Button>
+    </div>
+  );
+}
+
+export function AgentForm({
+  agent,
+  base: loadedBase,
+  onReload,
+}: {
+  /** The agent to edit, with the configuration of the version the form loads (its draft, if any). */
+  agent?: Agent;
+  /** That version: the edit's `base_version`. */
+  base?: number;
+  onReload?: () => void;
+}) {
   const router = useRouter();
   const toast = useToast();
   const qc = useQueryClient();
   const [s, setS] = useState<FormState>(() => initialState(agent));
   const [clientErrors, setClientErrors] = useState<ClientErrors>({});
+  const [base, setBase] = useState(loadedBase);
+  const [note, setNote] = useState("");
+  const [savedAs, setSavedAs] = useState<string | null>(null);
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => {
     setS((prev) => ({ ...prev, [k]: v }));
     if (k === "headers" || k === "workflow") setClientErrors((e) => ({ ...e, [k]: undefined }));
   };
 
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      agent ? requests.updateAgent(agent.agent_id, body) : requests.createAgent(body),
-    onSuccess: (saved) => {
+    mutationFn: ({ body, publish }: { body: Record<string, unknown>; publish: boolean }) =>
+      agent
+        ? requests.updateAgent(agent.agent_id, {
+            ...body,
+            base_version: base,
+            ...(publish ? { publish: true } : {}),
+            ...(note.trim() ? { note: note.trim() } : {}),
+          })
+        : requests.createAgent(body),
+    onSuccess: (saved, { publish }) => {
       void qc.invalidateQueries({ queryKey: queryKeys.agents() });
       qc.setQueryData(queryKeys.agent(saved.agent_id), saved);
       if (agent) {
+        void qc.invalidateQueries({ queryKey: queryKeys.agentVersions(saved.agent_id) });
+        const newDraft = saved.draft_version !== null && saved.draft_version !== base;
+        // The toast is brief; the line under the buttons stays and says what it means for triggers.
         toast({
           tone: "success",
-          message: "Changes saved",
-          detail: "New triggers use them; runs already started keep theirs.",
+          message: publish
+            ? `Version ${saved.published_version} is live`
+            : newDraft
+              ? `Draft version ${saved.draft_version} saved`
+              : "Saved",
         });
+        setSavedAs(
+          publish
+            ? `Published version ${saved.published_version}: new sessions and runs use it.`
+            : newDraft
+              ? `Saved as draft version ${saved.draft_version}: not live until published.`
+              : "Changes saved.",
+        );
+        setBase(headOf(saved));
+        setNote("");
       } else {
         toast({ tone: "success", message: `Created ${saved.name}`, detail: "Try it in the test console below." });
         router.push(`/agents/${saved.agent_id}`);
       }
+    },
+    onError: (e) => {
+      // The agent moved on: the banner and the versions show where it is now.
+      if (agent && e instanceof ConsoleApiError && e.status === 409)
+        void qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id) });
     },
   });
 
@@ -61,15 +126,16 @@ export function AgentForm({ agent }: { agent?: Agent }) {
     clientErrors,
   );
 
-  const submit = () => {
+  const submit = (publish = false) => {
     const built = build(s, agent);
+    setSavedAs(null);
     if (!built.ok) {
       setClientErrors(built.errors);
       save.reset();
       return;
     }
     setClientErrors({});
-    save.mutate(built.body);
+    save.mutate({ body: built.body, publish });
   };
 
   const text = textField(s, set);
@@ -133,7 +199,10 @@ export function AgentForm({ agent }: { agent?: Agent }) {
         })}
       </Card>
 
-      {(unplaced.length > 0 || (save.error && !fieldCount)) && (
+      {agent && base !== undefined && onReload && (
+        <Stale error={save.error} agent={agent} base={base} onReload={onReload} />
+      )}
+      {(unplaced.length > 0 || (save.error && !fieldCount && !isConflict(save.error))) && (
         <ErrorState
           error={
             save.error && !fieldCount
@@ -150,16 +219,37 @@ export function AgentForm({ agent }: { agent?: Agent }) {
         </p>
       )}
 
+      {agent && (
+        <VersionNoteField
+          label="Note for this version (optional)"
+          className="max-w-2xl"
+          value={note}
+          onValue={setNote}
+          hint="Shown in the Versions tab and the audit log."
+        />
+      )}
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : agent ? "Save changes" : "Create agent"}
+          {save.isPending ? "Saving…" : agent ? "Save draft" : "Create agent"}
         </Button>
+        {/* During a rollout a publish is refused (409 rollout_in_progress): complete or roll it back first. */}
+        {agent && !agent.rollout && (
+          <Button variant="secondary" disabled={save.isPending} onClick={() => submit(true)}>
+            Save and publish
+          </Button>
+        )}
         {!agent && (
           <Link href="/agents" className={buttonClass("secondary")}>
             Cancel
           </Link>
         )}
       </div>
+      {/* What the last save did, while the form still shows the agent's head. */}
+      {savedAs && (!agent || headOf(agent) === base) && (
+        <p role="status" className="text-sm font-medium text-emerald-800">
+          {savedAs}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,57 +1,82 @@
 "use client";
+// An agent's page: its header, the draft banner and the rollout card when there are any, and three
+// tabs (Overview: about, usage and the test console; Versions; Settings), the tab kept in the URL.
+import dynamic from "next/dynamic";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { useState } from "react";
 import { useAgent, type Agent } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
-import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
-import { ErrorState, Skeleton } from "@/components/ui/states";
-import { AgentForm } from "../agent-form";
+import { ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import { Tabs } from "@/components/ui/tabs";
 import { ArchivedBadge, KindBadge } from "../agents-view";
-import { RUNTIME_LABELS } from "../runtime-labels";
+import { DraftBanner } from "./draft-banner";
+import { useAgentPageUrl } from "./page-url";
 import { TestConsole } from "./test-console";
+
+// The parts not on the first view (another tab, a rollout, a dialog) load when they show: the page's
+// first load stays within its budget (docs/console.md, Looks, accessibility, weight).
+const loading = () => <SkeletonRows label="Loading" />;
+const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), { loading });
+const AgentSettings = dynamic(() => import("./agent-settings").then((m) => m.AgentSettings), { loading });
+const RolloutCard = dynamic(() => import("./rollout-card").then((m) => m.RolloutCard), { loading });
+const PublishDialog = dynamic(() => import("./publish-dialog").then((m) => m.PublishDialog));
+
+const TABS = [
+  { key: "overview", label: "Overview" },
+  { key: "versions", label: "Versions" },
+  { key: "settings", label: "Settings" },
+] as const;
+type TabKey = (typeof TABS)[number]["key"];
 
 const linkClass = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline";
 
-const show = (v: unknown): ReactNode =>
-  v === undefined || v === null || v === "" ? (
-    "—"
-  ) : typeof v === "object" ? (
-    <Mono>{JSON.stringify(v)}</Mono>
-  ) : (
-    String(v)
-  );
-
-/** What a support member sees instead of the form: the same values, read-only. */
-function ReadOnlySettings({ agent }: { agent: Agent }) {
-  const { type, ...rest } = agent.runtime;
+function Overview({ agent }: { agent: Agent }) {
   return (
-    <Card title="Settings">
-      <p className="mb-4 rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-        You have read access. Admins edit agents.
-      </p>
-      <Details
-        items={[
-          ["Name", agent.name],
-          ["Runtime type", RUNTIME_LABELS[type] ?? type],
-          ...Object.entries(rest).map(([k, v]): [string, ReactNode] => [k, show(v)]),
-          ["Callback URL", show(agent.callback_url)],
-        ]}
-      />
-      {agent.workflow && (
-        <div className="mt-4">
-          <JsonEditor label="Workflow definition (JSON)" value={JSON.stringify(agent.workflow, null, 2)} readOnly />
-        </div>
+    <div className="space-y-6">
+      <Card title="About">
+        <Details
+          items={[
+            [
+              "Agent id",
+              <span key="id" className="flex flex-wrap items-center gap-2">
+                <Mono>{agent.agent_id}</Mono>
+                <CopyButton value={agent.agent_id} label="Copy id" />
+              </span>,
+            ],
+            ["Created", formatDate(agent.created_at)],
+            ["Updated", formatDate(agent.updated_at)],
+            [
+              "Trigger",
+              <Mono key="trigger">
+                POST /api/agents/webhook/{agent.agent_id}
+                {agent.kind === "workflow" ? " (body: the inputs)" : ' (body: {"message": "…"})'}
+              </Mono>,
+            ],
+          ]}
+        />
+      </Card>
+      <UsageCharts agent_id={agent.agent_id} />
+      {agent.archived_at ? (
+        <p role="note" className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+          This agent was archived {formatDate(agent.archived_at)}: it takes no new triggers or uploads, so the test
+          console is off. Its sessions, runs and files stay readable.
+        </p>
+      ) : (
+        <TestConsole agent={agent} />
       )}
-    </Card>
+    </div>
   );
 }
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
   const admin = useIsAdmin();
   const q = useAgent(agentId);
+  const url = useAgentPageUrl();
+  const [publishing, setPublishing] = useState(false);
+  const tab: TabKey = TABS.find((t) => t.key === url.filters.tab)?.key ?? "overview";
   const back = <BackLink href="/agents">All agents</BackLink>;
   if (q.isPending) {
     return (
@@ -86,6 +111,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
             <span>
               runtime <Mono>{agent.runtime.type}</Mono>
             </span>
+            <span>· version {agent.published_version} live</span>
           </span>
         }
         actions={
@@ -94,49 +120,32 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           </Link>
         }
       />
-      <div className="space-y-6">
-        <Card title="About">
-          <Details
-            items={[
-              [
-                "Agent id",
-                <span key="id" className="flex flex-wrap items-center gap-2">
-                  <Mono>{agent.agent_id}</Mono>
-                  <CopyButton value={agent.agent_id} label="Copy id" />
-                </span>,
-              ],
-              ["Created", formatDate(agent.created_at)],
-              ["Updated", formatDate(agent.updated_at)],
-              [
-                "Trigger",
-                <Mono key="trigger">
-                  POST /api/agents/webhook/{agent.agent_id}
-                  {agent.kind === "workflow" ? " (body: the inputs)" : ' (body: {"message": "…"})'}
-                </Mono>,
-              ],
-            ]}
-          />
-        </Card>
-        <UsageCharts agent_id={agent.agent_id} />
-        {agent.archived_at ? (
-          <p role="note" className="rounded-md bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-            This agent was archived {formatDate(agent.archived_at)}: it takes no new triggers or uploads, so the test
-            console is off. Its sessions, runs and files stay readable.
-          </p>
+      {(agent.draft_version !== null || agent.rollout) && (
+        <div className="mb-6 space-y-4">
+          {agent.draft_version !== null && (
+            <DraftBanner
+              agent={agent}
+              onPublish={() => setPublishing(true)}
+              onReview={() =>
+                url.update({ tab: "versions", from: String(agent.published_version), to: String(agent.draft_version) })
+              }
+            />
+          )}
+          {agent.rollout && <RolloutCard agent={agent} />}
+        </div>
+      )}
+      <Tabs label="Agent" tabs={[...TABS]} selected={tab} onSelect={(k) => url.update({ tab: k })}>
+        {tab === "overview" ? (
+          <Overview agent={agent} />
+        ) : tab === "versions" ? (
+          <VersionsTab agent={agent} url={url} onPublish={() => setPublishing(true)} />
         ) : (
-          <TestConsole agent={agent} />
+          <AgentSettings key={agent.agent_id} agent={agent} />
         )}
-        {admin ? (
-          <section aria-labelledby="settings-heading" className="space-y-3">
-            <h2 id="settings-heading" className="text-base font-semibold text-zinc-900">
-              Settings
-            </h2>
-            <AgentForm key={agent.agent_id} agent={agent} />
-          </section>
-        ) : (
-          <ReadOnlySettings agent={agent} />
-        )}
-      </div>
+      </Tabs>
+      {admin && agent.draft_version !== null && (
+        <PublishDialog agent={agent} open={publishing} onClose={() => setPublishing(false)} />
+      )}
     </>
   );
 }

@@ -46,6 +46,7 @@ export function ChatEntry({ entry: e, agentName }: { entry: Entry; agentName: st
         data-testid="reply-meta"
         aria-label="Reply details"
       >
+        <Meta label="Version">{e.reply.agent_version}</Meta>
         <Meta label="Latency">{formatMs(e.latencyMs)}</Meta>
         <Meta label="Tokens">
           {e.reply.token_usage

@@ -28,13 +28,13 @@ export function sampleInputs(def: WorkflowDefinition | null): string {
 }
 
 export function RunConsole({ agent }: { agent: Agent }) {
-  const [started, setStarted] = useState<{ run_id: string; at: string }[]>([]);
+  const [started, setStarted] = useState<{ run_id: string; version: number }[]>([]);
   const declared = Object.entries(agent.workflow?.inputs ?? {});
   const hasFile = declared.some(([, d]) => d.type === "file");
 
   const start = useMutation({
     mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs),
-    onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, at: new Date().toISOString() }, ...all]),
+    onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, version: r.agent_version }, ...all]),
   });
   const editor = useInputsEditor(() => sampleInputs(agent.workflow), start, { limit: true });
 
@@ -92,6 +92,7 @@ export function RunConsole({ agent }: { agent: Agent }) {
                   <Link href={`/runs/${r.run_id}`} className={linkClass}>
                     Open run <Mono>{r.run_id}</Mono>
                   </Link>
+                  <span className="text-xs text-zinc-600">version {r.version}</span>
                 </li>
               ))}
             </ul>

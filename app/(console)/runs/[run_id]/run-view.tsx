@@ -231,6 +231,20 @@ export function RunView({ runId }: { runId: string }) {
               </Link>,
             ],
             ["Agent ID", <IdWithCopy key="agent-id" id={r.agent_id} label="Copy agent ID" />],
+            [
+              "Agent version",
+              r.agent_version === null ? (
+                "—"
+              ) : (
+                <Link
+                  key="version"
+                  href={`/agents/${r.agent_id}?tab=versions`}
+                  className="text-indigo-700 hover:underline"
+                >
+                  version {r.agent_version}
+                </Link>
+              ),
+            ],
             ["Trigger", r.trigger_type],
             ["Created", formatDate(r.created_at)],
             [

@@ -2,7 +2,8 @@
 // One message of a thread, and the thread's list. Rendering stays responsive at any size: a message
 // past COLLAPSE_AT characters shows its start with "Show all (200 KB)", and each message is laid out
 // only near the viewport (content-visibility), so a long thread does not lay out every message at once.
-import { useState } from "react";
+// Each reply names the agent version that produced it, and a mark shows where the version changed.
+import { Fragment, useState } from "react";
 import type { MessageItem, TokenUsage } from "@/components/console/queries";
 import { formatCost, formatDate, formatMs, formatNumber } from "@/components/console/format";
 import { StatusBadge } from "@/components/ui/badge";
@@ -74,6 +75,7 @@ export function Message({ m }: { m: MessageItem }) {
               {formatDate(m.created_at)}
             </time>
           </span>
+          {m.agent_version !== null && <span className="text-xs text-zinc-600">· version {m.agent_version}</span>}
         </header>
         {m.content ? (
           <MessageText text={m.content} />
@@ -111,12 +113,31 @@ export function Message({ m }: { m: MessageItem }) {
   );
 }
 
+/** Where a reply's version differs from the reply before: "Version 7 from here". */
+function VersionMark({ version }: { version: number }) {
+  return (
+    <li data-testid="version-mark" className="flex items-center gap-3 text-xs font-medium text-indigo-800">
+      <span aria-hidden className="h-px flex-1 bg-indigo-200" />
+      Version {version} from here
+      <span aria-hidden className="h-px flex-1 bg-indigo-200" />
+    </li>
+  );
+}
+
 export function MessageList({ messages }: { messages: MessageItem[] }) {
+  let previous: number | null = null;
   return (
     <ol aria-label="Thread, oldest first" className="space-y-3">
-      {messages.map((m) => (
-        <Message key={m.message_id} m={m} />
-      ))}
+      {messages.map((m) => {
+        const changed = m.agent_version !== null && previous !== null && m.agent_version !== previous;
+        if (m.agent_version !== null) previous = m.agent_version;
+        return (
+          <Fragment key={m.message_id}>
+            {changed && <VersionMark version={m.agent_version!} />}
+            <Message m={m} />
+          </Fragment>
+        );
+      })}
     </ol>
   );
 }

@@ -379,8 +379,12 @@ export const requests = {
     patch<Agent>(`/agents/${agentId}`, body),
   archiveAgent: (agentId: string) => del<Agent>(`/agents/${agentId}`),
   chat: (agentId: string, body: Record<string, unknown>) => post<ChatReply>(`/agents/${agentId}/chat`, body),
-  startRun: (agentId: string, inputs: Record<string, unknown>) =>
-    post<z.infer<typeof RunAccepted>>(`/agents/${agentId}/runs`, { inputs }),
+  /** `agentVersion`: the version to try (the draft too); null or absent: the one a trigger would get. */
+  startRun: (agentId: string, inputs: Record<string, unknown>, agentVersion?: number | null) =>
+    post<z.infer<typeof RunAccepted>>(`/agents/${agentId}/runs`, {
+      inputs,
+      ...(agentVersion != null ? { agent_version: agentVersion } : {}),
+    }),
   controlRun: (runId: string, action: Control) => post<RunDetail>(`/runs/${runId}/${action}`),
   resolveApproval: (
     runId: string,

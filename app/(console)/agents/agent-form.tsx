@@ -35,7 +35,7 @@ const isConflict = (e: unknown): e is ConsoleApiError => e instanceof ConsoleApi
 function Stale({ error, agent, base, onReload }: { error: unknown; agent: Agent; base: number; onReload: () => void }) {
   const conflict = isConflict(error) ? error.details : undefined;
   if (!conflict && headOf(agent) === base) return null;
-  const newer = conflict ? (conflict.draft_version ?? conflict.published_version) : headOf(agent);
+  const newer = conflict ? conflict.head_version : headOf(agent);
   return (
     <div role="alert" className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-300">
       <p>

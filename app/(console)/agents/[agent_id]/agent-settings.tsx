@@ -1,6 +1,7 @@
 "use client";
 // The agent page's Settings tab: for admins the form over the agent's head (its draft when it has
-// one, else the published version), for support members the published settings, read-only.
+// one, else a rollout's new version, else the published version), for support members the
+// published settings, read-only.
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { JsonEditor } from "@/components/console/json-editor";
@@ -9,7 +10,7 @@ import { queryKeys, useAgentVersion, type Agent } from "@/components/console/que
 import { Card, Details, Mono } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { AgentForm } from "../agent-form";
-import { headOf } from "../head";
+import { headOf, unpublishedHead } from "../head";
 import { RUNTIME_LABELS } from "../runtime-labels";
 
 const show = (v: unknown): ReactNode =>
@@ -51,15 +52,15 @@ export function AgentSettings({ agent }: { agent: Agent }) {
   const qc = useQueryClient();
   // The version the form edits, read once: a change made meanwhile is the form's to report (it
   // keeps what was typed), and "Reload" reads the agent again.
-  const [loaded, setLoaded] = useState({ n: 0, draft: agent.draft_version, base: headOf(agent) });
-  const draft = useAgentVersion(agent.agent_id, admin ? loaded.draft : null);
+  const [loaded, setLoaded] = useState({ n: 0, head: unpublishedHead(agent), base: headOf(agent) });
+  const draft = useAgentVersion(agent.agent_id, admin ? loaded.head : null);
   if (!admin) return <ReadOnlySettings agent={agent} />;
   const reload = async () => {
     await qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id), exact: true });
     const fresh = qc.getQueryData<Agent>(queryKeys.agent(agent.agent_id)) ?? agent;
-    setLoaded((l) => ({ n: l.n + 1, draft: fresh.draft_version, base: headOf(fresh) }));
+    setLoaded((l) => ({ n: l.n + 1, head: unpublishedHead(fresh), base: headOf(fresh) }));
   };
-  if (loaded.draft !== null && draft.isPending) {
+  if (loaded.head !== null && draft.isPending) {
     return (
       <div role="status" aria-label="Loading the draft" className="space-y-4">
         <Skeleton className="h-32 w-full" />
@@ -69,13 +70,17 @@ export function AgentSettings({ agent }: { agent: Agent }) {
   }
   if (draft.error) return <ErrorState error={draft.error} title="The draft could not be loaded" />;
   const edited =
-    loaded.draft !== null && draft.data
+    loaded.head !== null && draft.data
       ? { ...agent, runtime: draft.data.runtime, workflow: draft.data.workflow, callback_url: draft.data.callback_url }
       : agent;
   return (
     <section aria-labelledby="settings-heading" className="space-y-3">
       <h2 id="settings-heading" className="text-base font-semibold text-zinc-900">
-        {loaded.draft !== null ? `Settings (draft version ${loaded.draft})` : "Settings"}
+        {loaded.head === null
+          ? "Settings"
+          : loaded.head === agent.draft_version
+            ? `Settings (draft version ${loaded.head})`
+            : `Settings (version ${loaded.head}, rolling out)`}
       </h2>
       <p className="text-sm text-zinc-700">
         Saving writes a draft version: triggers keep the published version until the draft is published. The name

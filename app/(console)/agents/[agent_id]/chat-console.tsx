@@ -10,10 +10,11 @@ import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { SelectField, Textarea } from "@/components/ui/field";
+import { Textarea } from "@/components/ui/field";
 import { Card, Mono } from "@/components/ui/misc";
 import { ChatEntry, type Entry } from "./chat-entry";
 import { linkClass } from "./links";
+import { useVersionChoice } from "./version-choice";
 
 let entryKey = 1;
 
@@ -26,28 +27,12 @@ function DraftNote() {
   );
 }
 
-/**
- * The versions the console may try (docs/console.md, Versions): the published one, the draft (the
- * test console alone may send it) and a rollout's canary. One of them only: nothing to choose.
- */
-function versionChoices(agent: Agent): (readonly [number, string])[] {
-  const choices: (readonly [number, string])[] = [
-    [agent.published_version, `Published (version ${agent.published_version})`],
-  ];
-  if (agent.rollout) choices.push([agent.rollout.version, `Canary (version ${agent.rollout.version})`]);
-  if (agent.draft_version !== null) choices.push([agent.draft_version, `Draft (version ${agent.draft_version})`]);
-  return choices.length > 1 ? choices : [];
-}
-
 export function ChatConsole({ agent }: { agent: Agent }) {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [message, setMessage] = useState("");
   const [tooLarge, setTooLarge] = useState<string | null>(null);
-  const choices = versionChoices(agent);
-  const [chosen, setChosen] = useState<number>(agent.published_version);
-  // The version sent: the one chosen while it is still offered (a draft published meanwhile is not).
-  const version = choices.some(([v]) => v === chosen) ? chosen : choices.length ? agent.published_version : null;
+  const { version, field: versionField } = useVersionChoice(agent, "Each reply says which version answered.");
   const log = useRef<HTMLDivElement>(null);
   const inputId = useId();
   const focusInput = () => document.getElementById(inputId)?.focus();
@@ -137,16 +122,7 @@ export function ChatConsole({ agent }: { agent: Agent }) {
     >
       <div className="space-y-3">
         <DraftNote />
-        {choices.length > 0 && (
-          <SelectField
-            label="Version to try"
-            className="max-w-xs"
-            value={version ?? agent.published_version}
-            options={choices}
-            onValue={(v) => setChosen(Number(v))}
-            hint="Each reply says which version answered."
-          />
-        )}
+        {versionField}
         <div
           ref={log}
           role="log"

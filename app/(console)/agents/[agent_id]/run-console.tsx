@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, Mono } from "@/components/ui/misc";
 import type { WorkflowDefinition } from "../runtime-labels";
 import { linkClass } from "./links";
+import { useVersionChoice } from "./version-choice";
 
 const SAMPLE_BY_TYPE: Record<string, unknown> = {
   string: "",
@@ -32,8 +33,9 @@ export function RunConsole({ agent }: { agent: Agent }) {
   const declared = Object.entries(agent.workflow?.inputs ?? {});
   const hasFile = declared.some(([, d]) => d.type === "file");
 
+  const { version, field: versionField } = useVersionChoice(agent, "Each run started here says which version it uses.");
   const start = useMutation({
-    mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs),
+    mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs, version),
     onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, version: r.agent_version }, ...all]),
   });
   const editor = useInputsEditor(() => sampleInputs(agent.workflow), start, { limit: true });
@@ -55,6 +57,7 @@ export function RunConsole({ agent }: { agent: Agent }) {
             ))}
           </ul>
         )}
+        {versionField}
         <form
           className="space-y-3"
           onSubmit={(e) => {

@@ -24,7 +24,7 @@ export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: b
       description={
         r
           ? `Version ${r.from_version} will serve all new sessions and runs again; the rollout of version ${r.version} ends.`
-          : `The version that served before version ${agent.published_version} will serve all new sessions and runs again.`
+          : `Version ${agent.previous_version} (which served before version ${agent.published_version}) will serve all new sessions and runs again.`
       }
       verb="rollBack"
       noun="version"

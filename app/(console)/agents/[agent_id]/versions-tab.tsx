@@ -106,8 +106,7 @@ export function VersionsTab({ agent, url, onPublish }: { agent: Agent; url: Agen
   const to = versionOf(url.filters.to);
   const loaded = list.data?.versions ?? [];
   // Something served before the published version: a rollback has somewhere to go.
-  const canRollBack =
-    admin && !agent.rollout && loaded.some((v) => v.published_at && v.version !== agent.published_version);
+  const canRollBack = admin && !agent.rollout && agent.previous_version !== null;
   const compare = (v: VersionItem) => {
     focusCompare.current = true;
     url.update({ from: String(v.base_version ?? agent.published_version), to: String(v.version) });

@@ -12,7 +12,8 @@
 // BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only),
 // BENCH_BEFORE_DIR (another checkout with its own production build, e.g. the previous commit's in a
 // git worktree: its server runs beside ours on a database of its own, made by this checkout's
-// migrations, and every figure is also measured on it, as the baseline "before").
+// migrations, and every figure is measured on both, alternately, BENCH_AB_ROUNDS times (default 3):
+// the second table gives the median of each and their ratio).
 // Needs a production build (npm run build, with the same NEXT_DIST_DIR).
 import { dbEnv, freshTarget, ownServer } from "../e2e/api/server";
 import { sha256 } from "../lib/auth/secrets";
@@ -242,26 +243,28 @@ export default async function bench() {
       target: { url: `${empty.baseUrl}/api/empty`, ...c50 },
     };
     const bareOn = (target: Target): Baseline => ({ name: "bare", pid: bare.pid, target });
-    const beforeOn = (figure: "async" | "message" | "run" | "sync"): Baseline[] =>
-      before ? [{ name: "before", pid: before.pid, target: before[figure] }] : [];
-    const figures: { name: string; ours: Target; baselines: Baseline[] }[] = [
-      {
-        name: "1. async trigger accept",
-        ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
-        baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 }), ...beforeOn("async")],
-      },
-      {
-        name: "2. GET message",
-        ours: { url: ownMessage, headers: auth, ...c50 },
-        baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext, ...beforeOn("message")],
-      },
-      { name: "3. GET run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext, ...beforeOn("run")] },
-      {
-        name: `4. sync trigger, http ${delayMs} ms`,
-        ours: { ...syncTrigger(own.server.baseUrl), ...sync },
-        baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync }), ...beforeOn("sync")],
-      },
-    ];
+    const figures: { name: string; key: "async" | "message" | "run" | "sync"; ours: Target; baselines: Baseline[] }[] =
+      [
+        {
+          name: "1. async trigger accept",
+          key: "async",
+          ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
+          baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 })],
+        },
+        {
+          name: "2. GET message",
+          key: "message",
+          ours: { url: ownMessage, headers: auth, ...c50 },
+          baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext],
+        },
+        { name: "3. GET run", key: "run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext] },
+        {
+          name: `4. sync trigger, http ${delayMs} ms`,
+          key: "sync",
+          ours: { ...syncTrigger(own.server.baseUrl), ...sync },
+          baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync })],
+        },
+      ];
     const measured = new Map<Baseline, Figure>();
     const rows: Row[] = [];
     for (const f of figures) {
@@ -285,6 +288,30 @@ export default async function bench() {
       ] as const) {
         if (f.non2xx || f.errors)
           notes.push(`${r.figure} (${who}): statuses ${f.statuses}, ${f.errors} errors (${f.timeouts} timeouts)`);
+      }
+    }
+    if (before) {
+      // Ours and the previous build, alternately (which goes first alternates too), so that a drift
+      // of the machine during the run weighs on both alike.
+      const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 3);
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      console.log(`\nagainst the previous build (${process.env.BENCH_BEFORE_DIR}), ${rounds} alternating rounds:`);
+      console.log("| figure | ours req/s (median) | before req/s (median) | ours/before | each round |");
+      console.log("|---|---|---|---|---|");
+      for (const f of figures) {
+        const ours: number[] = [];
+        const old: number[] = [];
+        for (let r = 0; r < rounds; r++) {
+          const pair = [
+            async () => ours.push((await measure(`${f.name} (ours)`, serverPid, f.ours)).rps),
+            async () => old.push((await measure(`${f.name} (before)`, before.pid, before[f.key])).rps),
+          ];
+          for (const run of r % 2 ? pair.reverse() : pair) await run();
+        }
+        const each = ours.map((o, i) => (o / old[i]!).toFixed(2)).join(", ");
+        console.log(
+          `| ${f.name} | ${fmt(median(ours))} | ${fmt(median(old))} | ${(median(ours) / median(old)).toFixed(2)} | ${each} |`,
+        );
       }
     }
     for (const note of [...new Set(notes)]) console.log(`- ${note}`);

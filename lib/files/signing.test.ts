@@ -1,3 +1,4 @@
+import { respelledSignatures } from "../../test-support/signatures";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -70,6 +71,7 @@ describe("signed download URLs", () => {
     for (const bad of [
       `${forged}.${sig}`,
       `${payload}.${flipped}`,
+      ...respelledSignatures(sig).map((s) => `${payload}.${s}`),
       payload,
       `${payload}.${sig}.x`,
       `${payload}.`,

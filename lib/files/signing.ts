@@ -1,9 +1,10 @@
 // Signed download URLs (docs/api.md, Signed downloads: 15 minutes) for local storage: the token carries what the
 // download route needs (storage key, filename, media type, expiry) and an HMAC-SHA256 over it, so
 // the route needs no database read and an S3 implementation can swap in presigned URLs.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { dataDirSecret } from "../auth/secret-files";
+import { safeEqual } from "../auth/secrets";
 import { env } from "../env";
 import { ApiError } from "../errors";
 import { log } from "../log";
@@ -78,14 +79,17 @@ export function signDownload(opts: {
   };
 }
 
-/** Checks the signature first (constant time), then the expiry, so a forged expiry is a bad signature. */
+/**
+ * Checks the signature first, then the expiry, so a forged expiry is a bad signature. The signature
+ * must be exactly the text that was issued (compared in constant time): decoding it first would
+ * accept other spellings of the same bytes (a last character differing in its unused bits, stray
+ * characters a lenient decoder skips).
+ */
 export function verifyDownload(token: string, now = Date.now()): SignedDownload {
   const invalid = () => new ApiError("invalid_signature", "The download link is invalid.");
   const [payload, sig, extra] = token.split(".");
   if (!payload || !sig || extra !== undefined) throw invalid();
-  const given = Buffer.from(sig, "base64url");
-  const expected = mac(payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  if (!safeEqual(sig, mac(payload).toString("base64url"))) throw invalid();
   let parsed: z.infer<typeof TokenPayload>;
   try {
     parsed = TokenPayload.parse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));

@@ -57,6 +57,7 @@ export const ERROR_STATUS = {
   approval_claimed: 409,
   access_key_rolled: 409,
   access_key_revoked: 409,
+  access_key_expired_for_good: 409,
   draft_conflict: 409,
   nothing_to_publish: 409,
   rollout_in_progress: 409,

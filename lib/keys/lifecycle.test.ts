@@ -113,6 +113,31 @@ describe("roll", () => {
   });
 });
 
+describe("an expired key is over", () => {
+  it("is never rolled (409 access_key_expired_for_good) nor given another expiry; its name may change", async () => {
+    const expiresAt = new Date(Date.now() + HOUR).toISOString();
+    const key = await mint({ expires_at: expiresAt });
+    shiftClock(HOUR + 1000);
+    const refused = { code: "access_key_expired_for_good", status: 409, details: { expired_at: expiresAt } };
+    for (const grace of [0, 3600]) {
+      await expect(
+        rollKey({ organizationId: orgId, keyId: key.key_id, input: { grace_period_seconds: grace }, actor }),
+      ).rejects.toMatchObject(refused);
+    }
+    const later = new Date(Date.now() + 48 * HOUR).toISOString();
+    for (const expires_at of [null, later]) {
+      await expect(
+        updateKey({ organizationId: orgId, keyId: key.key_id, input: { expires_at }, actor }),
+      ).rejects.toMatchObject(refused);
+    }
+    const renamed = await updateKey({ organizationId: orgId, keyId: key.key_id, input: { name: "old one" }, actor });
+    expect(renamed).toMatchObject({ name: "old one", expires_at: expiresAt });
+    await expect(verifyAccessKey(key.key)).rejects.toMatchObject({ code: "access_key_expired" });
+    const rows = await db.prisma.accessKey.count({ where: { rolledFromId: key.key_id } });
+    expect(rows).toBe(0);
+  });
+});
+
 describe("change after mint", () => {
   it("changes name, limit, scope and expiry at once (cache evicted), never the secret, with before/after in the audit", async () => {
     clearKeyCache();

@@ -170,11 +170,26 @@ export async function revokeKey(opts: {
 /** A revoked or already rolled key can be neither rolled nor changed: 409 with the reason's code. */
 function assertLive(row: AccessKey, doing: string) {
   if (row.revokedAt) throw new ApiError("access_key_revoked", `This Access Key is revoked: it cannot be ${doing}.`);
+  assertNotExpired(row, doing);
   if (row.rolledToId) {
     throw new ApiError(
       "access_key_rolled",
       `This Access Key was already rolled to ${row.rolledToId}: it cannot be ${doing}; use its successor.`,
       { rolled_to_key_id: row.rolledToId },
+    );
+  }
+}
+
+/**
+ * An expired key is over, as a revoked one is: it is never rolled (a successor would outlive the
+ * expiry an admin chose) and its expiry never changes (docs/api.md, Access Keys). Mint a new key.
+ */
+function assertNotExpired(row: AccessKey, doing: string) {
+  if (row.expiresAt && row.expiresAt <= now()) {
+    throw new ApiError(
+      "access_key_expired_for_good",
+      `This Access Key expired at ${row.expiresAt.toISOString()}: it cannot be ${doing}; mint a new key.`,
+      { expired_at: row.expiresAt.toISOString() },
     );
   }
 }
@@ -207,7 +222,7 @@ export async function rollKey(opts: {
         start: secret.start,
         permissions: old.permissions,
         rateLimitPerMinute: old.rateLimitPerMinute,
-        expiresAt: old.expiresAt && old.expiresAt > at ? old.expiresAt : null,
+        expiresAt: old.expiresAt,
         agentIds: old.agentIds,
         rolledFromId: old.id,
         createdByUserId: opts.actor.type === "user" ? opts.actor.id : undefined,
@@ -261,6 +276,7 @@ export async function updateKey(opts: {
   const row = await findKey(opts.organizationId, opts.keyId);
   if (row.revokedAt) throw new ApiError("access_key_revoked", "This Access Key is revoked: it cannot be changed.");
   const { input } = opts;
+  if (input.expires_at !== undefined) assertNotExpired(row, "given another expiry");
   const expiresAt = expiryOf(input.expires_at);
   const agentIds = await scopeOf(opts.organizationId, input.agent_ids);
   const data: P.AccessKeyUpdateInput = {

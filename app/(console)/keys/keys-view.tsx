@@ -22,6 +22,7 @@ import {
   expiryFromDays,
   expiryText,
   KeyStateBadge,
+  keyState,
   RevokeDialog,
   RollDialog,
   RollLinks,
@@ -194,7 +195,8 @@ function keyColumns(p: {
       ...actionsColumn<KeyRow>(
         (k) => k.name,
         (k) => [
-          !k.revoked_at && !k.rolled_to_key_id && { label: "Roll", onClick: () => p.setRolling(k) },
+          // An expired key is over: never rolled (docs/api.md, Access Keys).
+          keyState(k) === "active" && { label: "Roll", onClick: () => p.setRolling(k) },
           !k.revoked_at && { label: "Change", onClick: () => p.setEditing(k) },
           !k.revoked_at && { label: "Revoke", onClick: () => p.setRevoking(k) },
         ],

@@ -105,6 +105,8 @@ export const ERROR_DOCS: ErrorDocs = {
     "console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.",
   access_key_rolled: "the Access Key was already rolled: roll its successor instead.",
   access_key_revoked: "the Access Key is revoked: it cannot be rolled or changed.",
+  access_key_expired_for_good:
+    "the Access Key has expired: it cannot be rolled, nor given another expiry (mint a new key); `details: {expired_at}`.",
   invitation_expired:
     "console: the invitation link was already used, revoked, replaced by a newer one, or is older than 7 days.",
   request_timeout: "the request took longer than the server's limit, or its headers arrived too slowly.",

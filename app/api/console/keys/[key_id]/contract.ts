@@ -16,7 +16,13 @@ export const PATCH = route({
   auth: "console",
   body: UpdateKeyBody,
   responses: { 200: AccessKeyRecord },
-  errors: [...CONSOLE_ADMIN_ERRORS, ...JSON_BODY_ERRORS, "access_key_not_found", "access_key_revoked"],
+  errors: [
+    ...CONSOLE_ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "access_key_not_found",
+    "access_key_revoked",
+    "access_key_expired_for_good",
+  ],
   admin: true,
 });
 

@@ -14,6 +14,7 @@ export const POST = route({
     "access_key_not_found",
     "access_key_rolled",
     "access_key_revoked",
+    "access_key_expired_for_good",
   ],
   admin: true,
 });

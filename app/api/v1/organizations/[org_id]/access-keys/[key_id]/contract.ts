@@ -36,7 +36,13 @@ export const PATCH = route({
   body: UpdateKeyBody,
   admin: true,
   responses: { 200: AccessKeyRecord },
-  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "access_key_not_found", "access_key_revoked"],
+  errors: [
+    ...ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "access_key_not_found",
+    "access_key_revoked",
+    "access_key_expired_for_good",
+  ],
   openapi: (c) => ({
     operationId: "updateAccessKey",
     summary: "Change an Access Key",
@@ -44,7 +50,8 @@ export const PATCH = route({
     description:
       "Admin only. Any of `name`, `rate_limit_per_minute`, `expires_at`, `agent_ids` (`null` clears the limit, " +
       "the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the " +
-      "audit log records the values before and after. A revoked key answers `409 access_key_revoked`.",
+      "audit log records the values before and after. A revoked key answers `409 access_key_revoked`; an " +
+      "expired key's expiry cannot change (`409 access_key_expired_for_good`).",
     parameters: [ORG_ID, KEY_ID],
     requestBody: {
       required: true,

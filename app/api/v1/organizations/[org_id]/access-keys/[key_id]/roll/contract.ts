@@ -12,7 +12,14 @@ export const POST = route({
   body: RollKeyBody,
   admin: true,
   responses: { 201: MintedAccessKey },
-  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "access_key_not_found", "access_key_rolled", "access_key_revoked"],
+  errors: [
+    ...ADMIN_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "access_key_not_found",
+    "access_key_rolled",
+    "access_key_revoked",
+    "access_key_expired_for_good",
+  ],
   openapi: (c) => ({
     operationId: "rollAccessKey",
     summary: "Roll an Access Key",
@@ -22,7 +29,7 @@ export const POST = route({
       "answers it as minting does (the raw key, this once). The old key keeps working for " +
       "`grace_period_seconds` (0: revoked at once; else 3600 to 604800): from its `revoke_at` it is refused, " +
       "and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one " +
-      "`409 access_key_revoked`.",
+      "`409 access_key_revoked`; an expired one `409 access_key_expired_for_good`.",
     parameters: [ORG_ID, KEY_ID],
     requestBody: {
       required: true,

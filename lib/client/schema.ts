@@ -485,7 +485,7 @@ export interface paths {
     head?: never;
     /**
      * Change an Access Key
-     * @description Admin only. Any of `name`, `rate_limit_per_minute`, `expires_at`, `agent_ids` (`null` clears the limit, the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the audit log records the values before and after. A revoked key answers `409 access_key_revoked`.
+     * @description Admin only. Any of `name`, `rate_limit_per_minute`, `expires_at`, `agent_ids` (`null` clears the limit, the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the audit log records the values before and after. A revoked key answers `409 access_key_revoked`; an expired key's expiry cannot change (`409 access_key_expired_for_good`).
      */
     patch: operations["updateAccessKey"];
     trace?: never;
@@ -501,7 +501,7 @@ export interface paths {
     put?: never;
     /**
      * Roll an Access Key
-     * @description Admin only. Mints a successor with the same name, permissions, rate limit, agent scope and expiry, and answers it as minting does (the raw key, this once). The old key keeps working for `grace_period_seconds` (0: revoked at once; else 3600 to 604800): from its `revoke_at` it is refused, and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one `409 access_key_revoked`.
+     * @description Admin only. Mints a successor with the same name, permissions, rate limit, agent scope and expiry, and answers it as minting does (the raw key, this once). The old key keeps working for `grace_period_seconds` (0: revoked at once; else 3600 to 604800): from its `revoke_at` it is refused, and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one `409 access_key_revoked`; an expired one `409 access_key_expired_for_good`.
      */
     post: operations["rollAccessKey"];
     delete?: never;
@@ -1266,6 +1266,8 @@ export interface components {
       published_version: number;
       /** @description The unpublished draft, never served; null when none. */
       draft_version: number | null;
+      /** @description What served before the published version: what a rollback (without a rollout on) makes live again. */
+      previous_version: number | null;
       /** @description A canary rollout in progress, or null. */
       rollout: {
         /** @description The version being rolled out (the canary). */
@@ -1527,6 +1529,7 @@ export interface components {
       | "approval_claimed"
       | "access_key_rolled"
       | "access_key_revoked"
+      | "access_key_expired_for_good"
       | "draft_conflict"
       | "nothing_to_publish"
       | "rollout_in_progress"
@@ -2870,8 +2873,12 @@ export interface components {
         };
       };
     };
-    /** @description `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed. */
-    Error409_access_key_revoked: {
+    /**
+     * @description `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed.
+     *
+     *     `access_key_expired_for_good`: the Access Key has expired: it cannot be rolled, nor given another expiry (mint a new key); `details: {expired_at}`.
+     */
+    Error409_access_key_revoked_access_key_expired_for_good: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -2880,7 +2887,7 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "access_key_revoked";
+            code?: "access_key_revoked" | "access_key_expired_for_good";
           };
         };
       };
@@ -2889,8 +2896,10 @@ export interface components {
      * @description `access_key_rolled`: the Access Key was already rolled: roll its successor instead.
      *
      *     `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed.
+     *
+     *     `access_key_expired_for_good`: the Access Key has expired: it cannot be rolled, nor given another expiry (mint a new key); `details: {expired_at}`.
      */
-    Error409_access_key_rolled_access_key_revoked: {
+    Error409_access_key_rolled_access_key_revoked_access_key_expired_for_good: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -2899,7 +2908,7 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "access_key_rolled" | "access_key_revoked";
+            code?: "access_key_rolled" | "access_key_revoked" | "access_key_expired_for_good";
           };
         };
       };
@@ -2938,7 +2947,7 @@ export interface components {
         };
       };
     };
-    /** @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`. */
+    /** @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`. */
     Error409_draft_conflict: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2954,7 +2963,7 @@ export interface components {
       };
     };
     /**
-     * @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     * @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`.
      *
      *     `nothing_to_publish`: versions: no draft, or a draft equal to the published version.
      *
@@ -3024,7 +3033,7 @@ export interface components {
      *
      *     `rollout_in_progress`: versions: a canary rollout is on; complete it or roll it back first; `details: {rollout_version, percent}`.
      *
-     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`.
      */
     Error409_nothing_to_publish_rollout_in_progress_draft_conflict: {
       headers: {
@@ -3103,7 +3112,7 @@ export interface components {
     /**
      * @description `version_is_draft`: versions: restoring the draft itself.
      *
-     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, draft_version, published_version}`.
+     *     `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`.
      */
     Error409_version_is_draft_draft_conflict: {
       headers: {
@@ -4752,7 +4761,7 @@ export interface operations {
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
-      409: components["responses"]["Error409_access_key_revoked"];
+      409: components["responses"]["Error409_access_key_revoked_access_key_expired_for_good"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
     };
@@ -4795,7 +4804,7 @@ export interface operations {
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
-      409: components["responses"]["Error409_access_key_rolled_access_key_revoked"];
+      409: components["responses"]["Error409_access_key_rolled_access_key_revoked_access_key_expired_for_good"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
     };

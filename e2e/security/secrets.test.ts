@@ -136,6 +136,10 @@ describe("T-SECRET-1 server secrets never leave through an agent setting", () =>
   });
 });
 
+/** Every run of 4 characters of `value` (what no answer or log line may carry), but its common "sk-" start. */
+const runsOf = (value: string) =>
+  Array.from({ length: value.length - 3 }, (_, i) => value.slice(i, i + 4)).filter((r) => !r.startsWith("sk-"));
+
 describe("T-SECRET-2 organization secrets are write-only, used only by their organization's agents", () => {
   const VALUE = "sk-org-a-model-key-0123456789abcdef";
   const ROTATED = "sk-org-a-rotated-key-9876543210fedcba";
@@ -224,6 +228,37 @@ describe("T-SECRET-2 organization secrets are write-only, used only by their org
       400,
       "invalid_request",
     );
+  });
+
+  it("refuses values no HTTP header can carry, naming the field, and no answer or log line holds any part of them", async () => {
+    const refused = [
+      "sk-euro-€-Qw7rT2yU9iO4pA", // above U+00FF
+      "sk-nel-\u0085-Lk3jH8gF5dS1", // a C1 control character
+      "sk-sep-\u2028-Mn6bV0cX2zA8", // the line separator
+      "sk-emoji-\u{1F511}-Ty5rE4wQ", // outside the basic plane
+      "sk-tab-\t-Pq9wE8rT7yU6", // a control character of ASCII
+    ];
+    for (const value of refused) {
+      const res = await call("PUT", `${secrets(orgA())}/header-unsafe`, { auth: orgA().user_token, body: { value } });
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.fields).toEqual([
+        { field: "value", message: expect.stringContaining("HTTP header") },
+      ]);
+      for (const run of runsOf(value)) expect(res.text).not.toContain(run);
+    }
+    expectError(
+      await call("GET", `${secrets(orgA())}/header-unsafe`, { auth: orgA().user_token }),
+      404,
+      "secret_not_found",
+    );
+    // Latin-1 is what a header carries: accepted.
+    const latin = await call("PUT", `${secrets(orgA())}/header-latin1`, {
+      auth: orgA().user_token,
+      body: { value: "clé-Überprüfung-ñ 12345" },
+    });
+    expect(latin.status, latin.text).toBe(201);
+    const log = readFileSync(ctx().logFile, "utf8");
+    for (const value of refused) for (const run of runsOf(value)) expect(log).not.toContain(run);
   });
 });
 

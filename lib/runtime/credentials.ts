@@ -4,6 +4,7 @@
 // database: the caller hands in a lookup bound to the agent's organization (lib/secrets).
 import { allowedKeyEnv } from "../env";
 import { substituteRefs } from "../secrets/refs";
+import { SECRET_VALUE_RE } from "../secrets/schemas";
 import { RuntimeError } from "./types";
 
 /**
@@ -15,10 +16,18 @@ export type SecretLookup = (name: string) => Promise<string | undefined>;
 /** Used where no organization is at hand: any reference fails, saying so. */
 const noSecrets: SecretLookup = async () => undefined;
 
-/** The secret's value, or the RuntimeError that names the missing one. */
+/**
+ * The secret's value, or the RuntimeError that names the missing one, or one stored before values
+ * were checked that no header can carry (by its name only: an HTTP client's own error would name
+ * the character, its position and its code point, and be logged).
+ */
 async function secretValue(secrets: SecretLookup, name: string): Promise<string> {
   const value = await secrets(name);
   if (value === undefined) throw missingSecret(name);
+  if (!SECRET_VALUE_RE.test(value)) {
+    const message = `the organization secret "${name}" holds characters an HTTP header cannot carry: set it again`;
+    throw new RuntimeError("error", message, false, `The agent's configuration names ${message}.`);
+  }
   return value;
 }
 

@@ -54,6 +54,17 @@ export const queryCursor = z
   .optional()
   .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
+// Instants both databases store and JavaScript writes with a 4-digit year: a year 0 or 10000 in a
+// filter answered 500 from the database, and an export's job failed on it (docs/api.md, Errors).
+const EARLIEST = Date.parse("0001-01-01T00:00:00.000Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+export const STORABLE_INSTANT_RULE = "must be between 0001-01-01 and 9999-12-31";
+export const isStorableInstant = (ms: number) => ms >= EARLIEST && ms <= LATEST;
+
+/** An RFC 3339 date-time input (with an offset or Z) that the databases can store. */
+export const inputInstant = (error: string) =>
+  z.iso.datetime({ offset: true, error }).refine((s) => isStorableInstant(Date.parse(s)), STORABLE_INSTANT_RULE);
+
 /** The date of a list filter: RFC 3339 (an offset or Z; none reads as UTC) or yyyy-mm-dd (UTC). */
 const filterDate = z
   .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], {
@@ -63,7 +74,10 @@ const filterDate = z
     at: new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) || !s.includes("T") ? s : `${s}Z`),
     day: !s.includes("T"),
   }))
-  .refine((d) => !Number.isNaN(d.at.getTime()), "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)");
+  .refine((d) => !Number.isNaN(d.at.getTime()), "must be an RFC 3339 timestamp or a date (yyyy-mm-dd)")
+  // A date as `to` reads through its end: the day after must be storable too.
+  .refine((d) => isStorableInstant(d.at.getTime() + (d.day ? 86_400_000 : 0)), STORABLE_INSTANT_RULE)
+  .refine((d) => isStorableInstant(d.at.getTime()), STORABLE_INSTANT_RULE);
 
 /** `from`: records at or after this instant (a date: from its start, UTC). */
 export const queryFrom = filterDate.transform((d) => d.at);

@@ -5,7 +5,17 @@
 // of uploads are in uploads.test.ts (they need a server of their own and its log).
 import { beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./console";
-import { call, createAgent, ctx, ECHO_AGENT, expectError, listAll, mintKey, SIMPLE_WORKFLOW } from "./helpers";
+import {
+  call,
+  createAgent,
+  ctx,
+  ECHO_AGENT,
+  expectError,
+  listAll,
+  mintKey,
+  SIMPLE_WORKFLOW,
+  type ApiResponse,
+} from "./helpers";
 
 const FILE_FORMAT = "fi_ followed by 32 lowercase hexadecimal characters";
 const agentsPath = (org: string) => `/api/v1/organizations/${org}/agents`;
@@ -466,5 +476,38 @@ describe("the console's lists take no offset", () => {
       if (list !== "invitations") expect(first.body[key].length, list).toBeGreaterThan(0);
       expect(deep.body[key], list).toEqual(first.body[key]);
     }
+  });
+});
+
+describe("every timestamp input is bounded to what the databases store", () => {
+  it("answers 400 naming the field for a year 0 (or a `to` date past 9999) on every list, usage and export", async () => {
+    const { orgA } = ctx();
+    const agent = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+    const org = `/api/v1/organizations/${orgA.organization_id}`;
+    const YEAR_0 = "0000-01-01T00:00:00Z";
+    const fieldsOf = (res: { body: any }) => res.body.error.details.fields.map((f: { field: string }) => f.field);
+    const refused = (res: ApiResponse, field: string) => {
+      expectError(res, 400, "invalid_request");
+      expect(fieldsOf(res)).toEqual([field]);
+      expect(res.body.error.message).toContain("between 0001-01-01 and 9999-12-31");
+    };
+    refused(await call("GET", `/api/agents/${agent}/sessions?since=${YEAR_0}`, { auth: key }), "since");
+    refused(await call("GET", `${org}/usage?from=${YEAR_0}`, { auth: orgA.user_token }), "from");
+    refused(
+      await call("POST", `${org}/exports`, {
+        auth: orgA.user_token,
+        body: { kind: "sessions", filters: { from: YEAR_0 } },
+      }),
+      "filters.from",
+    );
+    const admin = await signIn("admin-a@example.com");
+    refused(await admin.call("GET", "/api/console/sessions?from=0000-01-01"), "from");
+    refused(await admin.call("GET", "/api/console/runs?to=9999-12-31"), "to");
+    refused(await admin.call("GET", `/api/console/reviews?from=${YEAR_0}`), "from");
+    // The bounds themselves are fine.
+    expect((await call("GET", `/api/agents/${agent}/sessions?since=0001-01-01T00:00:00Z`, { auth: key })).status).toBe(
+      200,
+    );
+    expect((await admin.call("GET", "/api/console/runs?to=9999-12-30")).status).toBe(200);
   });
 });

@@ -11,6 +11,8 @@ import {
   queryOffset,
   queryUserId,
   queryVersion,
+  isStorableInstant,
+  STORABLE_INSTANT_RULE,
   responseId,
   responseNextCursor,
   responseTimestamp,
@@ -43,7 +45,8 @@ export type ConversationTriggerBody = z.infer<typeof ConversationTriggerBody>;
 const isoTimestamp = z
   .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()])
   .transform((s) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) || !s.includes("T") ? s : `${s}Z`))
-  .refine((d) => !Number.isNaN(d.getTime()), "must be an ISO 8601 timestamp");
+  .refine((d) => !Number.isNaN(d.getTime()), "must be an ISO 8601 timestamp")
+  .refine((d) => isStorableInstant(d.getTime()), STORABLE_INSTANT_RULE);
 
 export const SessionLimits = { default: 20, cap: 100 } as const;
 export const MessageLimits = { default: 50, cap: 200 } as const;

@@ -1,7 +1,7 @@
 // Exports (docs/api.md, Exports): the request body, its filters and redaction, and the export's
 // record, shared by the console and the management API. Browser-safe: no server imports.
 import { z } from "zod";
-import { queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import { inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 
 export const EXPORT_KINDS = ["sessions", "runs", "deliveries", "audit", "user_timeline"] as const;
 export const ExportKind = z.enum(EXPORT_KINDS);
@@ -17,7 +17,7 @@ export const ExportStatus = z.enum(EXPORT_STATUSES);
 export const REDACT_FIELDS_MAX = 50;
 export const REDACT_FIELD_MAX_LENGTH = 100;
 
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = inputInstant("must be an RFC 3339 date-time, such as 2026-11-27T09:00:00Z");
 
 /**
  * The filters of the console's lists that an export takes (one schema, so the lists' own filters

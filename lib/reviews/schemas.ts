@@ -1,13 +1,13 @@
 // The shared review inbox and the console's live updates (docs/console.md, Reviews and Live
 // updates): requests and answers of /api/console/reviews and /api/console/changes. Browser-safe.
 import { z } from "zod";
-import { idString, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import { idString, inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 import { ConsoleApproval, RESOLUTIONS } from "../runs/schemas";
 
 export const REVIEW_LIMIT_DEFAULT = 20;
 export const CLAIM_FILTERS = ["claimed", "unclaimed"] as const;
 
-const instant = z.iso.datetime({ offset: true, message: "must be a date and time (ISO 8601)" });
+const instant = inputInstant("must be a date and time (ISO 8601)");
 
 export const ReviewsQuery = z.object({
   agent_id: z.string().min(1).max(100).optional(),

@@ -1,13 +1,14 @@
 // The usage API's query and answers (docs/api.md, Usage): figures read from the hourly rollups
 // (lib/usage). Browser-safe: the console's charts read the same schemas.
 import { z } from "zod";
+import { inputInstant } from "../validate";
 
 /** The longest range one request may ask for. */
 export const USAGE_MAX_DAYS = 90;
 export const USAGE_GROUPS = ["hour", "day", "agent", "key"] as const;
 export type UsageGroupBy = (typeof USAGE_GROUPS)[number];
 
-const instant = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time, such as 2026-11-27T09:00:00Z" });
+const instant = inputInstant("must be an RFC 3339 date-time, such as 2026-11-27T09:00:00Z");
 const optionalId = z.string().min(1).max(100).optional();
 
 export const UsageQuery = z

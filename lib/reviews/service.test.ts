@@ -3,6 +3,7 @@ import { prisma } from "../db";
 import { isApiError } from "../errors";
 import { stopQueue } from "../queue";
 import { listApprovals } from "../runs/approvals";
+import { controlRun } from "../runs/service";
 import { drive, startRun, workflowAgent } from "../workflow/testing";
 import { openTestDatabase } from "../../test-support/db";
 import { waitForChanges } from "./changes";
@@ -68,6 +69,29 @@ const decide = (
   });
 
 describe("review inbox", () => {
+  it("items of a run that ended leave the inbox; claiming one is 409 invalid_state_transition", async () => {
+    const r = await reviewRun(2);
+    const open = await listReviews({ organizationId: r.org, limit: 10 });
+    expect(open.items.map((i) => i.exception_id).sort()).toEqual([...r.ids].sort());
+    await controlRun({ agent: r.agent, runId: r.runId, action: "cancel", actor: actorOf(alice), baseUrl });
+    expect((await listReviews({ organizationId: r.org, limit: 10 })).items).toEqual([]);
+    expect(
+      await refusal(
+        claimReview({
+          organizationId: r.org,
+          exceptionId: r.ids[0]!,
+          user: alice,
+          takeOver: false,
+          actor: actorOf(alice),
+        }),
+      ),
+    ).toMatchObject({
+      code: "invalid_state_transition",
+      status: 409,
+      details: { current_status: "cancelled", run_id: r.runId },
+    });
+  });
+
   it("lists the organization's open items oldest first, and none of another organization's", async () => {
     const a = await reviewRun(3);
     const b = await reviewRun(2);

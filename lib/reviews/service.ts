@@ -32,6 +32,12 @@ function reviewItem(r: Row, now: Date): ReviewItem {
   };
 }
 
+/**
+ * The run states in which an item's review is still awaited; items of a run that ended (cancelled,
+ * completed, failed) leave the inbox, and claiming one is refused.
+ */
+const WAITING_RUN_STATUSES = ["pending", "running", "paused", "needs_review"];
+
 export async function listReviews(opts: {
   organizationId: string;
   agentId?: string;
@@ -48,7 +54,11 @@ export async function listReviews(opts: {
       AND: [
         {
           status: "needs_review",
-          run: { organizationId: opts.organizationId, ...(opts.agentId ? { agentId: opts.agentId } : {}) },
+          run: {
+            organizationId: opts.organizationId,
+            status: { in: WAITING_RUN_STATUSES },
+            ...(opts.agentId ? { agentId: opts.agentId } : {}),
+          },
         },
         opts.from ? { createdAt: { gte: new Date(opts.from) } } : {},
         opts.to ? { createdAt: { lt: new Date(opts.to) } } : {},
@@ -94,13 +104,26 @@ export async function claimReview(opts: {
   const db = await prisma();
   await db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<
-      { run_id: string; claimed_by: string | null; claimed_by_label: string | null; live: boolean }[]
-    >`SELECT ri.run_id, ri.claimed_by, ri.claimed_by_label,
+      {
+        run_id: string;
+        run_status: string;
+        claimed_by: string | null;
+        claimed_by_label: string | null;
+        live: boolean;
+      }[]
+    >`SELECT ri.run_id, r.status AS run_status, ri.claimed_by, ri.claimed_by_label,
         COALESCE(ri.claimed_until > (clock_timestamp() AT TIME ZONE 'UTC'), false) AS live
       FROM run_items ri JOIN runs r ON r.id = ri.run_id
       WHERE ri.id = ${itemId} AND r.organization_id = ${opts.organizationId} AND ri.status = 'needs_review'
       FOR UPDATE OF ri`;
     if (!row) throw notFound();
+    if (!WAITING_RUN_STATUSES.includes(row.run_status)) {
+      throw new ApiError(
+        "invalid_state_transition",
+        `The run of this item is ${row.run_status}: nothing waits for its review any more.`,
+        { current_status: row.run_status, run_id: row.run_id },
+      );
+    }
     const other = row.live && row.claimed_by !== opts.user.userId;
     if (other && !opts.takeOver) throw claimedError(row.claimed_by_label);
     await tx.$executeRaw`UPDATE run_items SET claimed_by = ${opts.user.userId}, claimed_by_label = ${opts.user.label},

@@ -7,7 +7,13 @@ export const POST = route({
   path: "/api/console/reviews/[exception_id]/claim",
   auth: "console",
   responses: { 200: ReviewItem },
-  errors: [...CONSOLE_WRITE_ERRORS, ...JSON_BODY_ERRORS, "approval_not_found", "approval_claimed"],
+  errors: [
+    ...CONSOLE_WRITE_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "approval_not_found",
+    "approval_claimed",
+    "invalid_state_transition",
+  ],
   params: ReviewParams,
   body: ClaimBody,
 });

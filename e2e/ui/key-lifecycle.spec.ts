@@ -55,6 +55,19 @@ test("mint with an expiry, the no-permission warning, and the overview's keys ex
   await screenshots(page, "overview-keys-expiring");
 });
 
+test("a key minted to expire in 2 days reads 2 days (one rounding, as its alert's days left)", async ({ as }) => {
+  const o = ui().orgA;
+  const name = `two-days ${Date.now()}`;
+  const minted = await call("POST", `/api/v1/organizations/${o.organization_id}/access-keys`, {
+    auth: o.user_token,
+    body: { name, permissions: ["agents:invoke"], expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+  });
+  expect(minted.status).toBe(201);
+  const page = await as("adminA");
+  await page.goto("/keys");
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("expires in 2 days");
+});
+
 test("roll a key through its grace period: both keys linked with the time left, then the old one revoked", async ({
   as,
 }) => {

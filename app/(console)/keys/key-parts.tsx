@@ -26,14 +26,21 @@ import { useToast } from "@/components/ui/toast";
 
 const DAY = 86_400_000;
 
-/** "expires in 3 days", "expires in 5 hours", "expired", or "never expires". */
+/**
+ * "expires in 3 days", "expires in 5 hours", "expired", or "never expires". Days and hours are
+ * rounded to the nearest, as the key_expiring alert rounds its days left: a key minted for 2 days
+ * reads "2 days" at 47.9 hours, not "1 day".
+ */
 export function expiryText(iso: string | null, now = Date.now()): string {
   if (!iso) return "never expires";
   const ms = new Date(iso).getTime() - now;
   if (ms <= 0) return "expired";
-  if (ms >= 2 * DAY) return `expires in ${Math.round(ms / DAY)} days`;
-  const h = Math.max(1, Math.floor(ms / 3_600_000));
-  return h >= 24 ? "expires in 1 day" : `expires in ${h} hour${h === 1 ? "" : "s"}`;
+  if (ms >= DAY) {
+    const d = Math.round(ms / DAY);
+    return `expires in ${d} day${d === 1 ? "" : "s"}`;
+  }
+  const h = Math.min(23, Math.max(1, Math.round(ms / 3_600_000)));
+  return `expires in ${h} hour${h === 1 ? "" : "s"}`;
 }
 
 /** The key's state as a badge: revoked, rolled (in its grace), expired, or active. */

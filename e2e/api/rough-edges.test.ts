@@ -488,7 +488,8 @@ describe("every timestamp input is bounded to what the databases store", () => {
     const fieldsOf = (res: { body: any }) => res.body.error.details.fields.map((f: { field: string }) => f.field);
     const refused = (res: ApiResponse, field: string) => {
       expectError(res, 400, "invalid_request");
-      expect(fieldsOf(res)).toEqual([field]);
+      // One field at fault (a range rule may name it once more: usage's 90 days).
+      expect([...new Set(fieldsOf(res))]).toEqual([field]);
       expect(res.body.error.message).toContain("between 0001-01-01 and 9999-12-31");
     };
     refused(await call("GET", `/api/agents/${agent}/sessions?since=${YEAR_0}`, { auth: key }), "since");

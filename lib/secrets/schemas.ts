@@ -22,7 +22,7 @@ export type SecretParams = z.infer<typeof SecretParams>;
  * U+00FF makes every call fail. Written with plain escapes, so that JSON Schema tools in other
  * languages read it as the same pattern.
  */
-export const SECRET_VALUE_RE = /^[\x20-\x7E\xA0-\xFF]+$/;
+export const SECRET_VALUE_RE = /^[\x20-\x7E\xA0-\xFF]*$/;
 const SECRET_VALUE_RULE =
   "must be text an HTTP header can carry: letters, digits, punctuation and spaces, Latin-1 at most " +
   "(no line breaks or other control characters, nothing above U+00FF)";

@@ -29,6 +29,8 @@ let orgBSession: string;
 
 /** A message with an email, a phone number and a card number, and metadata with a named field. */
 const SENSITIVE = "mail jane.doe@example.com, call +1 415 555 0123, pay 4111 1111 1111 1111";
+// Internationalised: an RFC 6531 address, the 00 prefix, a card in full-width digits and dots.
+const INTL = "josé@exämple.de, 0044 20 7946 0958, ４１１１．１１１１．１１１１．１１１１";
 
 async function exportDone(session: ConsoleSession, body: unknown): Promise<Rec> {
   const created = await session.call("POST", "/api/console/exports", body);
@@ -102,7 +104,7 @@ beforeAll(async () => {
       body: {
         message: text,
         user_id: who,
-        metadata: { ssn: "078-05-1120", nested: { SSN: "x" }, note: "contact ops@example.org" },
+        metadata: { ssn: "078-05-1120", nested: { SSN: "x" }, note: "contact ops@example.org", intl: INTL },
         callback_url: "https://callbacks.invalid/hook",
       },
     });
@@ -163,6 +165,7 @@ describe("each kind in both formats round-trips", () => {
       ssn: "078-05-1120",
       nested: { SSN: "x" },
       note: "contact ops@example.org",
+      intl: INTL,
     });
     expect(record.rows_written).toBe(rows.length);
     expect(record.rows_estimated).toBe(rows.length);
@@ -240,6 +243,7 @@ describe("redaction", () => {
       ssn: "[redacted:field]",
       nested: { SSN: "[redacted:field]" },
       note: "contact [redacted:email]",
+      intl: "[redacted:email], [redacted:phone], [redacted:card]",
     });
     // Ids and timestamps are untouched.
     expect(session.session_id).toBe(sessions[0]);

@@ -18,6 +18,25 @@ describe("redactor: what it replaces", () => {
     ["call 415-555-0123 or 415.555.0123", `call ${MARKER.phone} or ${MARKER.phone}`],
     ["ruf 030 1234567 an", `ruf ${MARKER.phone} an`],
     ["tel 020 7946 0958", `tel ${MARKER.phone}`],
+    // Internationalised addresses (RFC 6531), full-width `＠`.
+    ["écrire à josé.müller@exämple.de merci", `écrire à ${MARKER.email} merci`],
+    ["联系 用户@例子.广告 谢谢", `联系 ${MARKER.email} 谢谢`],
+    ["пишите иван@пример.рф", `пишите ${MARKER.email}`],
+    ["mail ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ!", `mail ${MARKER.email}!`],
+    // The 00 international prefix.
+    ["call 0044 20 7946 0958 now", `call ${MARKER.phone} now`],
+    ["call 0049-30-1234567", `call ${MARKER.phone}`],
+    ["call 001 415 555 0123", `call ${MARKER.phone}`],
+    // Cards separated by dots or double spaces, and in full-width digits.
+    ["card 4111.1111.1111.1111 ok", `card ${MARKER.card} ok`],
+    ["card 4111  1111  1111  1111 ok", `card ${MARKER.card} ok`],
+    ["amex 3782.822463.10005", `amex ${MARKER.card}`],
+    ["card ４１１１ １１１１ １１１１ １１１１ ok", `card ${MARKER.card} ok`],
+    ["card ４１１１１１１１１１１１１１１１", `card ${MARKER.card}`],
+    ["tel ＋４４ ２０ ７９４６ ０９５８", `tel ${MARKER.phone}`],
+    // The text around a match is kept as written, not normalized.
+    ["ｆｕｌｌ width ﬁne: 4111 1111 1111 1111", `ｆｕｌｌ width ﬁne: ${MARKER.card}`],
+    ["a@b.io and x@y.com", `${MARKER.email} and ${MARKER.email}`],
   ])("%s", (input, expected) => {
     expect(all.text(input)).toBe(expected);
   });
@@ -75,6 +94,13 @@ describe("redactor: what it leaves alone (false positives)", () => {
     "4111111111111111111111111", // too long for a card
     "user@localhost", // no top-level domain
     "price 4111111111111111.50",
+    "4111.1111.1111.1112", // dotted, fails Luhn
+    "ip 292.168.100.200", // dotted groups, too few digits
+    "v 4.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1", // single digits are no card groups
+    "invoice 00123456789", // zero-padded, no separator: no phone
+    "code 0044", // a prefix alone
+    "ｆｕｌｌ-width text ﬁne", // normalization changes nothing without a match
+    "user@localhost", // still no top-level domain
   ])("%s", (input) => {
     expect(all.text(input)).toBe(input);
   });
@@ -97,6 +123,14 @@ describe("redactor: adversarial inputs stay linear", () => {
   });
   it("long local parts and labels", () => {
     const s = "a".repeat(100_000) + "@" + "b.".repeat(50_000);
+    expect(all.text(s)).toBe(s);
+  });
+  it("full-width digits and many internationalised @", () => {
+    const s = "４ ".repeat(50_000) + "é@".repeat(50_000);
+    expect(all.text(s)).toBe(s);
+  });
+  it("dotted digit groups", () => {
+    const s = "4111.".repeat(100_000);
     expect(all.text(s)).toBe(s);
   });
   it("a long run of plus signs and digits", () => {

@@ -13,28 +13,42 @@ export const MARKER = {
 } as const;
 
 // A local part of at most 64 characters that starts at a boundary, an `@`, labels of at most 63
-// characters and a top-level domain of letters.
+// characters and a top-level domain of letters. Letters and digits of any script (RFC 6531
+// addresses such as `josé@exämple.de` or `用户@例子.广告`); matched after NFKC, so a full-width `＠`
+// counts as `@`.
 const EMAIL_RE =
-  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.){1,8}[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
+  /(?<![\p{L}\p{N}\p{M}._%+-])[\p{L}\p{N}\p{M}._%+-]{1,64}@[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}-]{0,62}\.){1,8}\p{L}[\p{L}\p{M}]{1,23}(?![\p{L}\p{N}\p{M}-])/gu;
 
-// 13 to 19 digits, single spaces or dashes between them, standing alone (not part of an id, a
-// longer number or a decimal). The first digit is one that card networks issue (2-6): Unix times
-// in milliseconds (13 digits starting with 1) are never candidates. Luhn decides (luhn below).
-const CARD_RE = /(?<![\w.,+-])[2-6](?:[ -]?\d){12,18}(?![\w]|[.,-]\d)/g;
+// 13 to 19 digits standing alone (not part of an id, a longer number or a decimal): either with
+// single spaces or dashes anywhere between them, or in groups of 2 to 7 digits with one separator
+// used throughout (`4111.1111.1111.1111`, `4111  1111  1111  1111`). The first digit is one that
+// card networks issue (2-6): Unix times in milliseconds (13 digits starting with 1) are never
+// candidates. The digit count and Luhn decide (isCard below).
+const CARD_RE =
+  /(?<![\w.,+-])(?:[2-6](?:[ -]?\d){12,18}|[2-6]\d{1,6}( {2}|[ .-])\d{2,7}(?:\1\d{1,7}){1,4})(?![\w]|[.,-]\d)/g;
 
-// Phone numbers: E.164 (`+` and 7 to 15 digits, with single spaces, dots or dashes), North
-// American `(415) 555-0123` / `415-555-0123` / `415.555.0123`, and national numbers starting with 0
-// that have at least one separator (`030 1234567`, `020 7946 0958`). A bare run of digits is never
-// taken for a phone number: ids, amounts and timestamps are digits too.
+// Phone numbers: international with `+` or the `00` prefix (`+44 20 7946 0958`, `0044 20 7946
+// 0958`: 7 to 15 digits, single spaces, dots or dashes; the `00` form needs a separator, since a
+// zero-padded number is no phone), North American `(415) 555-0123` / `415-555-0123` /
+// `415.555.0123`, and national numbers starting with 0 that have at least one separator (`030
+// 1234567`, `020 7946 0958`). A bare run of digits is never taken for a phone number: ids, amounts
+// and timestamps are digits too.
 const PHONE_RE = new RegExp(
   [
     String.raw`(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}(?![\w]|[.-]\d)`,
+    String.raw`(?<![\w+.:/-])00[1-9]\d{0,3}[ .-]\d(?:[ .-]?\d){5,11}(?![\w]|[.-]\d)`,
     String.raw`(?<![\w(])\(\d{3}\) ?\d{3}[ .-]\d{4}(?![\w]|[.-]\d)`,
     String.raw`(?<![\w.:/-])\d{3}([.-])\d{3}\1\d{4}(?![\w]|[.:/-]\d)`,
     String.raw`(?<![\w.:/-])0\d{1,4}[ /-]\d{3,8}(?:[ -]\d{2,4}){0,2}(?![\w]|[.:/-]\d)`,
   ].join("|"),
   "g",
 );
+
+/** 13 to 19 digits that pass Luhn. */
+function isCard(s: string): boolean {
+  const digits = s.replace(/\D/g, "").length;
+  return digits >= 13 && digits <= 19 && luhn(s);
+}
 
 /** The Luhn checksum of the digits of `s` (separators skipped). */
 export function luhn(s: string): boolean {
@@ -75,15 +89,65 @@ export function rulesOf(redact: ExportRedaction): string[] {
   ];
 }
 
+/**
+ * `s` in NFKC (full-width digits and `＠` become ASCII, ligatures letters) with, for each of its
+ * UTF-16 units, where the original character it came from starts and ends: matches are found in the
+ * normalized text and replaced in the original, so the text around them is exported as written.
+ * Each starter with its combining marks is normalized on its own.
+ */
+function normalized(s: string): { text: string; from: Int32Array; to: Int32Array } | undefined {
+  if (s.normalize("NFKC") === s) return undefined;
+  const parts: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (const m of s.matchAll(/\P{M}\p{M}*|\p{M}+/gsu)) {
+    const n = m[0].normalize("NFKC");
+    parts.push(n);
+    for (let i = 0; i < n.length; i++) {
+      from.push(m.index);
+      to.push(m.index + m[0].length);
+    }
+  }
+  return { text: parts.join(""), from: Int32Array.from(from), to: Int32Array.from(to) };
+}
+
+type Range = [start: number, end: number, marker: string];
+
+/** The ranges of `s` that `re` matches and `keep` accepts. */
+function ranges(s: string, re: RegExp, marker: string, keep: (m: string) => boolean = () => true): Range[] {
+  const out: Range[] = [];
+  for (const m of s.matchAll(re)) if (keep(m[0])) out.push([m.index, m.index + m[0].length, marker]);
+  return out;
+}
+
 export function redactor(redact: ExportRedaction): Redactor {
   const rules = rulesOf(redact);
   const fields = new Set(redact.fields.map((f) => f.trim().toLowerCase()).filter(Boolean));
   const text = (s: string): string => {
-    let out = s;
-    if (redact.emails && out.includes("@")) out = out.replace(EMAIL_RE, MARKER.email);
-    if (redact.cards) out = out.replace(CARD_RE, (m) => (luhn(m) ? MARKER.card : m));
-    if (redact.phones) out = out.replace(PHONE_RE, MARKER.phone);
-    return out;
+    const norm = normalized(s);
+    const t = norm?.text ?? s;
+    // Emails first, then cards, then phones: a later match inside an earlier one is dropped.
+    const found = [
+      ...(redact.emails && /[@\uFE6B\uFF20]/.test(s) ? ranges(t, EMAIL_RE, MARKER.email) : []),
+      ...(redact.cards ? ranges(t, CARD_RE, MARKER.card, isCard) : []),
+      ...(redact.phones ? ranges(t, PHONE_RE, MARKER.phone) : []),
+    ];
+    if (found.length === 0) return s;
+    const covered = new Uint8Array(t.length);
+    const taken: Range[] = [];
+    for (const [a, b, marker] of found) {
+      if (covered.subarray(a, b).includes(1)) continue;
+      covered.fill(1, a, b);
+      taken.push(norm ? [norm.from[a]!, norm.to[b - 1]!, marker] : [a, b, marker]);
+    }
+    taken.sort((x, y) => x[0] - y[0]);
+    let out = "";
+    let at = 0;
+    for (const [start, end, marker] of taken) {
+      out += s.slice(at, Math.max(at, start)) + marker;
+      at = Math.max(at, end);
+    }
+    return out + s.slice(at);
   };
   const anyText = redact.emails || redact.cards || redact.phones;
   const walk = (value: unknown, byField: boolean): unknown => {

@@ -54,6 +54,11 @@ export const queryCursor = z
   .optional()
   .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
 
+/** One line: no control character (C0, DEL, C1) anywhere, written so that JSON Schema tools in
+ *  other languages read it too (`\p{Cc}` is not in Python's `re`). */
+// eslint-disable-next-line no-control-regex
+export const ONE_LINE = /^[^\x00-\x1F\x7F-\x9F]*$/;
+
 // Instants both databases store and JavaScript writes with a 4-digit year: a year 0 or 10000 in a
 // filter answered 500 from the database, and an export's job failed on it (docs/api.md, Errors).
 const EARLIEST = Date.parse("0001-01-01T00:00:00.000Z");

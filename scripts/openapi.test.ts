@@ -1,5 +1,6 @@
 // The OpenAPI document against the code it describes: every public and management route file with
 // exactly the methods it exports, the error codes of lib/errors.ts, the schemas the routes validate.
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { CONTRACTS } from "../app/api/contracts";
@@ -145,6 +146,42 @@ describe("the OpenAPI document", () => {
       }
     }
     expect(checked).toBeGreaterThan(25);
+  });
+
+  it("writes patterns that JSON Schema tools in other languages read: each compiles in Python's re", () => {
+    const patterns = new Set<string>();
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object")
+        for (const [k, child] of Object.entries(v)) {
+          if (k === "pattern" && typeof child === "string") patterns.add(child);
+          else walk(child);
+        }
+    };
+    walk(doc);
+    expect(patterns.size).toBeGreaterThan(20);
+    const program = [
+      "import json, re, sys",
+      "for p in json.load(sys.stdin):",
+      "    try: re.compile(p)",
+      "    except re.error as e: print(p, e)",
+    ].join("\n");
+    const run = spawnSync("python3", ["-c", program], { input: JSON.stringify([...patterns]), encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe("");
+  });
+
+  it("states the checks a schema makes beyond its type (refinements, trimming) for clients to make too", () => {
+    const roll = schemas.RollKeyBody.properties.grace_period_seconds;
+    expect(roll.anyOf).toEqual([{ const: 0 }, { minimum: 3600 }]);
+    expect(schemas.UpdateKeyBody.minProperties).toBe(1);
+    expect(schemas.ResolveBody.then.required).toEqual(["modified_data"]);
+    expect(schemas.AlertRuleBody.properties.url.anyOf[0].format).toBe("uri");
+    // A trimmed name's length is of the trimmed text: spaces around it do not count.
+    const name = new RegExp(schemas.MintKeyBody.properties.name.pattern);
+    expect(schemas.MintKeyBody.properties.name.maxLength).toBeUndefined();
+    expect([`  ${"n".repeat(200)}  `, "n", " n "].every((v) => name.test(v))).toBe(true);
+    expect(["", "   ", "n".repeat(201)].some((v) => name.test(v))).toBe(false);
   });
 
   it("is the same document on every build", () => {

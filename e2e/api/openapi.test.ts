@@ -721,6 +721,101 @@ describe("management API and service routes: real answers match the document", (
   });
 });
 
+describe("requests: what the document calls valid the server takes, what it calls invalid the server refuses", () => {
+  /** Whether the document's schema of `method template`'s JSON body accepts `body`. */
+  function bodyValid(method: string, template: string, body: unknown): boolean {
+    const pointer = `openapi.json#/paths/${esc(template)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`;
+    const validate = ajv.getSchema(pointer);
+    expect(validate, pointer).toBeDefined();
+    return validate!(body) as boolean;
+  }
+  /** Whether the document's schema of the query parameter `name` of `method template` accepts `value`. */
+  function queryValid(method: string, template: string, name: string, value: string): boolean {
+    const op = doc.paths[template]?.[method.toLowerCase()] as any;
+    const param = (op.parameters as any[]).find((p) => p.in === "query" && p.name === name);
+    expect(param, `${method} ${template} ?${name}`).toBeDefined();
+    return ajv.validate(param.schema, value) as boolean;
+  }
+  /** The document and the server agree: valid and taken (not 400), or invalid and refused with 400. */
+  function agree(valid: boolean, res: ApiResponse, what: string) {
+    expect([what, valid, res.status === 400], res.text).toEqual([what, res.status !== 400, res.status === 400]);
+  }
+
+  it("bodies: key change and roll, alert rules, organization secrets, approvals", async () => {
+    const { orgA } = ctx();
+    const a = { auth: orgA.user_token };
+    const org = `/api/v1/organizations/${orgA.organization_id}`;
+    const docOrg = "/api/v1/organizations/{org_id}";
+    const minted = await call("POST", `${org}/access-keys`, { ...a, body: { name: "openapi-requests" } });
+    expect(minted.status, minted.text).toBe(201);
+    const keyPath = `${org}/access-keys/${minted.body.key_id}`;
+    const cases: [method: string, template: string, path: string, body: unknown][] = [
+      ["PATCH", `${docOrg}/access-keys/{key_id}`, keyPath, {}], // minProperties
+      ["PATCH", `${docOrg}/access-keys/{key_id}`, keyPath, { name: `  ${"n".repeat(200)}  ` }], // 200 once trimmed
+      ["PATCH", `${docOrg}/access-keys/{key_id}`, keyPath, { name: "n".repeat(201) }],
+      ["PATCH", `${docOrg}/access-keys/{key_id}`, keyPath, { name: " \t " }],
+      ["POST", `${docOrg}/access-keys/{key_id}/roll`, `${keyPath}/roll`, { grace_period_seconds: 1800 }],
+      ["POST", `${docOrg}/access-keys/{key_id}/roll`, `${keyPath}/roll`, { grace_period_seconds: 604801 }],
+      [
+        "POST",
+        `${docOrg}/alert-rules`,
+        `${org}/alert-rules`,
+        { name: "r", kind: "error_rate", threshold: 5, url: "not a url" },
+      ],
+      ["POST", `${docOrg}/alert-rules`, `${org}/alert-rules`, { name: "a\u0007b", kind: "error_rate", threshold: 5 }],
+      [
+        "POST",
+        `${docOrg}/alert-rules`,
+        `${org}/alert-rules`,
+        { name: "  spaced rule\n", kind: "error_rate", threshold: 5 },
+      ],
+      ["PUT", `${docOrg}/secrets/{name}`, `${org}/secrets/OPENAPI_REQUESTS`, { value: "  token-\u00e9\n" }],
+      ["PUT", `${docOrg}/secrets/{name}`, `${org}/secrets/OPENAPI_REQUESTS`, { value: "token-\u0100" }],
+      ["PUT", `${docOrg}/secrets/{name}`, `${org}/secrets/OPENAPI_REQUESTS`, { value: "to\nken" }],
+      [
+        "POST",
+        PUBLIC.resolve,
+        `/api/agents/${agents.workflow}/runs/run_0OpenApiRequests0000000/approvals/resolve`,
+        { exception_id: "exc_x", resolution: "modified" },
+      ],
+      [
+        "POST",
+        PUBLIC.resolve,
+        `/api/agents/${agents.workflow}/runs/run_0OpenApiRequests0000000/approvals/resolve`,
+        { exception_id: "exc_x", resolution: "modified", modified_data: { n: 1 } },
+      ],
+    ];
+    let refused = 0;
+    for (const [method, template, path, body] of cases) {
+      const auth = path.startsWith("/api/v1/") ? a : { auth: key };
+      const res = conform(method, template, await call(method, path, { ...auth, body }));
+      const valid = bodyValid(method, template, body);
+      agree(valid, res, `${method} ${path} ${JSON.stringify(body)}`);
+      if (!valid) refused++;
+    }
+    expect(refused).toBe(10); // the cases above are both kinds: the comparison is not vacuous
+  });
+
+  it("queries: triggered_by trimmed, the approvals' status filter (its 400 is documented)", async () => {
+    const run = `/api/agents/${agents.workflow}/runs/run_0OpenApiRequests0000000`;
+    for (const value of ["   ", " ops ", "x".repeat(201), `  ${"x".repeat(200)}  `]) {
+      const res = conform(
+        "POST",
+        `${PUBLIC.run}/cancel`,
+        await call("POST", `${run}/cancel?triggered_by=${encodeURIComponent(value)}`, { auth: key }),
+      );
+      agree(
+        queryValid("POST", `${PUBLIC.run}/cancel`, "triggered_by", value),
+        res,
+        `triggered_by=${JSON.stringify(value)}`,
+      );
+    }
+    const bad = conform("GET", PUBLIC.approvals, await call("GET", `${run}/approvals?status=bad`, { auth: key }));
+    expect(bad.body.error.code).toBe("invalid_request");
+    expect(queryValid("GET", PUBLIC.approvals, "status", "bad")).toBe(false);
+  });
+});
+
 describe("coverage", () => {
   it("saw every operation of the document answer successfully, each answer as documented", () => {
     const operations = Object.entries(doc.paths).flatMap(([p, item]) =>

@@ -454,10 +454,30 @@ describe("tus: protocol, auth and the finished upload as a file (shared server)"
       expect(await api.offset(other.url)).toBe(0);
     });
 
-    it("404 not_found for a path below an upload, and POST to an upload URL", async () => {
+    it("404 not_found for a path below an upload", async () => {
       expectError(await req(base(), "GET", `${url}/x`, { key }), 404, "not_found");
       expect((await req(base(), "PATCH", `${url}/x`, { key, headers: OCTETS, body: "x" })).status).toBe(404);
-      expectError(await req(base(), "POST", url, { key, headers: { ...V, "upload-length": "5" } }), 404, "not_found");
+    });
+
+    it("405 with the Allow of the URL: the collection creates, an upload's URL is read, continued and deleted", async () => {
+      const atUpload = "DELETE, GET, HEAD, OPTIONS, PATCH";
+      const atCollection = "OPTIONS, POST";
+      const cases: [string, string, string][] = [
+        ["POST", url, atUpload], // answered by the route (412 or 404 before)
+        ["PUT", url, atUpload], // answered by the server in front of Next (its Allow listed POST before)
+        ["GET", api.endpoint(workflowAgent), atCollection],
+        ["HEAD", api.endpoint(workflowAgent), atCollection],
+        ["PATCH", api.endpoint(workflowAgent), atCollection],
+        ["DELETE", api.endpoint(workflowAgent), atCollection],
+        ["PUT", api.endpoint(workflowAgent), atCollection],
+      ];
+      for (const [method, at, allow] of cases) {
+        const headers = method === "PATCH" ? { ...OCTETS, "upload-offset": "0" } : { ...V, "upload-length": "5" };
+        const res = await req(base(), method, at, { key, headers, body: method === "PATCH" ? "x" : undefined });
+        expect([method, at, res.status, res.headers.get("allow")]).toEqual([method, at, 405, allow]);
+        if (method !== "HEAD") expect(res.body).toMatchObject({ error: { code: "method_not_allowed" } });
+      }
+      expect(await api.offset(url)).toBeGreaterThan(0); // nothing of the upload changed
     });
   });
 

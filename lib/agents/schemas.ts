@@ -3,6 +3,7 @@ import { CallbackUrl } from "../callbacks/schemas";
 import { RuntimeConfig } from "../runtime/schema";
 import {
   idString,
+  ONE_LINE,
   managementPageQuery,
   queryCursor,
   responseId,
@@ -41,11 +42,7 @@ export const VersionNumber = z
   .max(2_147_483_647);
 
 /** A version's note: one line of text, at most 500 characters. */
-const note = z
-  .string()
-  .trim()
-  .max(500)
-  .regex(/^[^\p{Cc}]*$/u, "must be one line without control characters");
+const note = z.string().trim().max(500).regex(ONE_LINE, "must be one line without control characters");
 
 export const UpdateAgentBody = z.strictObject({
   name: name.optional(),

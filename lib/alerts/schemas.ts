@@ -1,6 +1,6 @@
 // Alert rules and their history (lib/alerts; docs/api.md, Alerts). Browser-safe.
 import { z } from "zod";
-import { queryCursor, queryLimit, responseId, responseNextCursor, responseTimestamp } from "../validate";
+import { ONE_LINE, queryCursor, queryLimit, responseId, responseNextCursor, responseTimestamp } from "../validate";
 
 /**
  * What a rule watches, and the unit of its threshold:
@@ -38,12 +38,7 @@ export const ALERT_UNITS: Record<AlertKind, string> = {
 
 const fields = {
   // One line: the name is the subject of the rule's alert emails (docs/security.md, T-HEADER-3).
-  name: z
-    .string()
-    .trim()
-    .min(1, "is required")
-    .max(100)
-    .regex(/^[^\p{Cc}]*$/u, "must be one line without control characters"),
+  name: z.string().trim().min(1, "is required").max(100).regex(ONE_LINE, "must be one line without control characters"),
   kind: z.enum(ALERT_KINDS),
   agent_id: z.string().min(1).max(100).nullable(),
   threshold: z.number().min(0).max(1_000_000_000),
@@ -58,7 +53,8 @@ const fields = {
     .int()
     .min(0)
     .max(7 * 24 * 60),
-  url: z.string().max(2048).nullable(),
+  // Checked as a callback_url is (400 invalid_callback_url): an http(s) URL without credentials.
+  url: z.string().max(2048).meta({ format: "uri" }).nullable(),
   email: z.email("must be an email address").max(320).nullable(),
   enabled: z.boolean(),
 };

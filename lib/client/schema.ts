@@ -1305,7 +1305,7 @@ export interface components {
       };
     };
     AlertRuleBody: {
-      name: string;
+      name: string & unknown;
       /** @enum {string} */
       kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
       agent_id?: string | null;
@@ -1322,7 +1322,7 @@ export interface components {
       enabled?: boolean;
     };
     AlertRulePatch: {
-      name?: string;
+      name?: string & unknown;
       /** @enum {string} */
       kind?: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
       agent_id?: string | null;
@@ -1758,7 +1758,7 @@ export interface components {
       url_expires_at: string;
     };
     PublishBody: {
-      note?: string;
+      note?: string & unknown;
       /** @default 100 */
       rollout_percent?: number;
       version?: number;
@@ -1798,7 +1798,8 @@ export interface components {
     };
     ResolveBody: {
       exception_id: string;
-      resolution: string;
+      /** @enum {string} */
+      resolution: "approved" | "rejected" | "modified";
       modified_data?: unknown;
       /** @description Why: stored with the decision and shown with it (optional here; the console asks for one on reject). */
       reason?: string;
@@ -1817,13 +1818,13 @@ export interface components {
     };
     RestoreBody: {
       base_version?: number;
-      note?: string;
+      note?: string & unknown;
     };
     RollKeyBody: {
-      grace_period_seconds: number;
+      grace_period_seconds: number | 0 | unknown;
     };
     RollbackBody: {
-      note?: string;
+      note?: string & unknown;
     };
     RolloutBody: {
       percent: number;
@@ -2029,7 +2030,7 @@ export interface components {
     };
     SetSecretBody: {
       /** @description The credential. Write-only: no answer ever contains it. */
-      value: string;
+      value: string & unknown;
     };
     TokenUsage: {
       prompt_tokens: number;
@@ -2046,7 +2047,7 @@ export interface components {
       callback_url?: string | null;
       base_version?: number;
       publish?: boolean;
-      note?: string;
+      note?: string & unknown;
     };
     UpdateKeyBody: {
       name?: string;
@@ -2507,8 +2508,12 @@ export interface components {
         };
       };
     };
-    /** @description `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent. */
-    Error400_runtime_not_applicable: {
+    /**
+     * @description `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     */
+    Error400_runtime_not_applicable_invalid_request: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -2517,7 +2522,7 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "runtime_not_applicable";
+            code?: "runtime_not_applicable" | "invalid_request";
           };
         };
       };
@@ -3395,7 +3400,7 @@ export interface operations {
           "application/json": components["schemas"]["RunRecord"];
         };
       };
-      400: components["responses"]["Error400_runtime_not_applicable"];
+      400: components["responses"]["Error400_runtime_not_applicable_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_run_not_found"];
@@ -3438,7 +3443,7 @@ export interface operations {
           "application/json": components["schemas"]["ApprovalList"];
         };
       };
-      400: components["responses"]["Error400_runtime_not_applicable"];
+      400: components["responses"]["Error400_runtime_not_applicable_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_run_not_found"];
@@ -3745,7 +3750,7 @@ export interface operations {
           "application/json": components["schemas"]["SessionRecord"];
         };
       };
-      400: components["responses"]["Error400_runtime_not_applicable"];
+      400: components["responses"]["Error400_runtime_not_applicable_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_session_not_found"];
@@ -3854,7 +3859,7 @@ export interface operations {
           "text/event-stream": string;
         };
       };
-      400: components["responses"]["Error400_runtime_not_applicable"];
+      400: components["responses"]["Error400_runtime_not_applicable_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_session_not_found_message_not_found"];

@@ -10,7 +10,7 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { errorBody } from "./respond";
 import { baseUrlFrom } from "./base-url";
-import { allowedMethods, matchRoute, ROUTE_METHODS, type RouteEntry } from "./routes";
+import { allowedAt, matchRoute, ROUTE_METHODS, type RouteEntry } from "./routes";
 
 function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>) {
   const requestId = newId("req");
@@ -63,8 +63,9 @@ export function envelopeMethodNotAllowed(
   res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
     const status = typeof args[0] === "number" ? args[0] : res.statusCode;
     if (status === 405 && !res.headersSent && !res.hasHeader("content-type") && !headersArgNamesType(args.slice(1))) {
-      const route = matchRoute(table, (req.url ?? "/").split("?")[0]!);
-      const allow = route ? allowedMethods(route.methods) : undefined;
+      const pathname = (req.url ?? "/").split("?")[0]!;
+      const route = matchRoute(table, pathname);
+      const allow = route ? allowedAt(route, pathname) : undefined;
       const e = envelope(
         "method_not_allowed",
         allow
@@ -146,7 +147,7 @@ export function refuseUnroutable(
   const pathname = (req.url ?? "/").split("?")[0]!;
   if (!NEXT_METHODS.has(req.method ?? "")) {
     const route = matchRoute(table, pathname);
-    const allow = route ? allowedMethods(route.methods) : undefined;
+    const allow = route ? allowedAt(route, pathname) : undefined;
     const e = envelope(
       "method_not_allowed",
       allow

@@ -2,7 +2,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { routeTable } from "../../scripts/route-table.mjs";
-import { allowedMethods, matchRoute, routeEntries, routeMatcher, routePattern } from "./routes";
+import { allowedAt, allowedMethods, matchRoute, routeEntries, routeMatcher, routePattern } from "./routes";
 
 const table = routeEntries([
   { file: "app/api/[...path]/route.ts", methods: ["DELETE", "GET", "PATCH", "POST", "PUT"] },
@@ -59,6 +59,19 @@ describe("allowedMethods", () => {
     expect(allowedMethods(["POST"])).toEqual(["OPTIONS", "POST"]);
     expect(allowedMethods(["PATCH", "GET", "DELETE"])).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH"]);
     expect(allowedMethods(["GET", "HEAD", "OPTIONS", "dynamic"])).toEqual(["GET", "HEAD", "OPTIONS"]);
+  });
+});
+
+describe("allowedAt", () => {
+  it("narrows the tus route by its URL: the collection creates, an upload's URL reads, continues, deletes", () => {
+    const tus = {
+      pattern: "/api/agents/[agent_id]/upload/tus/[[...path]]",
+      methods: ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST"],
+    };
+    expect(allowedAt(tus, "/api/agents/agt_1/upload/tus")).toEqual(["OPTIONS", "POST"]);
+    expect(allowedAt(tus, "/api/agents/agt_1/upload/tus/upl_1")).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH"]);
+    const health = { pattern: "/api/health", methods: ["GET"] };
+    expect(allowedAt(health, "/api/health")).toEqual(["GET", "HEAD", "OPTIONS"]);
   });
 });
 

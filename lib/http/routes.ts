@@ -40,6 +40,22 @@ export function allowedMethods(exported: readonly string[]): string[] {
   return [...served].sort();
 }
 
+/**
+ * Routes whose methods depend on how many segments their optional catch-all holds: the tus route
+ * creates uploads at its collection URL and reads, continues and deletes one at an upload's URL
+ * (lib/http/tus.ts refuses the rest with the same `Allow`).
+ */
+export const METHODS_BY_DEPTH: Record<string, Record<number, readonly string[]>> = {
+  "/api/agents/[agent_id]/upload/tus/[[...path]]": { 0: ["POST"], 1: ["GET", "PATCH", "DELETE"] },
+};
+
+/** The methods `route` serves at `pathname` (allowedMethods, narrowed by METHODS_BY_DEPTH). */
+export function allowedAt(route: RouteEntry, pathname: string): string[] {
+  const byDepth = METHODS_BY_DEPTH[route.pattern];
+  const served = byDepth?.[split(pathname).length - split(route.pattern).length + 1];
+  return allowedMethods(served ? route.methods.filter((m) => served.includes(m)) : route.methods);
+}
+
 /** Rank of a segment in Next's order: static before `[x]` before `[...x]` before `[[...x]]`. */
 function rank(segment: string): number {
   if (segment.startsWith("[[...")) return 3;

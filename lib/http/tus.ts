@@ -32,9 +32,11 @@ import { expectAuth, type RouteContract } from "./contract";
 import { wrapRoute, type AnswerExtras, type BaseCtx, type RouteHandler } from "./handler";
 import { limitAccessKey } from "./rate-limit";
 import { errorBody } from "./respond";
+import { allowedMethods, METHODS_BY_DEPTH } from "./routes";
 import { processSlot } from "../process-state";
 
 const FILE_ID_HEADER = "Upload-File-Id";
+const TUS_PATTERN = "/api/agents/[agent_id]/upload/tus/[[...path]]";
 const TUS_CHUNK_TYPE = "application/offset+octet-stream";
 
 /** `type/subtype` of a Content-Type value, lowercased, without parameters. */
@@ -218,8 +220,31 @@ export function tusRoute(contract: RouteContract): RouteHandler {
   const where = `${contract.method} ${contract.path}`;
   if (contract.timeout !== "long") throw new Error(`${where}: a tus route needs timeout "long"`);
   expectAuth(contract, contract.method === "OPTIONS" ? "public" : "accessKey");
-  const auth = contract.auth === "public" ? async () => ({}) : authenticate;
+  const auth =
+    contract.auth === "public"
+      ? async () => ({})
+      : async (req: Request, rawParams: Record<string, unknown>, extras: AnswerExtras) => {
+          refuseMethodNotServedHere(req.method, rawParams, extras);
+          return authenticate(req, rawParams, extras);
+        };
   return (req, ctx) => wrapRoute(req, ctx, contract, auth, serve);
+}
+
+/**
+ * The collection URL creates, an upload's URL is read, continued and deleted: any other method is
+ * 405 with the `Allow` of that URL, before credentials are looked at (as the server's own 405s, which
+ * say the same: lib/http/routes.ts). A path below an upload's URL is left to `serve` (404).
+ */
+function refuseMethodNotServedHere(method: string, rawParams: Record<string, unknown>, extras: AnswerExtras) {
+  const depth = Array.isArray(rawParams.path) ? rawParams.path.length : 0;
+  const served = METHODS_BY_DEPTH[TUS_PATTERN]![depth];
+  if (!served) return;
+  const allow = allowedMethods(served);
+  if (allow.includes(method)) return;
+  extras.headers.set("allow", allow.join(", "));
+  throw new ApiError("method_not_allowed", `${method} is not allowed here; this URL serves ${allow.join(", ")}.`, {
+    allowed_methods: allow,
+  });
 }
 
 const serve = async ({ req, params, requestId, ...c }: BaseCtx<unknown, unknown, unknown>) => {
@@ -232,11 +257,7 @@ const serve = async ({ req, params, requestId, ...c }: BaseCtx<unknown, unknown,
   if (req.method === "POST" || req.method === "PATCH") assertNotArchived(agent);
   const uploadId = rest[0];
   const upload = uploadId ? await loadUpload({ organizationId, agentId: agent.id, uploadId }) : undefined;
-  if (req.method === "GET") {
-    if (!upload) throw new ApiError("not_found", "GET needs an upload URL.");
-    return uploadedFile(upload);
-  }
-  if (req.method === "POST" && upload) throw new ApiError("not_found", "Create uploads at .../upload/tus.");
+  if (req.method === "GET") return uploadedFile(upload!); // an upload URL (405 above otherwise)
   // tus 1.0: "All PATCH requests MUST use Content-Type: application/offset+octet-stream, otherwise
   // the Server SHOULD return a 415". @tus/server answered 403 without one and 400 with another.
   if (req.method === "PATCH" && mediaTypeOf(req.headers.get("content-type")) !== TUS_CHUNK_TYPE) {

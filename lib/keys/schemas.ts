@@ -95,10 +95,8 @@ export const RollKeyBody = z.strictObject({
     .int()
     .min(0)
     .max(MAX_GRACE_SECONDS)
-    .refine(
-      (n) => n === 0 || n >= MIN_GRACE_SECONDS,
-      "must be 0 (revoke now) or from 3600 (1 hour) to 604800 (7 days)",
-    ),
+    .refine((n) => n === 0 || n >= MIN_GRACE_SECONDS, "must be 0 (revoke now) or from 3600 (1 hour) to 604800 (7 days)")
+    .meta({ anyOf: [{ const: 0 }, { minimum: MIN_GRACE_SECONDS }] }),
 });
 export type RollKeyBody = z.infer<typeof RollKeyBody>;
 
@@ -110,7 +108,8 @@ export const UpdateKeyBody = z
     expires_at: expiresAt.optional(),
     agent_ids: agentIds.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, "give at least one of name, rate_limit_per_minute, expires_at, agent_ids");
+  .refine((b) => Object.keys(b).length > 0, "give at least one of name, rate_limit_per_minute, expires_at, agent_ids")
+  .meta({ minProperties: 1 });
 export type UpdateKeyBody = z.infer<typeof UpdateKeyBody>;
 
 /** Largest count a usage preview gives exactly: beyond it, `capped` is true ("10,000+"). */

@@ -35,14 +35,21 @@ export const RESOLUTIONS = ["approved", "rejected", "modified"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** resolution is checked by the service so that an unknown value is 400 invalid_resolution. */
-export const ResolveBody = z.object({
-  exception_id: z.string().min(1),
-  resolution: z.string(),
-  modified_data: z.unknown().optional(),
-  reason: z.string().trim().min(1).max(1000).optional().meta({
-    description: "Why: stored with the decision and shown with it (optional here; the console asks for one on reject).",
-  }),
-});
+export const ResolveBody = z
+  .object({
+    exception_id: z.string().min(1),
+    resolution: z.string().meta({ enum: [...RESOLUTIONS] }),
+    modified_data: z.unknown().optional(),
+    reason: z.string().trim().min(1).max(1000).optional().meta({
+      description:
+        "Why: stored with the decision and shown with it (optional here; the console asks for one on reject).",
+    }),
+  })
+  // What the service checks (lib/runs/approvals.ts), stated for clients: `modified` carries the data.
+  .meta({
+    if: { properties: { resolution: { const: "modified" } }, required: ["resolution"] },
+    then: { properties: { modified_data: {} }, required: ["modified_data"] },
+  });
 
 /** Which approvals the listing answers: the open ones (the default, as before) or those already decided. */
 export const ApprovalsQuery = z.object({

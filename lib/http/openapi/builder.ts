@@ -8,15 +8,71 @@ export type Json = Record<string, unknown>;
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** The key the conversion marks a trimmed string with, for `trimmed` to rewrite once it is done. */
+const TRIMMED = "x-trimmed";
+
+/**
+ * Whether a string schema trims its value before its length checks (`z.string().trim().max(n)`),
+ * and whether a pattern is checked after the trim too.
+ */
+function trimOf(schema: z.core.$ZodType): { patternAfter: boolean } | undefined {
+  const checks = ((schema._zod.def as { checks?: z.core.$ZodCheck[] }).checks ?? []).map(
+    (c) => c._zod.def as { check: string; format?: string; tx?: (v: string) => string },
+  );
+  const trim = checks.findIndex((c) => c.check === "overwrite" && c.tx?.(" a ") === "a");
+  if (trim < 0) return undefined;
+  const length = checks.findIndex((c) => ["min_length", "max_length", "length_equals"].includes(c.check));
+  if (length >= 0 && length < trim) return undefined;
+  return { patternAfter: checks.slice(trim).some((c) => c.check === "string_format" && c.format === "regex") };
+}
+
+/**
+ * A trimmed string's checks as checks of what is sent. Its lengths become a pattern (`minLength`
+ * and `maxLength` would count the spaces the server trims): `\s*`, the trimmed text (from a
+ * non-space to a non-space), `\s*`. A pattern checked after the trim that is one character class
+ * (`^[...]*$`) allows spaces around it; the lengths' pattern goes beside it in `allOf`.
+ */
+function rewriteTrimmed(s: Json) {
+  const mark = s[TRIMMED] as { patternAfter: boolean };
+  delete s[TRIMMED];
+  if (mark.patternAfter && typeof s.pattern === "string") {
+    const cls = /^\^(\[(?:[^\]\\]|\\.)+\])\*\$$/.exec(s.pattern);
+    if (cls) s.pattern = `^\\s*${cls[1]}*\\s*$`;
+  }
+  const min = typeof s.minLength === "number" ? s.minLength : 0;
+  const max = typeof s.maxLength === "number" ? s.maxLength : undefined;
+  if (min === 0 && max === undefined) return;
+  delete s.minLength;
+  delete s.maxLength;
+  const upTo = max === undefined ? "" : String(max - 2);
+  const text = min >= 2 ? `\\S[\\s\\S]{${min - 2},${upTo}}\\S` : max === 1 ? "\\S" : `\\S(?:[\\s\\S]{0,${upTo}}\\S)?`;
+  const lengths = `^\\s*(?:${text})${min === 0 ? "?" : ""}\\s*$`;
+  if (typeof s.pattern === "string") s.allOf = [...((s.allOf as Json[] | undefined) ?? []), { pattern: s.pattern }];
+  s.pattern = lengths;
+}
+
+/** `value` (converted JSON Schema) with every marked trimmed string rewritten (rewriteTrimmed). */
+function trimmed<T>(value: T): T {
+  if (Array.isArray(value)) value.forEach(trimmed);
+  else if (value && typeof value === "object") {
+    const s = value as Json;
+    Object.values(s).forEach(trimmed);
+    if (s[TRIMMED]) rewriteTrimmed(s);
+  }
+  return value;
+}
+
 /** JSON Schema of what a request may send (`input`): defaults optional, transforms not yet run. */
 const CONVERT = {
   target: "draft-2020-12",
   io: "input",
   unrepresentable: "any",
-  // The date-time regex zod writes out is the same check as `format`, only unreadable.
-  override: (ctx: { jsonSchema: Json }) => {
+  override: (ctx: { zodSchema: z.core.$ZodType; jsonSchema: Json }) => {
     const s = ctx.jsonSchema;
+    // The date-time regex zod writes out is the same check as `format`, only unreadable.
     if ((s.format === "date-time" || s.format === "date") && typeof s.pattern === "string") delete s.pattern;
+    const trim = s.type === "string" ? trimOf(ctx.zodSchema) : undefined;
+    if (trim) s[TRIMMED] = trim;
   },
 } as const;
 
@@ -39,10 +95,12 @@ export class Components {
 
   /** Every registered schema as JSON Schema, nested registered schemas as $refs. */
   schemas(): Record<string, Json> {
-    const out = z.toJSONSchema(this.registry, {
-      ...CONVERT,
-      uri: (id: string) => `#/components/schemas/${id}`,
-    }) as { schemas: Record<string, Json> };
+    const out = trimmed(
+      z.toJSONSchema(this.registry, {
+        ...CONVERT,
+        uri: (id: string) => `#/components/schemas/${id}`,
+      }) as { schemas: Record<string, Json> },
+    );
     const sorted: Record<string, Json> = {};
     for (const name of Object.keys(out.schemas).sort()) {
       const { $schema: _s, $id: _i, ...schema } = out.schemas[name]!;
@@ -54,7 +112,7 @@ export class Components {
 
 /** A schema written inline (not a component). */
 export function inlineSchema(schema: z.ZodType): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, CONVERT) as Json;
+  const { $schema: _s, ...rest } = trimmed(z.toJSONSchema(schema, CONVERT) as Json);
   return rest;
 }
 

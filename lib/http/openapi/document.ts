@@ -337,6 +337,20 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/**
+ * The codes an operation can answer: its contract's, and what the request wrapper answers before
+ * the route runs (lib/http/handler.ts): a path or query it cannot read or that fails its schema is
+ * `invalid_request`, a body that is not JSON `invalid_json`.
+ */
+function requestErrors(contract: RouteContract): ErrorCode[] {
+  const own = contract.errors ?? [];
+  const wrapper: ErrorCode[] = [
+    ...(contract.params || contract.query || contract.body ? (["invalid_request"] as const) : []),
+    ...(contract.body ? (["invalid_json"] as const) : []),
+  ];
+  return [...own, ...wrapper.filter((code) => !own.includes(code))];
+}
+
 /** The order of a path's operations in the document (the OpenAPI Path Item's own). */
 const METHOD_ORDER = ["get", "put", "post", "delete", "options", "head", "patch"];
 
@@ -356,7 +370,7 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
         method: contract.method.toLowerCase() as Operation["method"],
         path: path ?? openApiPath(contract.path),
         auth: contract.auth === "accessKey" || contract.auth === "userToken" ? contract.auth : "none",
-        errors: [...(contract.errors ?? [])],
+        errors: requestErrors(contract),
       },
     ];
   });

@@ -1,13 +1,15 @@
-import { header } from "@/lib/http/openapi/builder";
+import { header, queryParameters } from "@/lib/http/openapi/builder";
 import { binaryFile } from "@/lib/http/openapi/parts";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
+
+const DownloadQuery = z.object({ token: z.string().min(1) });
 
 export const GET = route({
   method: "GET",
   path: "/api/files/download",
   auth: "public",
-  query: z.object({ token: z.string().min(1) }),
+  query: DownloadQuery,
   responses: { 200: ANSWER.file, 206: ANSWER.file, 302: ANSWER.redirect },
   errors: ["invalid_request", "invalid_signature", "url_expired", "not_found", "range_not_satisfiable"],
   openapi: () => ({
@@ -20,7 +22,7 @@ export const GET = route({
       "(`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the " +
       "object, valid 15 minutes, that serves the same type and filename: follow redirects.",
     parameters: [
-      { name: "token", in: "query", required: true, description: "The signed token.", schema: { type: "string" } },
+      ...queryParameters(DownloadQuery, { token: "The signed token." }),
       {
         name: "Range",
         in: "header",

@@ -2303,8 +2303,10 @@ export interface components {
      *     `file_not_found`: a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.
      *
      *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     *
+     *     `invalid_agent_version`: a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.
      */
-    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url: {
+    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_invalid_agent_version: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -2313,7 +2315,8 @@ export interface components {
         "application/json": components["schemas"]["ErrorEnvelope"] & {
           error?: {
             /** @enum {unknown} */
-            code?: "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url";
+            code?:
+              "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url" | "invalid_agent_version";
           };
         };
       };
@@ -2327,9 +2330,11 @@ export interface components {
      *
      *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
      *
+     *     `invalid_agent_version`: a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.
+     *
      *     `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
      */
-    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable: {
+    Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_invalid_agent_version_runtime_not_applicable: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
         [name: string]: unknown;
@@ -2339,7 +2344,12 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?:
-              "invalid_json" | "invalid_request" | "file_not_found" | "invalid_callback_url" | "runtime_not_applicable";
+              | "invalid_json"
+              | "invalid_request"
+              | "file_not_found"
+              | "invalid_callback_url"
+              | "invalid_agent_version"
+              | "runtime_not_applicable";
           };
         };
       };
@@ -4424,7 +4434,7 @@ export interface operations {
           "application/json": components["schemas"]["ConversationAccepted"] | components["schemas"]["RunAccepted"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_invalid_agent_version"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found_session_not_found"];
@@ -6479,7 +6489,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkflowRunAccepted"];
         };
       };
-      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_runtime_not_applicable"];
+      400: components["responses"]["Error400_invalid_json_invalid_request_file_not_found_invalid_callback_url_invalid_agent_version_runtime_not_applicable"];
       401: components["responses"]["Error401_unauthorized"];
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_agent_not_found"];

@@ -23,6 +23,7 @@ export const POST = route({
     ...JSON_BODY_ERRORS,
     "file_not_found",
     "invalid_callback_url",
+    "invalid_agent_version",
     "session_not_found",
     "agent_archived",
     "idempotency_conflict",

@@ -16,6 +16,7 @@ export const POST = route({
     ...JSON_BODY_ERRORS,
     "file_not_found",
     "invalid_callback_url",
+    "invalid_agent_version",
     "runtime_not_applicable",
     "agent_archived",
     "idempotency_conflict",

@@ -6,7 +6,8 @@
 //   replies     every 202 is one message, completed, its upstream called exactly once
 //   revocation  a key revoked on app A is refused on app B within KEY_CACHE_TTL_MS
 //   run         a workflow run of many items completes with exact counts although the worker running
-//               it is sent SIGTERM mid-run (it hands the job back; the other worker finishes it)
+//               it is sent SIGTERM mid-run (its items in flight finish, it hands the run over, the
+//               other worker finishes it; the receiver sees no Idempotency-Key twice)
 //   upload      a file uploaded on app A is downloaded from app B, byte for byte
 //   callback    a completion callback arrives exactly once (when lib/callbacks delivers them)
 // Used by `npm run demo:scale` (bench/scale-demo.ts, the full size) and e2e/api/scale.test.ts (CI size).
@@ -93,6 +94,8 @@ interface Upstream {
   replies: number;
   /** Workflow item calls by item number. */
   items: Map<number, number>;
+  /** Workflow item calls by their Idempotency-Key (run, item, step): more than 1 is a repeat. */
+  keys: Map<string, number>;
   /** Bodies sent to /capture. */
   captured: unknown[];
   /** Callback requests, by message id (or the body when none is found). */
@@ -101,7 +104,13 @@ interface Upstream {
 }
 
 async function startUpstream(itemDelayMs: number): Promise<Upstream> {
-  const u = { replies: 0, items: new Map<number, number>(), captured: [] as unknown[], callbacks: new Map() };
+  const u = {
+    replies: 0,
+    items: new Map<number, number>(),
+    keys: new Map<string, number>(),
+    captured: [] as unknown[],
+    callbacks: new Map(),
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -125,6 +134,8 @@ async function startUpstream(itemDelayMs: number): Promise<Upstream> {
       } else if (p.startsWith("/item")) {
         const n = Number(JSON.stringify(body).match(/"n":(\d+)/)?.[1] ?? -1);
         u.items.set(n, (u.items.get(n) ?? 0) + 1);
+        const key = String(req.headers["idempotency-key"]);
+        u.keys.set(key, (u.keys.get(key) ?? 0) + 1);
         ok({ n }, itemDelayMs);
       } else if (p.startsWith("/capture")) {
         u.captured.push(body);
@@ -280,7 +291,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     // The shortest bound (1 s), far below what the rest of the run needs (items x delay /
     // concurrency), so that the worker interrupted mid-run hands its job back.
     const launching = ["worker-1", "worker-2"].map((name) =>
-      startWorker(name, { ...dbEnv(target), ...shared, SHUTDOWN_TIMEOUT_MS: "1000" }),
+      startWorker(name, { ...dbEnv(target), ...shared, SHUTDOWN_TIMEOUT_MS: "10000" }),
     );
     for (const w of await Promise.allSettled(launching)) if (w.status === "fulfilled") workers.push(w.value);
     if (workers.length < 2) throw new Error("a worker did not start");
@@ -460,7 +471,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
       const end = await until(get, (r) => ["completed", "failed", "cancelled"].includes(r.status), 300_000, 250);
       const survivorCalls = (await httpCallsOf(survivor)) - survivorBefore;
       const distinct = upstream.items.size;
-      const totalCalls = [...upstream.items.values()].reduce((a, b) => a + b, 0);
+      // Repeats as a receiver sees them: a key (run, item, step) that arrived more than once.
+      const repeats = [...upstream.keys.values()].reduce((a, b) => a + b - 1, 0);
       const counts = end.item_counts;
       const ok =
         code === 0 &&
@@ -469,11 +481,13 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
         counts.total === opts.runItems &&
         counts.failed === 0 &&
         distinct === opts.runItems &&
+        upstream.keys.size === opts.runItems &&
+        repeats === 0 &&
         survivorCalls > 0;
       check(
         "run survives SIGTERM of its worker",
         ok,
-        `${opts.runItems} items; ${victim.name} (had ${calls[workers.indexOf(victim)]} upstream calls) sent SIGTERM at ${doneBefore} done, exited ${code}; ${survivor.name} made ${survivorCalls} more calls; run ${end.status} with ${JSON.stringify(counts)}; ${distinct} distinct items sent, ${totalCalls - distinct} sent again after the handover (in flight when it stopped)`,
+        `${opts.runItems} items; ${victim.name} (had ${calls[workers.indexOf(victim)]} upstream calls) sent SIGTERM at ${doneBefore} done, exited ${code}; ${survivor.name} made ${survivorCalls} more calls; run ${end.status} with ${JSON.stringify(counts)}; ${distinct} distinct items sent, ${repeats} sent again (the receiver's count of repeated Idempotency-Keys)`,
       );
     });
 

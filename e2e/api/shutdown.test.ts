@@ -1,6 +1,6 @@
 // Graceful shutdown (server.ts, lib/boot.ts): a synchronous trigger whose reply is still with its
 // upstream when SIGTERM arrives gets its 200 answer; the server stops accepting connections at once;
-// the process exits 0. The upstream holds the reply until the test lets it answer, after the signal,
+// the process exits 0; a workflow run is handed over with each of its calls made once. The upstream holds the reply until the test lets it answer, after the signal,
 // so "in flight at SIGTERM" is a fact rather than a matter of timing. On PostgreSQL also with
 // WEB_CONCURRENCY=2, the signal sent to the cluster's primary.
 import { readFileSync } from "node:fs";
@@ -51,9 +51,11 @@ async function gatedUpstream() {
   };
 }
 
-async function until(what: string, condition: () => boolean) {
+async function until(what: string, condition: () => boolean, poll?: () => Promise<void>) {
   const deadline = Date.now() + 60_000;
-  while (!condition()) {
+  for (;;) {
+    await poll?.();
+    if (condition()) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -102,7 +104,93 @@ async function drainCase(own: OwnServer, opts: { cluster: boolean }) {
   expect(await exited).toEqual({ code: 0, signal: null });
 }
 
+/**
+ * A workflow http step's receiver: records every call's Idempotency-Key, answers items 0 and 1 at
+ * once and holds every later call until `release()` (those held now) or `open()` (all, from now on).
+ */
+async function holdingReceiver() {
+  const keys: string[] = [];
+  let isOpen = false;
+  let held: (() => void)[] = [];
+  const upstream = http.createServer((req, res) => {
+    keys.push(String(req.headers["idempotency-key"]));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const { item_index } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { item_index: number };
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      };
+      if (isOpen || item_index < 2) answer();
+      else held.push(answer);
+    });
+  });
+  upstreams.push(upstream);
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  const release = () => {
+    const now = held;
+    held = [];
+    for (const answer of now) answer();
+  };
+  return {
+    url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/step`,
+    keys,
+    held: () => held.length,
+    release,
+    open() {
+      isOpen = true;
+      release();
+    },
+  };
+}
+
 describe("graceful shutdown", () => {
+  it("hands a workflow run over: the items in flight at SIGTERM finish, none starts, each call is made once", async () => {
+    // A shutdown timeout far longer than the test needs: the run is handed over when its items in
+    // flight finish, not when the timeout cuts them off (a call cut off would be made again).
+    const own = await ownServer("handover", { SHUTDOWN_TIMEOUT_MS: "120000" });
+    servers.push(own);
+    const receiver = await holdingReceiver();
+    const key = await own.mintKey();
+    const agent = await own.createAgent({
+      name: "handover",
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: {
+        inputs: { rows: { type: "array", required: true } },
+        items: { from: "rows" },
+        concurrency: 2,
+        steps: [{ id: "send", type: "http", url: receiver.url, timeout_ms: 120_000 }],
+      },
+    });
+    const rows = Array.from({ length: 8 }, (_, n) => ({ n }));
+    const started = await own.call("POST", `/api/agents/webhook/${agent}`, { auth: key, body: { rows } });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const runId = started.body.run_id as string;
+    await until("items 2 and 3 to be in flight", () => receiver.held() === 2);
+
+    const logged = (line: string) => readFileSync(own.server.logFile, "utf8").includes(line);
+    const restarting = own.restart("SIGTERM"); // stops it gracefully, then starts it on the same data
+    await until("the run's pass to hear that its worker stops", () =>
+      logged("run pass stopping: the items in flight finish, none starts"),
+    );
+    receiver.release(); // items 2 and 3 finish; a pass that started item 4 would be held until the timeout
+    await restarting;
+    expect(receiver.keys).toHaveLength(4);
+    receiver.open();
+    let run: any;
+    await until(
+      "the run to complete on the restarted server",
+      () => run?.status === "completed",
+      async () => {
+        run = (await own.call("GET", `/api/agents/${agent}/runs/${runId}`, { auth: key })).body;
+      },
+    );
+    expect(run.summary).toMatchObject({ successful: 8 });
+    // Each item's call was made once, under its key (run, item, step).
+    expect([...receiver.keys].sort()).toEqual(rows.map((r) => `${runId}/${r.n}/send`).sort());
+  });
+
   it("lets a synchronous trigger in flight at SIGTERM answer 200, refuses new connections, exits 0", async () => {
     const own = await ownServer("shutdown");
     servers.push(own);

@@ -49,6 +49,8 @@ const LISTENING_POLL_MS = 5_000;
 interface Attempt {
   claim: Claim;
   abort: AbortController;
+  /** Fired when the worker begins to stop: the handler finishes what is in flight and starts nothing new. */
+  stopping: AbortController;
   settled: boolean;
   heartbeat?: NodeJS.Timeout;
 }
@@ -145,8 +147,10 @@ export async function queue(): Promise<PgBoss> {
 }
 
 /**
- * Stops the queue: no more fetches; jobs running in this process get up to `timeoutMs` to finish (at
- * least 1 s), then their jobs are failed (to be retried) and their handlers' signals aborted.
+ * Stops the queue: no more fetches; jobs running in this process are told (`stopping`, as when their
+ * worker stops: a run's pass lets its items in flight finish, launches no more and hands the run
+ * over) and get up to `timeoutMs` to finish (at least 1 s), then their jobs are failed (to be
+ * retried) and their handlers' signals aborted.
  */
 export async function stopQueue(timeoutMs = 5_000) {
   const pending = current.get();
@@ -252,9 +256,11 @@ async function runAttempt<N extends QueueName>(
   const attempt: Attempt = {
     claim: { name, id: job.id, retryCount: job.retryCount },
     abort: new AbortController(),
+    stopping: new AbortController(),
     settled: false,
   };
   slot.attempt = attempt;
+  if (slot.stopping) attempt.stopping.abort(); // fetched as the worker began to stop
   const settle = async (what: string, op: () => Promise<unknown>) => {
     if (attempt.settled) return;
     attempt.settled = true;
@@ -291,6 +297,7 @@ async function runAttempt<N extends QueueName>(
         id: job.id,
         retryCount: job.retryCount,
         signal: attempt.abort.signal,
+        stopping: attempt.stopping.signal,
       });
     } catch (err) {
       await settle("failure", () => failClaim(s.db, attempt.claim, errorOutput(err)));
@@ -343,8 +350,10 @@ function startSlot<N extends QueueName>(s: QueueState, name: N, handler: JobHand
 }
 
 /** The slot fetches no more jobs; one it is running goes on (`stopQueue` bounds it). */
+/** The slot takes no more jobs; the handler of the job it runs is told (`stopping`). */
 function stopSlot(slot: Slot) {
   slot.stopping = true;
+  slot.attempt?.stopping.abort();
   slot.wake();
 }
 

@@ -40,6 +40,8 @@ export interface JobInfo {
   /** Retries so far; `retryCount === QUEUE_RETRY_LIMIT` is the last attempt. */
   retryCount: number;
   signal: AbortSignal;
+  /** The worker is stopping: finish what is in flight and start nothing new (then `signal` may abort). */
+  stopping: AbortSignal;
 }
 
 export type JobHandler<N extends QueueName> = (data: JobData<N>, job: JobInfo) => Promise<void>;

@@ -294,6 +294,20 @@ describe("queue attempts", () => {
     await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
   });
 
+  it("tells a running handler that the queue is stopping (`stopping`), before any abort: one that finishes then completes", async () => {
+    const seen: { stoppingFirst: boolean }[] = [];
+    await work("run", async (_data, job) => {
+      await new Promise<void>((resolve) => job.stopping.addEventListener("abort", () => resolve()));
+      seen.push({ stoppingFirst: !job.signal.aborted });
+    });
+    const id = (await enqueue("run", { runId: "run_handed_over" }))!;
+    await until(async () => (await jobRow(id)).state === "active");
+    await stopQueue(60_000);
+    expect(seen).toEqual([{ stoppingFirst: true }]);
+    expect((await jobRow(id)).state).toBe("completed");
+    await db.sql.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+  });
+
   it.runIf(!!process.env.TEST_DATABASE_URL)(
     "announces a committed job to listening processes on PostgreSQL, and never a rolled-back one",
     async () => {

@@ -40,7 +40,14 @@ const causeCode = (e: unknown): string | undefined => {
 export async function postJson(
   url: string,
   body: unknown,
-  opts: { timeoutMs: number; headers?: Record<string, string>; signal?: AbortSignal; secrets?: SecretLookup },
+  opts: {
+    timeoutMs: number;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+    secrets?: SecretLookup;
+    /** Sent as `Idempotency-Key` unless the configured headers name one. */
+    idempotencyKey?: string;
+  },
 ): Promise<unknown> {
   if (opts.signal?.aborted) throw abortedError();
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
@@ -51,6 +58,7 @@ export async function postJson(
 
   headers.set("content-type", "application/json");
   headers.set("accept", "application/json");
+  if (opts.idempotencyKey && !headers.has("idempotency-key")) headers.set("idempotency-key", opts.idempotencyKey);
   try {
     const res = await guardedFetch(url, {
       method: "POST",

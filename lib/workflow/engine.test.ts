@@ -14,6 +14,7 @@ import { storage } from "../storage";
 import { openTestDatabase } from "../../test-support/db";
 import { text } from "node:stream/consumers";
 import { WorkflowDefinition } from "./schema";
+import { runEngine } from "./engine";
 import { drive, startRun, workflowAgent } from "./testing";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -280,6 +281,65 @@ describe("workflow engine", () => {
       expect(await db.prisma.runItem.count({ where: { runId, status: "completed" } })).toBe(30);
     } finally {
       await barrier.close();
+    }
+  });
+
+  it("hands the run over when its worker stops: the items in flight finish, none starts, each call is made once", async () => {
+    // Holds the calls of items 2 and 3 until released; records every call's Idempotency-Key.
+    const keys: string[] = [];
+    let held: (() => void)[] = [];
+    let arrived: () => void = () => {};
+    const twoHeld = new Promise<void>((resolve) => (arrived = resolve));
+    const server = http.createServer((req, res) => {
+      keys.push(String(req.headers["idempotency-key"]));
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const { item } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { item: { hold: boolean } };
+        const answer = () => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+        if (!item.hold) return answer();
+        held.push(answer);
+        if (held.length === 2) arrived();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/step`;
+      const { agent, key } = await workflowAgent({
+        inputs: { rows: { type: "array" } },
+        items: { from: "rows" },
+        concurrency: 2,
+        steps: [{ id: "call", type: "http", url, timeout_ms: 60_000 }],
+      });
+      const rows = Array.from({ length: 8 }, (_, n) => ({ n, hold: n === 2 || n === 3 }));
+      const runId = await startRun(agent, key, { rows });
+      const run = await db.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+      const runJobsQueued = async (id: string) =>
+        Number(
+          (
+            await db.prisma.$queryRaw<{ n: bigint }[]>`
+              SELECT count(*) AS n FROM pgboss.job WHERE name = 'run' AND data->>'runId' = ${id} AND state = 'created'`
+          )[0]!.n,
+        );
+      const queuedBefore = await runJobsQueued(runId); // startRun's own job (no worker runs in this file)
+      const stopping = new AbortController();
+      const pass = runEngine({ runId, epoch: run.epoch, baseUrl: "http://localhost:3000", stopping: stopping.signal });
+      await twoHeld; // items 0 and 1 are done, 2 and 3 are in flight
+      stopping.abort(); // the worker begins to stop
+      for (const answer of held) answer();
+      held = [];
+      await pass;
+      const handedOver = await db.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+      expect([handedOver.status, handedOver.itemsCompleted]).toEqual(["running", 4]);
+      expect(keys.length).toBe(4); // nothing started after the stop
+      expect(await runJobsQueued(runId)).toBe(queuedBefore + 1); // the run waits in the queue for the next worker
+      const done = await drive(runId);
+      expect([done.status, done.itemsCompleted]).toEqual(["completed", 8]);
+      // One call per item, each under its own stable key (run, item, step).
+      expect(keys.sort()).toEqual(rows.map((r) => `${runId}/${r.n}/call`).sort());
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 

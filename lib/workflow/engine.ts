@@ -105,9 +105,9 @@ export interface PassJob {
  * ORG_RUN_CONCURRENCY passes running; its younger passes stop at the next item boundary (`yielded`)
  * and continue in a new job queued behind the waiting ones. Nothing about the run changes.
  */
-function watchRun(runId: string, epoch: number, external?: AbortSignal, job?: PassJob) {
+function watchRun(runId: string, epoch: number, external?: AbortSignal, job?: PassJob, stopping?: AbortSignal) {
   const controller = new AbortController();
-  const state = { stop: false, yielded: false, status: "running" as string };
+  const state = { stop: false, yielded: false, handover: false, status: "running" as string };
   const halt = (abort: boolean) => {
     state.stop = true;
     if (abort) controller.abort();
@@ -121,6 +121,16 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal, job?: Pa
   });
   external?.addEventListener("abort", onExternal, { once: true });
   if (external?.aborted) halt(true);
+  // The worker is stopping: the items in flight finish (within SHUTDOWN_TIMEOUT_MS), none starts,
+  // and the run goes back to the queue for another worker (or this one after its restart). An
+  // item's calls are so made once; only one still in flight at the timeout is aborted and sent again.
+  const onStopping = () => {
+    log.info({ run_id: runId }, "run pass stopping: the items in flight finish, none starts");
+    state.yielded = state.handover = true;
+    halt(false);
+  };
+  stopping?.addEventListener("abort", onStopping, { once: true });
+  if (stopping?.aborted) onStopping();
   let busy = false;
   const timer = setInterval(() => {
     if (busy || state.stop) return;
@@ -172,6 +182,7 @@ function watchRun(runId: string, epoch: number, external?: AbortSignal, job?: Pa
       clearInterval(share);
       unlisten();
       external?.removeEventListener("abort", onExternal);
+      stopping?.removeEventListener("abort", onStopping);
     },
   };
 }
@@ -181,6 +192,8 @@ export async function runEngine(opts: {
   epoch: number;
   baseUrl?: string;
   signal?: AbortSignal;
+  /** The worker is stopping: hand the run over at the next item boundary. */
+  stopping?: AbortSignal;
   /** The job running this pass (absent in tests that call the engine directly: no fair share). */
   job?: PassJob;
   /** Where expressions are evaluated: the process's evaluator pool unless given (the benchmark's baseline). */
@@ -203,18 +216,23 @@ export async function runEngine(opts: {
   }
   if (run.status !== "running") return;
 
-  const watch = watchRun(run.id, opts.epoch, opts.signal, opts.job);
+  const watch = watchRun(run.id, opts.epoch, opts.signal, opts.job, opts.stopping);
+  let pass: Pass | undefined;
   try {
     const evaluator = opts.evaluator ?? expressionEvaluator();
-    await new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch, evaluator).execute();
+    pass = new Pass(run, opts.epoch, opts.baseUrl ?? publicBaseUrl(), watch, evaluator);
+    await pass.execute();
   } catch (e) {
     if (!(e instanceof StaleEpoch)) throw e;
   } finally {
     watch.close();
   }
-  if (watch.state.yielded) {
+  if (watch.state.yielded && !pass?.finished) {
     // Behind the runs that were waiting: the run stays `running`, its pending items wait for this job.
-    log.info({ run_id: run.id, organization_id: run.organizationId }, "run pass yields to other organizations' runs");
+    log.info(
+      { run_id: run.id, organization_id: run.organizationId },
+      watch.state.handover ? "run pass hands the run over: the worker is stopping" : "run pass yields to other organizations' runs",
+    );
     await enqueue("run", {
       runId: run.id,
       epoch: opts.epoch,
@@ -225,6 +243,8 @@ export async function runEngine(opts: {
 }
 
 class Pass {
+  /** The pass ended the run (its last items done). */
+  finished = false;
   private readonly definition: WorkflowDefinition;
   private buffer: Finished[] = [];
   private bufferedSince = 0;
@@ -306,12 +326,16 @@ class Pass {
 
     for (;;) {
       await yieldToEventLoop();
-      if (this.watch.state.stop) return;
+      // A pause or cancel stops here; a pass that yields or hands the run over ends the run first
+      // if nothing is left to do (its last items were the ones in flight).
+      if (this.watch.state.stop && !this.watch.state.yielded) return;
       const page = await pendingPage(this.run.id);
       if (!page.length) {
         await this.finish();
+        this.finished = true;
         return;
       }
+      if (this.watch.state.stop) return;
       const fatal = await this.processPage(page, steps, ctx);
       await this.flush();
       if (fatal) {

@@ -25,7 +25,12 @@ async function brokenRun() {
   return runId;
 }
 
-const job = (retryCount: number) => ({ id: "job", retryCount, signal: new AbortController().signal });
+const job = (retryCount: number) => ({
+  id: "job",
+  retryCount,
+  signal: new AbortController().signal,
+  stopping: new AbortController().signal,
+});
 
 describe("run job", () => {
   it("hands an engine error back to the queue while retries remain, leaving the run as it was", async () => {

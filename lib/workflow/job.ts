@@ -22,6 +22,7 @@ export const runJob: JobHandler<"run"> = async (data, job) => {
     await runEngine({
       ...data,
       signal: job.signal,
+      stopping: job.stopping,
       job: { id: job.id, organizationId: data.organizationId ?? "" },
     });
   } catch (e) {

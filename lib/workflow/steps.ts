@@ -161,6 +161,10 @@ export function outcomeOf(
   }
 }
 
+/** The `Idempotency-Key` of an http step's call: the run, the item and the step. */
+export const stepIdempotencyKey = (runId: string, itemIndex: number, stepId: string) =>
+  `${runId}/${itemIndex}/${stepId}`;
+
 /** Performs an http/llm/wait step for the item (JSON text); returns the item as it leaves the step. */
 async function perform(
   step: Step,
@@ -180,6 +184,9 @@ async function perform(
         headers: step.headers,
         signal: ctx.signal,
         secrets: ctx.secrets,
+        // The same for every attempt of this item's step (retries, a run's retry, a handover after a
+        // worker stopped or died), so that a receiver can drop a repeat (docs/workflows.md).
+        idempotencyKey: stepIdempotencyKey(ctx.runId, itemIndex, step.id),
       });
       return withField(item, step, answer);
     }

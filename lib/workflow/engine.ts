@@ -231,7 +231,9 @@ export async function runEngine(opts: {
     // Behind the runs that were waiting: the run stays `running`, its pending items wait for this job.
     log.info(
       { run_id: run.id, organization_id: run.organizationId },
-      watch.state.handover ? "run pass hands the run over: the worker is stopping" : "run pass yields to other organizations' runs",
+      watch.state.handover
+        ? "run pass hands the run over: the worker is stopping"
+        : "run pass yields to other organizations' runs",
     );
     await enqueue("run", {
       runId: run.id,

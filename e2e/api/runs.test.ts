@@ -197,8 +197,16 @@ describe("workflow trigger", () => {
       body: { doc: { file_id: `fi_${"0".repeat(32)}` } },
     });
     expectError(res, 400, "file_not_found");
-    const bad = await call("POST", `/api/agents/webhook/${agent}`, { auth: key, body: { doc: "fi_123" } });
+    // A bare id is not resolved (SPEC 4.1): the error says what to send instead.
+    const bare = `fi_${"0".repeat(32)}`;
+    const bad = await call("POST", `/api/agents/webhook/${agent}`, { auth: key, body: { doc: bare } });
     expectError(bad, 400, "invalid_request");
+    expect(bad.body.error.details.fields).toEqual([
+      {
+        field: "doc",
+        message: `must be a file reference object {"file_id": "fi_..."}, not a bare id: send {"file_id": "${bare}"}`,
+      },
+    ]);
     expect((await call("GET", `/api/agents/${agent}/runs`, { auth: key })).body).toEqual(before.body);
   });
 

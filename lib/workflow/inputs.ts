@@ -14,7 +14,20 @@ const byType: Record<InputType, () => z.ZodType> = {
   boolean: () => z.boolean(),
   object: () => z.record(z.string(), z.unknown()),
   array: () => z.array(z.unknown()),
-  file: () => FileRef.describe('a file reference object {"file_id": "fi_..."}'),
+  // A bare `fi_` string is not resolved (SPEC 4.1, file references, rule 2): the error says so.
+  file: () =>
+    z
+      .strictObject(FileRef.shape, {
+        error: (iss) =>
+          iss.code === "invalid_type" && iss.input !== undefined
+            ? `must be a file reference object {"file_id": "fi_..."}${
+                typeof iss.input === "string" && iss.input.startsWith("fi_")
+                  ? `, not a bare id: send {"file_id": "${iss.input.slice(0, 40)}"}`
+                  : ""
+              }`
+            : undefined,
+      })
+      .describe('a file reference object {"file_id": "fi_..."}'),
 };
 
 function fieldSchema(decl: InputDecl): z.ZodType {

@@ -599,14 +599,30 @@ export const USAGE_RANGES = {
 } as const;
 export type UsageRange = keyof typeof USAGE_RANGES;
 
-/** The usage rollups of the organization, of one agent or of one key, over a range ending now. */
-export const useUsage = (p: { range: UsageRange; agentId?: string; keyId?: string }) =>
+/** What the charts show: a range ending now, or whole days (`YYYY-MM-DD`, both included, the viewer's zone). */
+export type UsageWindow = { range: UsageRange } | { from: string; to: string };
+
+/** A custom window's instants and grouping: hourly up to 7 days, daily beyond. */
+export function customWindow(w: { from: string; to: string }) {
+  const from = new Date(`${w.from}T00:00:00`);
+  const to = new Date(`${w.to}T00:00:00`);
+  to.setDate(to.getDate() + 1);
+  const groupBy: "hour" | "day" = to.getTime() - from.getTime() > 7 * 86_400_000 ? "day" : "hour";
+  return { from, to, groupBy };
+}
+
+/** The usage rollups of the organization, of one agent or of one key, over a window. */
+export const useUsage = (p: { window: UsageWindow; agentId?: string; keyId?: string }) =>
   useQuery({
     queryKey: [...queryKeys.usage(), p],
     queryFn: () => {
-      const { hours, groupBy } = USAGE_RANGES[p.range];
-      const to = new Date();
-      const from = new Date(to.getTime() - hours * 3_600_000);
+      let from: Date, to: Date, groupBy: "hour" | "day";
+      if ("range" in p.window) {
+        const preset = USAGE_RANGES[p.window.range];
+        to = new Date();
+        from = new Date(to.getTime() - preset.hours * 3_600_000);
+        groupBy = preset.groupBy;
+      } else ({ from, to, groupBy } = customWindow(p.window));
       const query = search({
         from: from.toISOString(),
         to: to.toISOString(),

@@ -1,9 +1,10 @@
 "use client";
 // Usage charts (docs/console.md, Usage charts): triggers and error rate, reply latency p50/p95,
-// tokens and cost, runs by outcome, over the last 24 hours, 7 days or 30 days, from the hourly
-// rollups (GET /api/console/usage; never the messages). Each chart has its data as a table: always
-// in the page for screen readers, and shown in place of the chart by "Show as table".
-import { useState, type ReactNode } from "react";
+// tokens and cost, runs by outcome, over the last 24 hours, 7 days, 30 days or chosen days (kept in
+// the URL: `?usage=7d`, `?usage=custom&usage_from=...&usage_to=...`), from the hourly rollups (GET
+// /api/console/usage; never the messages). Each chart has its data as a table: always in the page
+// for screen readers, and shown in place of the chart by "Show as table".
+import { useState, type FormEvent, type ReactNode } from "react";
 import {
   Bar,
   BarChart,
@@ -16,11 +17,12 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { useUsage, USAGE_RANGES, type UsageRange } from "@/components/console/queries";
+import { customWindow, useUsage, USAGE_RANGES, type UsageRange, type UsageWindow } from "@/components/console/queries";
+import { useUrlParams } from "@/components/console/url-params";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
-import type { UsageFigures } from "@/lib/usage/schemas";
+import { USAGE_MAX_DAYS, type UsageFigures } from "@/lib/usage/schemas";
 
 type Point = UsageFigures & { group: string };
 
@@ -38,25 +40,60 @@ const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n} ms`);
 const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
+/** The window the charts show, in words, and how its points are labelled. */
+interface Shown {
+  /** "last 24 hours", "Nov 1 to Nov 10". */
+  caption: string;
+  /** "in the last 24 hours", "from Nov 1 to Nov 10". */
+  phrase: string;
+  /** Points are days (else hours), and the window spans more than one day. */
+  daily: boolean;
+  multiDay: boolean;
+}
+
+const day = (d: Date) => d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+
+function shownOf(w: UsageWindow): Shown {
+  if ("range" in w) {
+    const words = `last ${RANGE_LABELS[w.range]}`;
+    return { caption: words, phrase: `in the ${words}`, daily: w.range === "30d", multiDay: w.range !== "24h" };
+  }
+  const { from, to, groupBy } = customWindow(w);
+  const last = new Date(to.getTime() - 1);
+  const words = w.from === w.to ? day(from) : `${day(from)} to ${day(last)}`;
+  return {
+    caption: words,
+    phrase: w.from === w.to ? `on ${words}` : `from ${words}`,
+    daily: groupBy === "day",
+    multiDay: w.from !== w.to,
+  };
+}
+
 /** The label of a point: the hour or the day, in the viewer's zone. */
-function pointLabel(group: string, range: UsageRange): string {
+function pointLabel(group: string, shown: Shown): string {
   const d = new Date(group);
-  if (range === "30d") return d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
-  if (range === "7d") return d.toLocaleString(undefined, { weekday: "short", hour: "2-digit" });
+  if (shown.daily) return day(d);
+  if (shown.multiDay) return d.toLocaleString(undefined, { weekday: "short", hour: "2-digit" });
   return d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** The Y axis's width for its longest label (a fixed width clipped "1.5 s" and "$0.0123"). */
+function axisWidth(labels: string[]): number {
+  const longest = Math.max(1, ...labels.map((l) => l.length));
+  return Math.min(96, Math.max(36, Math.ceil(longest * 7) + 12));
 }
 
 function DataTable({
   caption,
   points,
   series,
-  range,
+  shown,
   hidden,
 }: {
   caption: string;
   points: Point[];
   series: Series[];
-  range: UsageRange;
+  shown: Shown;
   /** Only for screen readers (the chart shows the same figures). */
   hidden?: boolean;
 }) {
@@ -73,7 +110,7 @@ function DataTable({
           <thead className="sticky top-0 bg-white">
             <tr>
               <th scope="col" className="px-2 py-1 font-medium text-zinc-700">
-                {range === "30d" ? "Day" : "Hour"}
+                {shown.daily ? "Day" : "Hour"}
               </th>
               {series.map((s) => (
                 <th key={s.key} scope="col" className="px-2 py-1 text-right font-medium text-zinc-700">
@@ -86,7 +123,7 @@ function DataTable({
             {points.map((p) => (
               <tr key={p.group} className="border-t border-zinc-100">
                 <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap text-zinc-700">
-                  {pointLabel(p.group, range)}
+                  {pointLabel(p.group, shown)}
                 </th>
                 {series.map((s) => {
                   const v = s.value(p);
@@ -109,7 +146,7 @@ function ChartCard({
   title,
   points,
   series,
-  range,
+  shown,
   kind,
   empty,
   emptyText,
@@ -117,22 +154,28 @@ function ChartCard({
   title: string;
   points: Point[];
   series: Series[];
-  range: UsageRange;
+  shown: Shown;
   kind: "bar" | "line";
   empty: boolean;
   emptyText: string;
 }) {
   const [asTable, setAsTable] = useState(false);
   const data = points.map((p) => ({
-    label: pointLabel(p.group, range),
+    label: pointLabel(p.group, shown),
     ...Object.fromEntries(series.map((s) => [s.key, s.value(p)])),
   }));
-  const tableCaption = `${title}, last ${RANGE_LABELS[range]}`;
+  const tableCaption = `${title}, ${shown.caption}`;
+  const tick = (v: number) =>
+    series[0]?.format === pct ? `${Math.round(v * 100)}%` : (series[0]?.format ?? String)(v);
+  // The axis's ticks run to a rounded value above the largest point (to 100 % for a rate).
+  const largest = Math.max(0, ...points.flatMap((p) => series.map((s) => s.value(p) ?? 0)));
+  const top = series[0]?.format === pct ? 1 : largest * 1.25;
+  const yWidth = axisWidth([0, largest, top].map(tick));
   let body: ReactNode;
   if (empty) {
-    body = <EmptyState title={`No ${title.toLowerCase()} in the last ${RANGE_LABELS[range]}`}>{emptyText}</EmptyState>;
+    body = <EmptyState title={`No ${title.toLowerCase()} ${shown.phrase}`}>{emptyText}</EmptyState>;
   } else if (asTable) {
-    body = <DataTable caption={tableCaption} points={points} series={series} range={range} />;
+    body = <DataTable caption={tableCaption} points={points} series={series} shown={shown} />;
   } else {
     const Chart = kind === "bar" ? BarChart : LineChart;
     body = (
@@ -140,16 +183,14 @@ function ChartCard({
         {/* The chart is a picture of the table below, which screen readers read instead. */}
         <div aria-hidden="true" className="h-52 w-full min-w-0">
           <ResponsiveContainer width="100%" height="100%">
-            <Chart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
+            <Chart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
               <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#52525b" }} minTickGap={16} />
               <YAxis
                 tick={{ fontSize: 11, fill: "#52525b" }}
-                width={56}
+                width={yWidth}
                 domain={kind === "line" && series[0]?.format === pct ? [0, 1] : undefined}
-                tickFormatter={(v: number) =>
-                  series[0]?.format === pct ? `${Math.round(v * 100)}%` : (series[0]?.format ?? String)(v)
-                }
+                tickFormatter={tick}
               />
               <Tooltip formatter={(v, name) => [formatFor(series, String(name))(Number(v)), name]} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
@@ -179,7 +220,7 @@ function ChartCard({
             </Chart>
           </ResponsiveContainer>
         </div>
-        <DataTable caption={tableCaption} points={points} series={series} range={range} hidden />
+        <DataTable caption={tableCaption} points={points} series={series} shown={shown} hidden />
       </>
     );
   }
@@ -267,6 +308,69 @@ const CHARTS: Array<{
   },
 ];
 
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The window kept in the URL; a custom one that does not hold falls back to the last 24 hours. */
+function windowOf(f: { usage: string; usage_from: string; usage_to: string }): UsageWindow {
+  if (f.usage === "custom" && !customError(f.usage_from, f.usage_to)) return { from: f.usage_from, to: f.usage_to };
+  return { range: f.usage in USAGE_RANGES ? (f.usage as UsageRange) : "24h" };
+}
+
+/** What is wrong with a custom range, in the form's words, or undefined. */
+function customError(from: string, to: string): string | undefined {
+  if (!DAY_RE.test(from) || Number.isNaN(Date.parse(from))) return "Choose the first day.";
+  if (!DAY_RE.test(to) || Number.isNaN(Date.parse(to))) return "Choose the last day.";
+  if (from > to) return "The first day must be on or before the last day.";
+  const { from: start, to: end } = customWindow({ from, to });
+  if (end.getTime() - start.getTime() > USAGE_MAX_DAYS * 86_400_000) return `Choose at most ${USAGE_MAX_DAYS} days.`;
+  return undefined;
+}
+
+const isoDay = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+
+/** The custom range's form: two days and Apply; its error says what to fix. */
+function CustomRange({ from, to, onApply }: { from: string; to: string; onApply: (from: string, to: string) => void }) {
+  const today = isoDay(new Date());
+  const [values, setValues] = useState({
+    from: from || isoDay(new Date(Date.now() - 6 * 86_400_000)),
+    to: to || today,
+  });
+  const [error, setError] = useState<string>();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problem = customError(values.from, values.to);
+    setError(problem);
+    if (!problem) onApply(values.from, values.to);
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Custom range" className="mb-3 flex flex-wrap items-end gap-2">
+      {(["from", "to"] as const).map((k) => (
+        <label key={k} className="text-sm text-zinc-700">
+          <span className="mb-1 block">{k === "from" ? "First day" : "Last day"}</span>
+          <input
+            type="date"
+            value={values[k]}
+            max={today}
+            aria-invalid={!!error}
+            aria-describedby={error ? "usage-range-error" : undefined}
+            onChange={(e) => setValues({ ...values, [k]: e.target.value })}
+            className="rounded-md border border-zinc-300 px-2 py-1 text-sm"
+          />
+        </label>
+      ))}
+      <Button type="submit" size="sm">
+        Apply
+      </Button>
+      {error && (
+        <p id="usage-range-error" role="alert" className="w-full text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
 /** The usage of the organization, or of one agent (`agent_id`) or one Access Key (`key_id`). */
 export function UsageCharts({
   agent_id,
@@ -277,30 +381,59 @@ export function UsageCharts({
   key_id?: string;
   className?: string;
 }) {
-  const [range, setRange] = useState<UsageRange>("24h");
-  const q = useUsage({ range, agentId: agent_id, keyId: key_id });
+  const url = useUrlParams({ usage: "24h", usage_from: "", usage_to: "" }, { limit: 20 });
+  const chosen = windowOf(url.filters);
+  const custom = url.filters.usage === "custom";
+  const [editing, setEditing] = useState(false);
+  const shown = shownOf(chosen);
+  const q = useUsage({ window: chosen, agentId: agent_id, keyId: key_id });
   const points = q.data?.groups ?? [];
   const t = q.data?.totals;
   return (
     <section aria-labelledby="usage-heading" className={className}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="usage-heading" className="text-base font-semibold text-zinc-900">
-          Usage
+          Usage <span className="text-sm font-normal text-zinc-600">({shown.caption})</span>
         </h2>
-        <div role="group" aria-label="Usage range" className="flex gap-1">
-          {(Object.keys(USAGE_RANGES) as UsageRange[]).map((r) => (
-            <Button
-              key={r}
-              size="sm"
-              variant={r === range ? "primary" : "secondary"}
-              aria-pressed={r === range}
-              onClick={() => setRange(r)}
-            >
-              {r}
-            </Button>
-          ))}
+        <div role="group" aria-label="Usage range" className="flex flex-wrap gap-1">
+          {(Object.keys(USAGE_RANGES) as UsageRange[]).map((r) => {
+            const on = !custom && "range" in chosen && chosen.range === r;
+            return (
+              <Button
+                key={r}
+                size="sm"
+                variant={on ? "primary" : "secondary"}
+                aria-pressed={on}
+                onClick={() => {
+                  setEditing(false);
+                  url.update({ usage: r, usage_from: "", usage_to: "" });
+                }}
+              >
+                {r}
+              </Button>
+            );
+          })}
+          <Button
+            size="sm"
+            variant={custom ? "primary" : "secondary"}
+            aria-pressed={custom}
+            aria-expanded={editing}
+            onClick={() => setEditing(!editing)}
+          >
+            Custom
+          </Button>
         </div>
       </div>
+      {editing && (
+        <CustomRange
+          from={url.filters.usage_from}
+          to={url.filters.usage_to}
+          onApply={(from, to) => {
+            setEditing(false);
+            url.update({ usage: "custom", usage_from: from, usage_to: to });
+          }}
+        />
+      )}
       {q.error && <ErrorState error={q.error} title="Usage could not be loaded" className="mb-4" />}
       {!q.data ? (
         <div role="status" aria-label="Loading usage" className="grid gap-4 lg:grid-cols-2">
@@ -323,7 +456,7 @@ export function UsageCharts({
                 key={c.title}
                 title={c.title}
                 kind={c.kind}
-                range={range}
+                shown={shown}
                 points={points}
                 empty={!t || c.empty(t)}
                 emptyText={c.emptyText}

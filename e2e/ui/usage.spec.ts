@@ -55,10 +55,50 @@ test("an agent's page charts its triggers, with a table alternative, at both siz
   await usage.getByRole("button", { name: "7d" }).click();
   await expect(usage.getByRole("button", { name: "7d" })).toHaveAttribute("aria-pressed", "true");
   await expect(usage.getByText("3 triggers")).toBeVisible();
+  // The range is kept in the URL: a reload shows the same one.
+  await expect(page).toHaveURL(/[?&]usage=7d/);
+  await page.reload();
+  await expect(usage.getByRole("button", { name: "7d" })).toHaveAttribute("aria-pressed", "true");
+  await expectAxisLabelsInside(page);
   await expectAccessible(page);
   await expectFitsPhone(page);
   await screenshots(page, "usage-agent");
+
+  // A custom range of whole days: the form says what is wrong, then the charts show those days.
+  const day = (offset: number) => {
+    const d = new Date(Date.now() + offset * 86_400_000);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  };
+  await usage.getByRole("button", { name: "Custom" }).click();
+  const form = usage.getByRole("form", { name: "Custom range" });
+  await form.getByLabel("First day").fill(day(0));
+  await form.getByLabel("Last day").fill(day(-2));
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(form.getByRole("alert")).toHaveText("The first day must be on or before the last day.");
+  await form.getByLabel("First day").fill(day(-2));
+  await form.getByLabel("Last day").fill(day(0));
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`usage=custom&usage_from=${day(-2)}&usage_to=${day(0)}`));
+  await expect(usage.getByRole("button", { name: "Custom" })).toHaveAttribute("aria-pressed", "true");
+  await expect(usage.getByText("3 triggers")).toBeVisible();
+  await triggers.getByRole("button", { name: "Show as table" }).click();
+  await expect(triggers.getByRole("table", { name: /^Triggers, \w+ \d+ to \w+ \d+$/ })).toBeVisible();
+  await page.reload();
+  await expect(usage.getByRole("button", { name: "Custom" })).toHaveAttribute("aria-pressed", "true");
+  await expect(usage.getByText("3 triggers")).toBeVisible();
+  await expectAccessible(page);
+  await expectFitsPhone(page);
+  await screenshots(page, "usage-agent-custom");
 });
+
+/** Every chart's Y axis labels start inside the chart (a fixed axis width clipped long ones). */
+async function expectAxisLabelsInside(page: import("@playwright/test").Page) {
+  const ticks = page.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
+  await expect(ticks.first()).toBeVisible();
+  const lefts = await ticks.evaluateAll((all) => all.map((t) => (t as SVGGraphicsElement).getBBox().x));
+  expect(lefts.length).toBeGreaterThan(0);
+  expect(lefts.filter((x) => x < 0)).toEqual([]);
+}
 
 test("a quiet agent's charts say there is nothing yet", async ({ as }) => {
   const agent = await management.createAgent(ECHO_AGENT(`quiet ${Date.now()}`));

@@ -54,6 +54,7 @@ describe("data folder lock", () => {
     const release = lockDataDir(dir);
     expect(readFileSync(path.join(dir, ".lock"), "utf8")).toBe(String(process.pid));
     release();
+    expect(readFileSync(path.join(dir, ".lock"), "utf8")).toBe(""); // released: it names no owner
   });
 
   it("takes a folder whose lock file names this very process, as after a restart as PID 1 in a container", () => {

@@ -74,6 +74,9 @@ export function lockDataDir(dir: string): () => void {
     if (released) return;
     released = true;
     held().delete(key);
+    // Emptied, the file names no owner: nothing that the pid file of earlier releases (which trusted
+    // the pid) would read as a live one.
+    ftruncateSync(fd, 0);
     closeSync(fd); // closing the descriptor releases the lock
   };
 }

@@ -8,6 +8,7 @@ const nextConfig = {
   serverExternalPackages: [
     "@electric-sql/pglite",
     "pglite-prisma-adapter",
+    "fs-native-extensions",
     "pg-boss",
     "pino",
     "pg",

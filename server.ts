@@ -27,6 +27,7 @@ import {
 } from "./lib/http/node-server";
 import { fastRoutes } from "./lib/http/fast-routes";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
+import { loadStartUp, startUpLateLine, startUpMessage } from "./lib/http/next-internals";
 import { markShuttingDown, shutdownSteps } from "./lib/lifecycle";
 import { metrics, observeRequest, serveClusterMetrics } from "./lib/metrics";
 import { offerRawBody, RAW_BODY_HEADER } from "./lib/streams";
@@ -80,24 +81,56 @@ async function supervise(count: number) {
   let stopping = false;
   // A scrape of /api/metrics reaches one process: it asks here for the sum of all (lib/metrics).
   serveClusterMetrics();
+  /** Processes that started (they listen only once start-up succeeded). */
+  const listening = new Set<number>();
+  cluster.on("listening", (worker) => listening.add(worker.id));
   for (let i = 0; i < count; i++) cluster.fork();
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
+    if (!listening.has(worker.id)) {
+      // It failed to start (it printed why): another would fail the same way. Stop, exit 1, so that
+      // the supervisor sees it (docs/deploy.md, Start-up and exit codes).
+      console.error(`server process ${worker.process.pid} failed to start (${signal ?? code}); stopping`);
+      stop("SIGTERM", 1);
+      return;
+    }
     console.log(`server process ${worker.process.pid} exited (${signal ?? code}); starting another`);
     cluster.fork();
   });
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    const done = () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0);
+    const done = () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(exitCode);
     cluster.on("exit", done);
     done();
     // The processes bound their own graceful shutdown (SHUTDOWN_TIMEOUT_MS); this bounds a stuck one.
-    setTimeout(() => process.exit(0), shutdownTimeoutMs + 10_000).unref();
+    setTimeout(() => process.exit(exitCode), shutdownTimeoutMs + 10_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/**
+ * Start-up (lib/boot.ts through instrumentation.ts: the database and its lock, the migrations, the
+ * first start, the worker) before the server listens. Next would run it at the first request and
+ * answer that request and every later one 500 when it fails, so that no supervisor would restart the
+ * process: a failure here prints its message and exits 1 (docs/deploy.md, Start-up and exit codes).
+ */
+async function startUp() {
+  const check = loadStartUp();
+  if (!check.ok) {
+    console.error(startUpLateLine(check.missing));
+    return;
+  }
+  try {
+    await check.register(root, nextConfig.distDir ?? ".next");
+  } catch (err) {
+    console.error(`error: ${startUpMessage(err)}`);
+    // The stack helps with an unexpected failure; a held data folder is told in full by its message.
+    if ((err as Error).name !== "DataDirLockedError") console.error((err as Error).stack);
+    process.exit(1);
+  }
 }
 
 async function serve() {
@@ -110,6 +143,7 @@ async function serve() {
   let stopping = false;
   const handle = app.getRequestHandler();
   await app.prepare();
+  await startUp();
   // The hot public routes (polling, triggers) go to their route handler directly, in front of
   // Next's router, with the same answers (lib/http/fast-routes.ts); FAST_ROUTES=0 leaves them to Next,
   // and so does tracing (Next makes the request spans, with the route pattern).

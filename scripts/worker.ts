@@ -8,6 +8,7 @@
 // On SIGTERM (or SIGINT), bounded by SHUTDOWN_TIMEOUT_MS (docs/deploy.md, At scale): /ready answers
 // 503, the worker takes no more jobs, running jobs and replies get the rest of the bound to finish;
 // jobs still running then are failed, so that another worker retries them; the database closes; exit 0.
+// A start that fails prints why and exits 1.
 import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
 import { env } from "../lib/env";
@@ -53,9 +54,9 @@ try {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 } catch (e) {
-  if (e instanceof DataDirLockedError) {
-    console.error(`error: ${e.message}`);
-    process.exit(1);
-  }
-  throw e;
+  // Any start-up failure (the data folder's lock, the database, the migrations, the port): its message
+  // and exit 1, so that a supervisor restarts the worker (docs/deploy.md, Start-up and exit codes).
+  console.error(`error: ${(e as Error).message}`);
+  if (!(e instanceof DataDirLockedError)) console.error((e as Error).stack);
+  process.exit(1);
 }

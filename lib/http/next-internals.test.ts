@@ -4,7 +4,16 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { fastRoutes } from "./fast-routes";
-import { fastPathOffLine, loadNextInternals, NEXT_INTERNALS, type ModuleLoader } from "./next-internals";
+import {
+  fastPathOffLine,
+  loadNextInternals,
+  loadStartUp,
+  NEXT_INTERNALS,
+  NEXT_START_UP,
+  startUpLateLine,
+  startUpMessage,
+  type ModuleLoader,
+} from "./next-internals";
 
 const realRequire = createRequire(import.meta.url);
 
@@ -70,6 +79,30 @@ describe("Next's internals used by the fast path", () => {
     expect(lines).toEqual([fastPathOffLine(["next/dist/compiled/compression (module not found)"])]);
     expect(lines[0]).toBe(
       "fast routes off: Next's internals changed (missing or reshaped: next/dist/compiled/compression (module not found)); every request goes through Next's router",
+    );
+  });
+});
+
+describe("Next's registration of instrumentation.ts, which server.ts runs before it listens", () => {
+  it("is in the installed next, with its shape", () => {
+    const check = loadStartUp();
+    expect(check.ok ? "" : check.missing).toBe("");
+  });
+
+  it("reports it missing, and the line says start-up then waits for the first request", () => {
+    const check = loadStartUp(loaderWith(NEXT_START_UP.module, "throw"));
+    const missing = `${NEXT_START_UP.module} ensureInstrumentationRegistered (module not found)`;
+    expect(check).toEqual({ ok: false, missing });
+    expect(startUpLateLine(missing)).toBe(
+      `start-up at the first request: Next's internals changed (missing or reshaped: ${missing}); a start that fails answers 500 instead of exiting`,
+    );
+  });
+
+  it("tells a start-up error by its own message, without the words Next puts in front", () => {
+    const err = new Error("An error occurred while loading instrumentation hook: connect ECONNREFUSED 127.0.0.1:1");
+    expect(startUpMessage(err)).toBe("connect ECONNREFUSED 127.0.0.1:1");
+    expect(startUpMessage(new Error("data folder x is already open in this process"))).toBe(
+      "data folder x is already open in this process",
     );
   });
 });

@@ -61,7 +61,10 @@ const nodeRequire: ModuleLoader = createRequire(import.meta.url);
 export type InternalsCheck = { ok: true; internals: NextInternals } | { ok: false; missing: string[] };
 
 /** What is wrong with one internal as loaded, or undefined when it has the expected shape. */
-function problemOf(entry: (typeof NEXT_INTERNALS)[number], load: ModuleLoader): { fn?: unknown; problem?: string } {
+function problemOf(
+  entry: { module: string; export: string | null; arity: number },
+  load: ModuleLoader,
+): { fn?: unknown; problem?: string } {
   const where = entry.export ? `${entry.module} ${entry.export}` : entry.module;
   let mod: unknown;
   try {
@@ -92,4 +95,40 @@ export function loadNextInternals(load: ModuleLoader = nodeRequire): InternalsCh
 /** The one line logged when the fast path cannot start. */
 export function fastPathOffLine(missing: string[]): string {
   return `fast routes off: Next's internals changed (missing or reshaped: ${missing.join("; ")}); every request goes through Next's router`;
+}
+
+/**
+ * Start-up: Next registers `instrumentation.ts` (its `register()`: lib/boot.ts, the database, the
+ * migrations, the first start, the worker) once per process, at the first request in production.
+ * server.ts runs that same registration before it listens (Next's later call finds it done), so that
+ * a start that fails exits with its message rather than answering every request 500 (docs/deploy.md,
+ * Start-up and exit codes). Not part of NEXT_INTERNALS: the fast path does not need it.
+ */
+export const NEXT_START_UP = {
+  name: "ensureInstrumentationRegistered",
+  module: "next/dist/server/lib/router-utils/instrumentation-globals.external",
+  export: "ensureInstrumentationRegistered",
+  arity: 2,
+} as const;
+
+/** Registers the build's instrumentation once per process (memoized by Next); rejects with its error. */
+export type RegisterInstrumentation = (projectDir: string, distDir: string) => Promise<void>;
+
+export type StartUpCheck = { ok: true; register: RegisterInstrumentation } | { ok: false; missing: string };
+
+/** Loads and checks Next's registration of the instrumentation hook. */
+export function loadStartUp(load: ModuleLoader = nodeRequire): StartUpCheck {
+  const { fn, problem } = problemOf(NEXT_START_UP, load);
+  return problem ? { ok: false, missing: problem } : { ok: true, register: fn as RegisterInstrumentation };
+}
+
+/** The one line logged when start-up cannot run before listening: it runs at the first request then. */
+export function startUpLateLine(missing: string): string {
+  return `start-up at the first request: Next's internals changed (missing or reshaped: ${missing}); a start that fails answers 500 instead of exiting`;
+}
+
+/** A start-up error's own message, without the words Next puts in front of it. */
+export function startUpMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/^An error occurred while loading (the )?instrumentation hook: /, "");
 }

@@ -25,8 +25,7 @@ function NotFoundCard({ home }: { home: { href: string; label: string } }) {
           </Link>
         }
       >
-        The link may be mistyped or out of date. The navigation and the search box lead to every page of the
-        console.
+        The link may be mistyped or out of date. The navigation and the search box lead to every page of the console.
       </EmptyState>
     </>
   );

@@ -214,7 +214,9 @@ describe("validation messages", () => {
     // An empty alert threshold is sent as the text it is: the form says what the field needs.
     const r = z.object({ threshold: z.number() }).safeParse({ threshold: "" }, { error: validationMessage });
     expect(labelledSentence("Alert above (%)", r.error!.issues[0]!.message)).toBe("Alert above (%) must be a number.");
-    expect(labelledSentence("Window (minutes)", "must be a number, not null")).toBe("Window (minutes) must be a number.");
+    expect(labelledSentence("Window (minutes)", "must be a number, not null")).toBe(
+      "Window (minutes) must be a number.",
+    );
     // A JSON editor's value is JSON: what it holds is the person's own words there.
     expect(labelledSentence("Inputs (JSON)", "must be a JSON object, not an array")).toBe(
       "Inputs (JSON) must be a JSON object, not an array.",

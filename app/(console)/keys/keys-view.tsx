@@ -3,14 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import Link from "next/link";
 import { ListResult } from "@/components/console/list-result";
-import {
-  queryKeys,
-  requests,
-  useAgents,
-  useKeys,
-  type AccessKey,
-  type Permission,
-} from "@/components/console/queries";
+import { queryKeys, requests, useAgents, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
@@ -174,6 +167,8 @@ function keyColumns(p: {
           <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
             {k.name}
           </Link>
+          {/* The key's start under its name (no column of its own: the agents' column has the room). */}
+          <Mono className="hidden text-xs text-zinc-600 sm:block">{k.start}…</Mono>
           <RollLinks k={k} />
           {/* On a phone the columns below are hidden: the name carries the scope and the expiry. */}
           <p className="mt-0.5 text-xs text-zinc-600 md:hidden">
@@ -184,8 +179,6 @@ function keyColumns(p: {
         </>
       ),
     },
-    // On a phone the name (which opens the key's page, where its start shows) has the room.
-    { header: "Key", from: "sm", className: "whitespace-nowrap", cell: (k) => <Mono>{k.start}…</Mono> },
     {
       header: "Permissions",
       from: "md",

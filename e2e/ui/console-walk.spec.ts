@@ -250,12 +250,16 @@ test("at 375 px the runs filters fold behind a Filters button, so the runs start
 });
 
 test("at 1280 px the deliveries table shows 'Next attempt' without a sideways scroll", async ({ as }) => {
-  const agent = await management.createAgent(ECHO_AGENT(`walk deliveries ${tag}`));
+  const agent = await management.createAgent(ECHO_AGENT(`walk deliveries of the support team ${tag}`));
   const key = await management.mintKey("orgA", "walk deliveries");
-  // Nobody listens on port 9: the delivery stays pending with its next attempt due.
+  // Nobody listens on port 9: the delivery stays pending with its next attempt due. A receiver's
+  // URL as long as real ones are.
   const res = await call("POST", `/api/agents/webhook/${agent.agent_id}`, {
     auth: key,
-    body: { message: "callback me", callback_url: "http://127.0.0.1:9/hook" },
+    body: {
+      message: "callback me",
+      callback_url: "http://127.0.0.1:9/integrations/agent-webhook-service/completions?tenant=acme-production",
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const page = await as("adminA");

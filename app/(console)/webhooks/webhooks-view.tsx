@@ -71,7 +71,7 @@ function Subject({ id, sessionId }: { id: string; sessionId: string | null }) {
 /** The receiver's URL: its host in full, the rest cut with the whole URL as its title. */
 function Receiver({ url }: { url: string }) {
   return (
-    <span className="block max-w-[10rem] truncate font-mono text-xs xl:max-w-[14rem]" title={url}>
+    <span className="block max-w-[10rem] truncate font-mono text-xs" title={url}>
       {url}
     </span>
   );

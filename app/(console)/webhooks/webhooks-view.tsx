@@ -82,7 +82,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
     { header: "Status", from: "sm", cell: (d) => <StatusBadge status={d.status} /> },
     {
       header: "Event",
-      className: "min-w-[9rem]",
+      className: "min-w-[10rem]",
       cell: (d) => (
         <>
           <RowLink href={`/webhooks/deliveries/${d.id}`} id={d.id} label={d.event} kind="delivery" />

@@ -199,4 +199,27 @@ describe("validation messages", () => {
       "Enter a number of days from 1 to 3650.",
     );
   });
+
+  it("speaks in the form's words: the thing a label asks for, no '(optional)', no JSON type of a text field", () => {
+    expect(labelledSentence("Choose a password", "must be at least 8 characters")).toBe(
+      "The password must be at least 8 characters.",
+    );
+    expect(labelledSentence("Enter your email", "is required")).toBe("Your email is required.");
+    expect(labelledSentence("Your name (optional)", "must be at most 200 characters")).toBe(
+      "Your name must be at most 200 characters.",
+    );
+    expect(labelledSentence("Rate limit (requests a minute, optional)", "must be at least 1")).toBe(
+      "Rate limit (requests a minute) must be at least 1.",
+    );
+    // An empty alert threshold is sent as the text it is: the form says what the field needs.
+    const r = z.object({ threshold: z.number() }).safeParse({ threshold: "" }, { error: validationMessage });
+    expect(labelledSentence("Alert above (%)", r.error!.issues[0]!.message)).toBe("Alert above (%) must be a number.");
+    expect(labelledSentence("Window (minutes)", "must be a number, not null")).toBe(
+      "Window (minutes) must be a number.",
+    );
+    // A JSON editor's value is JSON: what it holds is the person's own words there.
+    expect(labelledSentence("Inputs (JSON)", "must be a JSON object, not an array")).toBe(
+      "Inputs (JSON) must be a JSON object, not an array.",
+    );
+  });
 });

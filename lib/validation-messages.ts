@@ -32,12 +32,31 @@ export function fieldSentence(field: string, message: string): string {
 const PREDICATE = /^(must|is|are|has|have|may|needs?|cannot|should)\b/;
 
 /**
+ * The subject a label names: a label that asks ("Choose a password") names its thing ("The
+ * password"), and "(optional)" is the form's hint, not part of the name.
+ */
+function subjectOf(label: string): string {
+  const bare = label.replace(/\s*\(optional\)\s*$/i, "").replace(/, optional\)$/i, ")");
+  const asked = /^(?:choose|enter|pick|type|set|give)\s+(?:a|an|the)\s+(.+)$/i.exec(bare);
+  if (asked) return `The ${asked[1]}`;
+  const own = /^(?:choose|enter|pick|type|set|give)\s+(your\s+.+)$/i.exec(bare);
+  if (own) return own[1]!.charAt(0).toUpperCase() + own[1]!.slice(1);
+  return bare;
+}
+
+/**
+ * A form's field holds text (or nothing): "must be a number, not a string" says what the API was
+ * sent, which the person never typed; in a form the predicate alone is the form's words.
+ */
+const formWords = (message: string) => message.replace(/^(must be .+), not (?:a string|null)$/, "$1");
+
+/**
  * A field's message as a sentence after a label a person reads ("Name" + "must not be empty" ->
  * "Name must not be empty."); a message that is already a sentence is kept.
  */
 export function labelledSentence(label: string, message: string): string {
   if (!PREDICATE.test(message)) return message;
-  const sentence = `${label} ${message}`;
+  const sentence = `${subjectOf(label)} ${formWords(message)}`;
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useOverview } from "@/components/console/queries";
 import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
+import { ShortId } from "@/components/console/short-id";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/misc";
@@ -62,7 +63,7 @@ export function OverviewView() {
               {d.needs_review.map((r) => (
                 <li key={r.run_id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                   <Link href={`/runs/${r.run_id}`} className="font-medium text-indigo-700 hover:underline">
-                    {r.agent_name}
+                    {r.agent_name} <ShortId id={r.run_id} />
                   </Link>
                   <span className="text-zinc-600">
                     {r.items_needs_review} item{r.items_needs_review === 1 ? "" : "s"} · {relative(r.updated_at)}
@@ -86,7 +87,8 @@ export function OverviewView() {
                       href={e.kind === "run" ? `/runs/${e.id}` : `/sessions/${e.session_id}`}
                       className="font-medium text-indigo-700 hover:underline"
                     >
-                      {e.agent_name}: {e.kind === "run" ? "run failed" : "reply failed"}
+                      {e.agent_name}: {e.kind === "run" ? "run failed" : "reply failed"}{" "}
+                      <ShortId id={e.kind === "run" ? e.id : (e.session_id ?? e.id)} />
                     </Link>
                     <span className="text-zinc-600">{relative(e.at)}</span>
                   </div>

@@ -15,6 +15,7 @@ const RECORDS = {
   "bulk action": { notFound: "bulk_action_not_found", list: { href: "/runs", label: "All runs" } },
   session: { notFound: "session_not_found", list: { href: "/sessions", label: "All sessions" } },
   key: { notFound: "access_key_not_found", list: { href: "/keys", label: "All keys" } },
+  agent: { notFound: "agent_not_found", list: { href: "/agents", label: "All agents" } },
 } as const;
 
 export function DetailState({

@@ -4,13 +4,17 @@
 // action). Each list names the fields it takes; the values live in the URL (useUrlParams). A value
 // the URL holds that is not one of a field's choices shows that value with an error (the server
 // answers 400 invalid_request for it too), never a field that silently reads "Any".
-import { useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { shortId } from "./format";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { Field, Input, Select } from "../ui/field";
 
-/** A list's filter form (role search): its fields, and "Clear filters" while one is set. */
+/**
+ * A list's filter form (role search): its fields, and "Clear filters" while one is set. On a phone
+ * the fields fold behind a "Filters" button (with how many are set), so that the rows start on the
+ * first screen; from the sm width on they always show.
+ */
 export function FilterBar({
   label,
   filtered,
@@ -26,25 +30,42 @@ export function FilterBar({
   grid?: boolean;
   children: ReactNode;
 }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
   return (
-    <form
-      role="search"
-      aria-label={label}
-      className={cn(
-        "mb-4 gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200",
-        grid ? "grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4" : "flex flex-wrap items-end",
-      )}
-      onSubmit={(e) => e.preventDefault()}
-    >
-      {children}
-      {filtered && (
-        <div className={grid ? "sm:col-span-2 lg:col-span-4" : "mb-1"}>
+    <div className="mb-4">
+      <div className="mb-2 flex items-center gap-2 sm:hidden">
+        <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+          {open ? "Hide filters" : "Filters"}
+          {filtered && !open && <span className="text-zinc-600"> (set)</span>}
+        </Button>
+        {filtered && !open && (
           <Button variant="ghost" size="sm" onClick={onClear}>
             Clear filters
           </Button>
-        </div>
-      )}
-    </form>
+        )}
+      </div>
+      <form
+        id={id}
+        role="search"
+        aria-label={label}
+        className={cn(
+          "gap-3 rounded-lg bg-white p-4 ring-1 ring-zinc-200",
+          grid ? "grid-cols-1 sm:grid sm:grid-cols-2 lg:grid-cols-4" : "flex-wrap items-end sm:flex",
+          open ? (grid ? "grid" : "flex") : "hidden",
+        )}
+        onSubmit={(e) => e.preventDefault()}
+      >
+        {children}
+        {filtered && (
+          <div className={grid ? "sm:col-span-2 lg:col-span-4" : "mb-1"}>
+            <Button variant="ghost" size="sm" onClick={onClear}>
+              Clear filters
+            </Button>
+          </div>
+        )}
+      </form>
+    </div>
   );
 }
 

@@ -64,13 +64,17 @@ function NavLinks({ me, onNavigate }: { me: ConsoleMe; onNavigate?: () => void }
 function OrgSwitcher({ me }: { me: ConsoleMe }) {
   const [busy, setBusy] = useState(false);
   if (me.organizations.length < 2) {
-    return <span className="truncate text-sm font-medium text-zinc-800">{me.organization.name}</span>;
+    return (
+      <span data-testid="header-organization" className="block truncate text-sm font-medium text-zinc-800">
+        {me.organization.name}
+      </span>
+    );
   }
   return (
-    <label className="flex items-center gap-2 text-sm">
+    <label data-testid="header-organization" className="flex min-w-0 items-center gap-2 text-sm">
       <span className="sr-only">Organization</span>
       <select
-        className="h-9 max-w-[11rem] truncate rounded-md border-0 bg-white py-1 pr-8 pl-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600"
+        className="h-9 w-full max-w-[11rem] min-w-0 truncate rounded-md border-0 bg-white py-1 pr-8 pl-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600"
         value={me.organization.organization_id}
         disabled={busy}
         onChange={async (e) => {
@@ -97,9 +101,17 @@ function UserMenu({ me }: { me: ConsoleMe }) {
   const [open, setOpen] = useState(false);
   const signOut = (everywhere: boolean) => signOutAndLeave(everywhere ? "/auth/sign-out-everywhere" : "/auth/sign-out");
   return (
-    <div className="relative">
-      <Button variant="ghost" size="sm" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>
-        <span className="max-w-[10rem] truncate">{me.email}</span>
+    <div className="relative min-w-0 shrink">
+      <Button
+        variant="ghost"
+        size="sm"
+        className="max-w-full"
+        aria-expanded={open}
+        aria-haspopup="menu"
+        onClick={() => setOpen(!open)}
+      >
+        {/* A block, so that a long email is cut short rather than run under the organization's name. */}
+        <span className="block max-w-[8rem] truncate sm:max-w-[10rem]">{me.email}</span>
         <span aria-hidden>▾</span>
       </Button>
       {open && (

@@ -144,6 +144,27 @@ test("a 50 MB upload survives a cut connection, resumes where it stopped, and it
   await screenshots(page, "uploads-finished");
 });
 
+/**
+ * Every text of Uppy's status bar details ("10 MB of 12 MB · 3s left") that a frame painted, from the
+ * page's first script on (a reload starts it again): what the person saw, frame by frame.
+ */
+async function recordStatusTexts(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { __statusTexts: seen });
+    const tick = () => {
+      for (const el of document.querySelectorAll(".uppy-StatusBar-additionalInfo")) {
+        const text = el.textContent ?? "";
+        if (seen.at(-1) !== text) seen.push(text);
+      }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+const statusTexts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __statusTexts: string[] }).__statusTexts);
+
 test("pause and resume, then a reload: picking the same file again continues the unfinished upload", async ({ as }) => {
   test.setTimeout(180_000);
   const agent = await management.createAgent(ECHO_AGENT("Uploads reload"));
@@ -151,6 +172,7 @@ test("pause and resume, then a reload: picking the same file again continues the
   const size = 12 * MB;
   const file = tempFile("reload.bin", size);
   const page = await as("adminA");
+  await recordStatusTexts(page);
   const conn = await tusConnection(page);
   const dashboard = page.getByTestId("uppy-dashboard");
   conn.cut(CHUNK);
@@ -177,6 +199,9 @@ test("pause and resume, then a reload: picking the same file again continues the
   conn.restore();
   await pickFile(page, file);
   await expect(page.getByTestId("finished-upload")).toContainText("reload.bin", { timeout: 60_000 });
+  // The resumed upload never claimed "0s left" with megabytes still to send.
+  const texts = await statusTexts(page);
+  expect(texts.filter((t) => /\b0s left/.test(t))).toEqual([]);
 
   expect(conn.creates, "no second upload was created").toBe(1);
   expectEachPieceOnce(conn.sent, size);

@@ -132,6 +132,42 @@ describe("alert rules", () => {
     });
   });
 
+  it("records no mailto: delivery on a server without SMTP_URL: nothing was sent", async () => {
+    vi.stubEnv("SMTP_URL", "");
+    resetEnvCache();
+    try {
+      const org = (await bootstrap({ org: "unmailed", email: "u@example.com", password: "password-1" }))
+        .organization_id;
+      const echo = { kind: "conversational" as const, runtime: { type: "echo" as const } };
+      const agent = (await createAgent({ organizationId: org, input: { name: "u", ...echo } as never, actor }))
+        .agent_id;
+      const input = { ...ruleInput("key_expiring", 1), kind: "error_rate" as const, agent_id: agent, threshold: 50 };
+      const mailOnly = await createAlertRule({
+        organizationId: org,
+        input: { ...input, name: "mail only", email: "oncall@example.com" },
+        actor,
+      });
+      const both = await createAlertRule({
+        organizationId: org,
+        input: { ...input, name: "both", email: "oncall@example.com", url: "https://hooks.example.com/a" },
+        actor,
+      });
+      await replies(org, agent, at(0), 0, 4);
+      expect(await evaluateAlerts({ now: at(1), organizationId: org })).toHaveLength(2);
+      const sentTo = async (ruleId: string) =>
+        (
+          await db.sql.query<{ delivered_to: string[] }>(`SELECT delivered_to FROM alert_events WHERE rule_id = $1`, [
+            ruleId,
+          ])
+        ).map((r) => r.delivered_to);
+      expect(await sentTo(mailOnly.rule_id)).toEqual([[]]);
+      expect(await sentTo(both.rule_id)).toEqual([["https://hooks.example.com/a"]]);
+    } finally {
+      vi.unstubAllEnvs();
+      resetEnvCache();
+    }
+  });
+
   it("emails the rule's address on fire and on resolve when SMTP_URL is set", async () => {
     const smtp = await startSmtpServer();
     vi.stubEnv("SMTP_URL", smtp.url);
@@ -170,6 +206,14 @@ describe("alert rules", () => {
       ]);
       expect(mails[0]!.from).toBe("alerts@example.test");
       expect(mails[0]!.text).toContain("value 100, threshold 50");
+      const history = await db.sql.query<{ delivered_to: string[] }>(
+        `SELECT delivered_to FROM alert_events WHERE rule_id = $1`,
+        [rule.rule_id],
+      );
+      expect(history.map((r) => r.delivered_to)).toEqual([
+        ["mailto:oncall@example.com"],
+        ["mailto:oncall@example.com"],
+      ]);
     } finally {
       vi.unstubAllEnvs();
       resetEnvCache();

@@ -17,7 +17,7 @@ import { effectiveLimit } from "../keys/rate-limit";
 import { log } from "../log";
 import { sendMail } from "../mail";
 import { processSlot } from "../process-state";
-import { alertPayload } from "./service";
+import { alertPayload, alertTargets } from "./service";
 import { latencyQuantile, LATENCY_BUCKETS } from "../usage/histogram";
 import { hourOf } from "../usage/recorder";
 
@@ -120,7 +120,7 @@ export function decide(rule: AlertRule, value: number | null, now: Date): Move {
 async function apply(rule: AlertRule, move: "fired" | "resolved", value: number, now: Date) {
   const db = await prisma();
   const alertId = newId("alt");
-  const deliveredTo = [rule.url, rule.email ? `mailto:${rule.email}` : null].filter((x): x is string => !!x);
+  const deliveredTo = alertTargets(rule);
   const done = await db.$transaction(async (tx) => {
     const moved = await tx.alertRule.updateMany({
       where: { id: rule.id, firing: move === "resolved" },

@@ -16,7 +16,7 @@ import { log } from "../log";
 import { sendMail } from "../mail";
 import { rolloutOf, type Rollout } from "../serving";
 import { versionFigures } from "../usage/versions";
-import { alertPayload } from "./service";
+import { alertPayload, alertTargets } from "./service";
 
 const GUARD = systemActor("rollout guard");
 
@@ -70,7 +70,7 @@ export async function evaluateRolloutGuards(
 /** Rolls the canary back and tells the rule's receivers; false when the rollout was over already. */
 async function rollBack(agent: Agent, rollout: Rollout, rule: AlertRule, value: number, now: Date) {
   const alertId = newId("alt");
-  const deliveredTo = [rule.url, rule.email ? `mailto:${rule.email}` : null].filter((x): x is string => !!x);
+  const deliveredTo = alertTargets(rule);
   let deliveryId: string | null = null;
   const done = await rollback({
     organizationId: agent.organizationId,

@@ -36,6 +36,19 @@ export const ALERT_UNITS: Record<AlertKind, string> = {
   rate_limit: "%",
 };
 
+/** The unit of one (1 minute, 1 day, 1 delivery). */
+const ALERT_UNITS_ONE: Record<string, string> = { minutes: "minute", days: "day", deliveries: "delivery" };
+
+/** A value with its kind's unit: "37.5 %", "1,200 ms", "1 minute", "12 minutes", "6.2 days". */
+export function alertValueText(kind: AlertKind, value: number): string {
+  const unit = ALERT_UNITS[kind];
+  const n = Number.isInteger(value)
+    ? value.toLocaleString("en-US")
+    : value.toLocaleString("en-US", { maximumFractionDigits: 1 });
+  if (unit === "%") return `${n} %`;
+  return `${n} ${n === "1" ? (ALERT_UNITS_ONE[unit] ?? unit) : unit}`;
+}
+
 const fields = {
   // One line: the name is the subject of the rule's alert emails (docs/security.md, T-HEADER-3).
   name: z.string().trim().min(1, "is required").max(100).regex(ONE_LINE, "must be one line without control characters"),

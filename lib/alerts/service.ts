@@ -6,6 +6,7 @@ import { audit, type Actor } from "../audit";
 import { checkCallbackUrl } from "../callbacks/events";
 import { enqueueCallback, nudgeDeliverer } from "../callbacks/service";
 import { prisma } from "../db";
+import { env } from "../env";
 import { ApiError } from "../errors";
 import type { AlertEvent, AlertRule } from "../generated/prisma/client";
 import { newId } from "../ids";
@@ -240,6 +241,16 @@ export async function sendTestAlert(opts: {
   );
   nudgeDeliverer();
   return { rule_id: rule.id, delivery_id: deliveryId, url: rule.url };
+}
+
+/**
+ * Where a fire or resolve is sent, as its history row records it: the rule's URL (the signed event
+ * of the callbacks' outbox) and its `mailto:` address only when SMTP_URL is set. Without SMTP no
+ * email leaves the server, and the history must not say it was delivered (docs/console.md, Alerts).
+ */
+export function alertTargets(rule: Pick<AlertRule, "url" | "email">): string[] {
+  const mailed = rule.email && env().SMTP_URL ? `mailto:${rule.email}` : null;
+  return [rule.url, mailed].filter((x): x is string => !!x);
 }
 
 /** `data` of the signed alert events (AlertPayload). */

@@ -755,7 +755,7 @@ export interface paths {
     };
     /**
      * List the alert history
-     * @description Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered (`delivery_id` of the signed event, `delivered_to`: the URL and `mailto:` address). Newest first, a page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).
+     * @description Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered (`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the server sends email: without `SMTP_URL` no email was sent). Newest first, a page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).
      */
     get: operations["listAlertEvents"];
     put?: never;

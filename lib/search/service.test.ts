@@ -1,7 +1,7 @@
 // How the search box reads its text (docs/console.md, Search): ids and prefixes, field:value, words.
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../errors";
-import { containments, parseSearch, snippet } from "./service";
+import { containments, hrefOf, parseSearch, snippet } from "./service";
 
 const code = (f: () => unknown) => {
   try {
@@ -56,5 +56,12 @@ describe("snippet", () => {
     const s = snippet(long, ["needle"]);
     expect(s).toContain("needle");
     expect(s.startsWith("…")).toBe(true);
+  });
+});
+
+describe("hrefOf", () => {
+  it("opens an Access Key's own page, not the keys list", () => {
+    expect(hrefOf("access_key", "key_0VcACX4GHpu2GRQzMJGn2Z")).toBe("/keys/key_0VcACX4GHpu2GRQzMJGn2Z");
+    expect(hrefOf("run", "run_0VcACX4GHpu2GRQzMJGn2Z")).toBe("/runs/run_0VcACX4GHpu2GRQzMJGn2Z");
   });
 });

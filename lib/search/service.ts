@@ -64,7 +64,7 @@ export function hrefOf(
     case "file":
       return `/uploads?agent_id=${row.agentId}`;
     case "access_key":
-      return "/keys";
+      return `/keys/${id}`;
     case "agent":
       return `/agents/${id}`;
     case "delivery":

@@ -12,7 +12,7 @@ export default async function AlertsPage() {
   // Members read the history (docs/console.md, Alerts); the rules say where alerts go: admins only.
   return (
     <>
-      <AdminsOnly title="Alerts" what="The organization's alert rules" />
+      <AdminsOnly title="Alerts" what="alert rules" />
       <p className="mt-4 text-sm">
         <Link href="/alerts/history" className="text-indigo-700 underline-offset-2 hover:underline">
           See the alert history

@@ -1,6 +1,6 @@
 // Words and units of the alert kinds, shared by the Alerts page and its history.
 import type { AlertKind } from "@/lib/alerts/schemas";
-import { ALERT_UNITS } from "@/lib/alerts/schemas";
+import { alertValueText } from "@/lib/alerts/schemas";
 
 export const KIND_WORDS: Record<AlertKind, { label: string; short: string; threshold: string; hint: string }> = {
   error_rate: {
@@ -41,11 +41,5 @@ export const KIND_WORDS: Record<AlertKind, { label: string; short: string; thres
   },
 };
 
-/** A value with its kind's unit: "37.5 %", "1,200 ms", "12 minutes", "6.2 days". */
-export function alertValue(kind: AlertKind, value: number): string {
-  const unit = ALERT_UNITS[kind];
-  const n = Number.isInteger(value)
-    ? value.toLocaleString("en-US")
-    : value.toLocaleString("en-US", { maximumFractionDigits: 1 });
-  return unit === "%" ? `${n} %` : `${n} ${unit}`;
-}
+/** A value with its kind's unit: "37.5 %", "1,200 ms", "1 minute", "12 minutes", "6.2 days". */
+export const alertValue = alertValueText;

@@ -7,5 +7,5 @@ export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage() {
   const user = await requireConsolePage("/audit");
-  return user.role === "admin" ? <AuditView /> : <AdminsOnly title="Audit log" what="The audit log" />;
+  return user.role === "admin" ? <AuditView /> : <AdminsOnly title="Audit log" verb="read" what="the audit log" />;
 }

@@ -303,7 +303,7 @@ export function EditKeyDialog({ target, onClose }: { target: AccessKey | null; o
             error={fields.rate_limit_per_minute}
             type="number"
             inputMode="numeric"
-            min={1}
+            step="any"
             value={rate ?? (k.rate_limit_per_minute === null ? "" : String(k.rate_limit_per_minute))}
             onValue={setRate}
           />

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import Link from "next/link";
 import { ListResult } from "@/components/console/list-result";
-import { queryKeys, requests, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
+import { queryKeys, requests, useAgents, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
@@ -107,10 +107,10 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
                   ? `Empty: the service default, ${defaultLimit.toLocaleString("en")} a minute.`
                   : "Empty: the service default, no limit."
             }
+            // No min or step: the browser's own bubble would answer 0 or 1.5 before the form's inline error.
             type="number"
             inputMode="numeric"
-            min={1}
-            step={1}
+            step="any"
             {...form.bind("rate_limit_per_minute", fieldError)}
           />
           <CheckboxGroup
@@ -143,7 +143,13 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
   );
 }
 
-type KeyRow = AccessKey & { rate: string };
+/** The agents a key may reach, by name ("Every agent" when it names none). */
+function scopeText(k: AccessKey, names: Map<string, string>) {
+  if (!k.agent_ids?.length) return "Every agent";
+  return k.agent_ids.map((id) => names.get(id) ?? id).join(", ");
+}
+
+type KeyRow = AccessKey & { rate: string; scope: string };
 
 function keyColumns(p: {
   admin: boolean;
@@ -161,12 +167,18 @@ function keyColumns(p: {
           <Link href={`/keys/${k.key_id}`} className="font-medium text-indigo-700 underline">
             {k.name}
           </Link>
+          {/* The key's start under its name (no column of its own: the agents' column has the room). */}
+          <Mono className="hidden text-xs text-zinc-600 sm:block">{k.start}…</Mono>
           <RollLinks k={k} />
+          {/* On a phone the columns below are hidden: the name carries the scope and the expiry. */}
+          <p className="mt-0.5 text-xs text-zinc-600 md:hidden">
+            <span className="sr-only">Agents: </span>
+            {k.scope}
+            {!k.revoked_at && <span className="sm:hidden"> · {expiryText(k.expires_at)}</span>}
+          </p>
         </>
       ),
     },
-    // On a phone the name (which opens the key's page, where its start shows) has the room.
-    { header: "Key", from: "sm", className: "whitespace-nowrap", cell: (k) => <Mono>{k.start}…</Mono> },
     {
       header: "Permissions",
       from: "md",
@@ -176,6 +188,7 @@ function keyColumns(p: {
         </div>
       ),
     },
+    { header: "Agents", from: "md", className: "min-w-[7rem] [overflow-wrap:anywhere]", cell: (k) => k.scope },
     // Wraps ("1,000,000/min" over "(default)"): with the checkbox column the row fits 1280 px.
     { header: "Rate limit", from: "lg", cell: (k) => k.rate },
     {
@@ -213,6 +226,8 @@ export function KeysView() {
   const [rolling, setRolling] = useState<AccessKey | null>(null);
   const [editing, setEditing] = useState<AccessKey | null>(null);
   const keys = useKeys();
+  const agents = useAgents({ staleTime: 60_000 });
+  const names = new Map((agents.data?.agents ?? []).map((a) => [a.agent_id, a.name]));
   const selection = useBulkSelection("keys");
   return (
     <>
@@ -229,7 +244,13 @@ export function KeysView() {
       {admin && <BulkBar target="access_key" selection={selection} />}
       <ListResult
         query={keys}
-        rows={(d) => d.access_keys.map((k) => ({ ...k, rate: rateLimitText(k, d.default_rate_limit_per_minute) }))}
+        rows={(d) =>
+          d.access_keys.map((k) => ({
+            ...k,
+            rate: rateLimitText(k, d.default_rate_limit_per_minute),
+            scope: scopeText(k, names),
+          }))
+        }
         noun="keys"
         empty={
           <EmptyState

@@ -7,5 +7,5 @@ export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const user = await requireConsolePage("/members");
-  return user.role === "admin" ? <MembersView /> : <AdminsOnly title="Members" what="Membership" />;
+  return user.role === "admin" ? <MembersView /> : <AdminsOnly title="Members" what="members and invitations" />;
 }

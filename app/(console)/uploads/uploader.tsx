@@ -36,6 +36,9 @@ async function fileIdOf(xhr: XMLHttpRequest | undefined, uploadURL: string | und
   return ((await res.json()) as { file_id?: string }).file_id ?? null;
 }
 
+/** Uppy's "time left" text of a zero estimate (prettyETA(0) is "0s"). */
+const ZERO_ETA = /^\s*0s left\s*$/;
+
 /** Tall enough for a few files with their progress bars, short enough for a phone's screen. */
 const HEIGHT = 400;
 
@@ -86,6 +89,18 @@ export function Uploader({
       for (const files of el.querySelectorAll(".uppy-Dashboard-files:not([role])")) files.setAttribute("role", "list");
     });
     listRole.observe(el, { childList: true, subtree: true });
+    // Uppy's status bar estimates the time left from the bytes counted since the upload started; a
+    // resumed upload counts the bytes the server already held as sent that instant, so its estimate
+    // reads "0s left" while most of the file is still to go. A zero estimate with bytes still to send
+    // is never true: it is left out (as Uppy does while it has no estimate), until a real one comes.
+    const noZeroEta = new MutationObserver(() => {
+      for (const info of el.querySelectorAll(".uppy-StatusBar-additionalInfo")) {
+        for (const node of info.childNodes) {
+          if (node.nodeType === Node.TEXT_NODE && ZERO_ETA.test(node.textContent ?? "")) node.textContent = "";
+        }
+      }
+    });
+    noZeroEta.observe(el, { childList: true, subtree: true, characterData: true });
     let alive = true;
     uppy.on("upload-success", (file, response) => {
       if (!file) return;
@@ -108,6 +123,7 @@ export function Uploader({
     return () => {
       alive = false;
       listRole.disconnect();
+      noZeroEta.disconnect();
       uppy.destroy();
     };
   }, [agentId]);

@@ -104,13 +104,24 @@ function AgentFiles({
     {
       header: "Name",
       className: "max-w-[16rem] min-w-[7rem] font-medium [overflow-wrap:anywhere]",
-      cell: (f) => f.filename,
+      cell: (f) => (
+        <>
+          {f.filename}
+          {/* On a phone the size and the id fold under the name: the table fits 375 px. */}
+          <span className="block text-xs font-normal text-zinc-600 sm:hidden">{formatBytes(f.size_bytes)}</span>
+          <span className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 font-normal sm:hidden">
+            <Mono className="text-xs break-all">{f.file_id}</Mono>
+            <CopyButton value={f.file_id} />
+          </span>
+        </>
+      ),
     },
-    { header: "Size", className: "whitespace-nowrap", cell: (f) => formatBytes(f.size_bytes) },
+    { header: "Size", from: "sm", className: "whitespace-nowrap", cell: (f) => formatBytes(f.size_bytes) },
     { header: "Type", from: "md", className: "break-all", cell: (f) => <Mono>{f.content_type}</Mono> },
     { header: "Created", from: "sm", className: "whitespace-nowrap", cell: (f) => formatDate(f.created_at) },
     {
       header: "File id",
+      from: "sm",
       cell: (f) => (
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <Mono className="break-all">{f.file_id}</Mono>

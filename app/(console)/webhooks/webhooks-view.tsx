@@ -71,7 +71,7 @@ function Subject({ id, sessionId }: { id: string; sessionId: string | null }) {
 /** The receiver's URL: its host in full, the rest cut with the whole URL as its title. */
 function Receiver({ url }: { url: string }) {
   return (
-    <span className="block max-w-[16rem] truncate font-mono text-xs" title={url}>
+    <span className="block max-w-[10rem] truncate font-mono text-xs" title={url}>
       {url}
     </span>
   );
@@ -82,7 +82,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
     { header: "Status", from: "sm", cell: (d) => <StatusBadge status={d.status} /> },
     {
       header: "Event",
-      className: "min-w-[9rem]",
+      className: "min-w-[10rem]",
       cell: (d) => (
         <>
           <RowLink href={`/webhooks/deliveries/${d.id}`} id={d.id} label={d.event} kind="delivery" />
@@ -103,24 +103,30 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
     },
     { header: "Subject", from: "lg", cell: (d) => <Subject id={d.subject_id} sessionId={d.session_id} /> },
     { header: "Receiver", from: "md", cell: (d) => <Receiver url={d.url} /> },
+    // The last HTTP status under the attempts, at every width: one column fewer, so that the row
+    // (with "Next attempt") fits 1280 px beside the navigation.
     {
       header: "Attempts",
+      headerLabel: (
+        <>
+          Attempts <span className="block font-normal">last HTTP</span>
+        </>
+      ),
       className: "text-right tabular-nums",
       cell: (d) => (
         <>
           {d.attempts}
-          <div className="sm:hidden">
+          <div>
             <HttpStatus code={d.last_status_code} />
           </div>
         </>
       ),
     },
-    { header: "Last HTTP", from: "sm", cell: (d) => <HttpStatus code={d.last_status_code} /> },
-    { header: "Created", from: "sm", className: "whitespace-nowrap", cell: (d) => <When iso={d.created_at} /> },
+    { header: "Created", from: "sm", cell: (d) => <When iso={d.created_at} /> },
     {
       header: "Next attempt",
       from: "lg",
-      className: "whitespace-nowrap",
+      className: "min-w-[6rem]",
       cell: (d) =>
         d.status === "pending" && d.next_attempt_at ? (
           <time dateTime={d.next_attempt_at} title={formatDate(d.next_attempt_at)}>

@@ -4,12 +4,14 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
+import { ConsoleApiError } from "@/components/console/api";
 import { useAgent, type Agent } from "@/components/console/queries";
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import { DetailState } from "@/components/console/detail-state";
 import { Tabs } from "@/components/ui/tabs";
 import { ArchivedBadge, KindBadge } from "../agents-view";
 import { DraftBanner } from "./draft-banner";
@@ -86,6 +88,10 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
         <Skeleton className="h-64 w-full" />
       </div>
     );
+  }
+  // An id this organization has no agent for: "Agent not found", as runs, sessions and keys say it.
+  if (q.error instanceof ConsoleApiError && q.error.code === "agent_not_found") {
+    return <DetailState query={q} of="agent" id={agentId} />;
   }
   if (q.error) {
     return (

@@ -14,7 +14,7 @@ export default async function NewAgentPage() {
         title="New agent"
         description="Pick a kind and a runtime; workflow agents also declare their steps. You can try the agent right after."
       />
-      {user.role === "admin" ? <AgentForm /> : <Forbidden what="Creating agents" />}
+      {user.role === "admin" ? <AgentForm /> : <Forbidden verb="create" what="agents" />}
     </>
   );
 }

@@ -55,7 +55,12 @@ function columns(kindOf: (ruleId: string) => Parameters<typeof alertValue>[0] | 
       className: "text-xs [overflow-wrap:anywhere]",
       cell: (e) => (
         <>
-          {e.delivered_to.length ? e.delivered_to.join(", ") : <span className="text-zinc-500">history only</span>}
+          {/* An email is listed only once it was sent: without SMTP_URL a rule's address gets nothing. */}
+          {e.delivered_to.length ? (
+            e.delivered_to.join(", ")
+          ) : (
+            <span className="text-zinc-500">Nothing sent: recorded in the history only</span>
+          )}
           {e.delivery_id && (
             <Link
               href={`/webhooks/deliveries/${e.delivery_id}`}

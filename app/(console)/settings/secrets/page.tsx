@@ -7,5 +7,5 @@ export const metadata: Metadata = { title: "Secrets" };
 
 export default async function SecretsPage() {
   const user = await requireConsolePage("/settings/secrets");
-  return user.role === "admin" ? <SecretsView /> : <AdminsOnly title="Secrets" what="The organization's credentials" />;
+  return user.role === "admin" ? <SecretsView /> : <AdminsOnly title="Secrets" what="the organization's secrets" />;
 }

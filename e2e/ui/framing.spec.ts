@@ -36,3 +36,21 @@ test("T-FRAME-1 a page on another port that frames the signed-in console gets a 
     await new Promise((resolve) => attacker.close(resolve));
   }
 });
+
+test("the console's pages and the API reference run under their policy without one violation", async ({ as }) => {
+  const page = await as("adminA");
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to (execute|load|apply)/.test(m.text())) violations.push(m.text());
+  });
+  for (const path of ["/", "/keys", "/uploads", "/runs", "/docs/api"]) {
+    const res = await page.goto(path);
+    expect(res?.headers()["content-security-policy"], path).toMatch(/'nonce-[^']+'.*frame-ancestors 'none'/);
+    await expect(page.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
+  }
+  // Scripts ran: a dialog of the Access Keys page opens.
+  await page.goto("/keys");
+  await page.getByRole("button", { name: "Mint key" }).first().click();
+  await expect(page.getByRole("dialog", { name: "Mint an Access Key" })).toBeVisible();
+  expect(violations).toEqual([]);
+});

@@ -8,7 +8,7 @@
 // envelope with `Allow` (lib/http/node-server.ts), from the route table the build puts in.
 // `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
 import cluster from "node:cluster";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +26,7 @@ import {
   refuseUnroutable,
 } from "./lib/http/node-server";
 import { fastRoutes } from "./lib/http/fast-routes";
+import { isPagePath, securityHeaders } from "./lib/http/security-headers";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
 import { loadStartUp, startUpLateLine, startUpMessage } from "./lib/http/next-internals";
 import { markShuttingDown, shutdownSteps } from "./lib/lifecycle";
@@ -60,6 +61,8 @@ try {
 const LONG_ROUTES = new Set(__AWHS_CONTRACT_FACTS__.long);
 /** The multipart upload reads Node's own request stream (lib/streams.ts, offerRawBody). */
 const MULTIPART_UPLOAD = /^\/api\/agents\/[^/]+\/upload\/?(\?|$)/;
+/** Whether the site is served over https (PUBLIC_URL): then the answers carry HSTS. */
+const https = settings.PUBLIC_URL?.startsWith("https:") ?? false;
 /** The project root: this file runs from dist/. */
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -198,6 +201,15 @@ async function serve() {
       // One address for the caller, as lib/http/base-url.ts decides it (a client's X-Forwarded-* are
       // believed only with TRUST_PROXY): Next, Auth.js and the console all read it from here.
       decideForwardedOrigin(req);
+      // The browser security headers, on every answer (lib/http/security-headers.ts): set before
+      // anything answers, so every later writeHead keeps them. A page gets a fresh script nonce;
+      // Next reads it from the request's policy and puts it on its own scripts.
+      const pathname = (req.url ?? "/").split("?")[0]!;
+      const nonce = isPagePath(pathname) ? randomBytes(16).toString("base64") : undefined;
+      const secure = securityHeaders({ pathname, https, nonce });
+      for (const [name, value] of Object.entries(secure)) res.setHeader(name, value);
+      if (nonce) req.headers["content-security-policy"] = secure["content-security-policy"];
+      else delete req.headers["content-security-policy"];
       // A method or a path Next cannot take (it would answer a bare 500): the envelope instead.
       if (refuseUnroutable(req, res, routes)) return;
       delete req.headers[RAW_BODY_HEADER];
@@ -229,7 +241,10 @@ async function serve() {
   server.keepAliveTimeout = keepAliveTimeoutMs;
   // 431, 408 and 400 answered by Node itself (oversized or slow headers, malformed requests), in
   // the error envelope with an X-Request-Id.
-  server.on("clientError", clientErrorHandler({ maxHeaderBytes, headersTimeoutMs }));
+  server.on(
+    "clientError",
+    clientErrorHandler({ maxHeaderBytes, headersTimeoutMs, headers: securityHeaders({ pathname: "/", https }) }),
+  );
 
   server.listen(port, hostname, () => {
     console.log(`Agent Webhook Service listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);

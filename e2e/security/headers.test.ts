@@ -1,4 +1,4 @@
-// Threat model row T-HEADER-1 (docs/security.md): a value a caller stores (an uploaded file's type or
+// Threat model rows T-HEADER-1, T-HEADER-3 and T-FRAME-1 (docs/security.md): a value a caller stores (an uploaded file's type or
 // name) never breaks or splits a response header. Before, a tus `filetype` with CR/LF or 8,000
 // characters was accepted and every later download of the file answered 500.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -94,5 +94,88 @@ describe("T-HEADER-3 an alert rule's name cannot add a header to its emails", ()
     }
     const list = await call("GET", `${rules}?limit=500`, { auth: orgA.user_token });
     expect(list.body.alert_rules.some((r: { name: string }) => /victim|X-Priority/.test(r.name))).toBe(false);
+  });
+});
+
+describe("T-FRAME-1 every answer carries the browser security headers; no other site may frame one", () => {
+  const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+  /** The headers every answer carries, whoever wrote it (a page, a route, the server's own envelope). */
+  function expectBrowserHeaders(res: Response, referrer = "strict-origin-when-cross-origin") {
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe(referrer);
+    expect(res.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=(), payment=(), usb=()");
+    // PUBLIC_URL is not https here: no HSTS (lib/http/security-headers.test.ts covers https).
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+  }
+
+  it("a page: a fresh script nonce its scripts carry, no inline script without it, no inline event handler", async () => {
+    const nonces = new Set<string>();
+    for (const path of ["/login", "/docs/api", "/no-such-page"]) {
+      const res = await fetch(`${ctx().baseUrl}${path}`, { redirect: "manual" });
+      expect([200, 404], path).toContain(res.status);
+      expectBrowserHeaders(res);
+      const csp = res.headers.get("content-security-policy")!;
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce, csp).toBeTruthy();
+      expect(csp).toContain("'strict-dynamic'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+      nonces.add(nonce!);
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+      expect(html, path).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
+    }
+    expect(nonces.size).toBe(3);
+  });
+
+  it("an invitation page, whose URL holds a token, sends no referrer", async () => {
+    const res = await fetch(`${ctx().baseUrl}/invite/inv_not-a-real-token`, { redirect: "manual" });
+    expectBrowserHeaders(res, "no-referrer");
+  });
+
+  it("an API answer, an error envelope, the server's own 405 and 400, and a static file", async () => {
+    const base = ctx().baseUrl;
+    const health = await fetch(`${base}/api/health`);
+    expect(health.status).toBe(200);
+    expectBrowserHeaders(health);
+    expect(health.headers.get("content-security-policy")).toBe(API_CSP);
+
+    const missing = await fetch(`${base}/api/agents/agt_missing/messages/msg_missing`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe("not_found");
+    expectBrowserHeaders(missing);
+    expect(missing.headers.get("content-security-policy")).toBe(API_CSP);
+
+    for (const method of ["DELETE", "PROPFIND"]) {
+      const refused = await fetch(`${base}/api/health`, { method });
+      expect(refused.status, method).toBe(405);
+      expect((await refused.json()).error.code).toBe("method_not_allowed");
+      expectBrowserHeaders(refused);
+      expect(refused.headers.get("content-security-policy")).toBe(API_CSP);
+    }
+
+    const undecodable = await fetch(`${base}/api/%ff`);
+    expect(undecodable.status).toBe(400);
+    expectBrowserHeaders(undecodable);
+
+    const html = await (await fetch(`${base}/login`)).text();
+    const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    const file = await fetch(`${base}${asset}`);
+    expect(file.status).toBe(200);
+    expectBrowserHeaders(file);
+    expect(file.headers.get("content-security-policy")).toBe(API_CSP);
+  });
+
+  it("Node's own refusal (431, headers too large) carries them too", async () => {
+    const res = await fetch(`${ctx().baseUrl}/api/health`, { headers: { "x-big": "a".repeat(200_000) } });
+    expect(res.status).toBe(431);
+    expectBrowserHeaders(res);
   });
 });

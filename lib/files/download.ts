@@ -59,7 +59,7 @@ export async function serveStoredFile(
     "accept-ranges": "bytes",
     // Uploaded bytes are the caller's: never let a browser render them as part of this origin.
     "x-content-type-options": "nosniff",
-    "content-security-policy": "sandbox",
+    "content-security-policy": "sandbox; default-src 'none'; frame-ancestors 'none'",
     "cache-control": "private, no-store",
   });
   const range = parseRange(rangeHeader, size);

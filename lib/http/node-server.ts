@@ -240,7 +240,12 @@ function clientErrorAnswer(code: string | undefined, limits: { maxHeaderBytes: n
  * As in Node's default, nothing is written once a response has begun on the connection, and the
  * connection is closed.
  */
-export function clientErrorHandler(limits: { maxHeaderBytes: number; headersTimeoutMs: number }) {
+export function clientErrorHandler(limits: {
+  maxHeaderBytes: number;
+  headersTimeoutMs: number;
+  /** The browser security headers every answer carries (lib/http/security-headers.ts). */
+  headers?: Record<string, string>;
+}) {
   return (err: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
     if (err.code !== "ECONNRESET" && socket.writable && (!inFlight || !inFlight.headersSent)) {
@@ -252,6 +257,9 @@ export function clientErrorHandler(limits: { maxHeaderBytes: number; headersTime
           "Content-Type: application/json; charset=utf-8\r\n" +
           `Content-Length: ${Buffer.byteLength(e.body)}\r\n` +
           `X-Request-Id: ${e.requestId}\r\n` +
+          Object.entries(limits.headers ?? {})
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join("") +
           "Connection: close\r\n\r\n" +
           (head ? "" : e.body),
       );

@@ -28,10 +28,14 @@ import {
   RollLinks,
 } from "./key-parts";
 
+/** 600, 12,000, and from 100,000 "250K", "1M": a long limit kept the keys table wider than 1280 px. */
+const perMinute = (n: number) =>
+  `${n >= 100_000 ? new Intl.NumberFormat("en", { notation: "compact" }).format(n) : n.toLocaleString("en")}/min`;
+
 /** "600/min", "none" (a default of 0), with "(default)" when the key has no limit of its own. */
 function rateLimitText(k: AccessKey, defaultLimit: number) {
-  if (k.rate_limit_per_minute !== null) return `${k.rate_limit_per_minute.toLocaleString("en")}/min`;
-  return defaultLimit > 0 ? `${defaultLimit.toLocaleString("en")}/min (default)` : "none (default)";
+  if (k.rate_limit_per_minute !== null) return perMinute(k.rate_limit_per_minute);
+  return defaultLimit > 0 ? `${perMinute(defaultLimit)} (default)` : "none (default)";
 }
 
 const PERMISSIONS: { value: Permission; label: string }[] = [

@@ -124,6 +124,24 @@ export interface RunningServer {
  */
 export const LOCAL_UPSTREAMS_ENV = { ALLOW_PRIVATE_UPSTREAMS: "true" } as const;
 
+/** The environment of a test's production server process on `port`, before its database's. */
+export function serverProcessEnv(port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    LOG_LEVEL: "info",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    // One process unless a test asks for more (on PostgreSQL the default is one per core).
+    WEB_CONCURRENCY: "1",
+    // Suites and benchmarks send thousands of requests a minute with one key: far above the
+    // production default (600 a minute) but still counted, so that every request goes through the
+    // limiter as in production. rate-limits.test.ts sets its own.
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    ...LOCAL_UPSTREAMS_ENV,
+  };
+}
+
 export async function startServer(
   target: DbTarget,
   extraEnv: Record<string, string> = {},
@@ -140,18 +158,7 @@ export async function startServer(
   const proc = spawn(process.execPath, [...nodeArgs, `${process.env.SERVER_DIST || "dist"}/server.mjs`], {
     cwd,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      LOG_LEVEL: "info",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      // One process unless a test asks for more (on PostgreSQL the default is one per core).
-      WEB_CONCURRENCY: "1",
-      // Suites and benchmarks send thousands of requests a minute with one key: far above the
-      // production default (600 a minute) but still counted, so that every request goes through the
-      // limiter as in production. rate-limits.test.ts sets its own.
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      ...LOCAL_UPSTREAMS_ENV,
+      ...serverProcessEnv(port),
       ...dbEnv(target),
       // The S3 pass of the storage suites: a prefix of the test bucket per data folder.
       ...storageEnv(target),

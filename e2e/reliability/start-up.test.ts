@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, LOCAL_UPSTREAMS_ENV, startServer, TEST_AUTH_SECRET } from "../api/server";
+import { freePort, serverProcessEnv, startServer, TEST_AUTH_SECRET } from "../api/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dist = process.env.SERVER_DIST || "dist";
@@ -52,14 +52,8 @@ function killGroup(proc: ChildProcess) {
 
 function serverEnv(dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...process.env,
-    NODE_ENV: "production",
-    LOG_LEVEL: "info",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    WEB_CONCURRENCY: "1",
+    ...serverProcessEnv(port),
     SEED_DEMO: "false",
-    ...LOCAL_UPSTREAMS_ENV,
     DATA_DIR: dataDir,
     DATABASE_URL: "",
     ...extra,

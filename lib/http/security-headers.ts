@@ -37,14 +37,27 @@ export function isPagePath(pathname: string): boolean {
  * static files and the server's own envelopes. The invitation pages' URL holds a token: they send
  * no referrer at all.
  */
-export function securityHeaders(opts: { pathname: string; https: boolean; nonce?: string }): Record<string, string> {
+export function securityHeaders(opts: {
+  pathname: string;
+  https: boolean;
+  nonce?: string;
+}): Readonly<Record<string, string>> {
+  // Every answer but a page's carries the same headers: made once, not on each API request.
+  if (!opts.nonce)
+    return (API_HEADERS[String(opts.https) as "true" | "false"] ??= Object.freeze(build(API_CSP, "", opts.https)));
+  return build(pageCsp(opts.nonce, opts.https), opts.pathname, opts.https);
+}
+
+const API_HEADERS: Partial<Record<"true" | "false", Readonly<Record<string, string>>>> = {};
+
+function build(csp: string, pathname: string, https: boolean): Record<string, string> {
   const headers: Record<string, string> = {
-    "content-security-policy": opts.nonce ? pageCsp(opts.nonce, opts.https) : API_CSP,
+    "content-security-policy": csp,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": /^\/invite(\/|$)/.test(opts.pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
+    "referrer-policy": /^\/invite(\/|$)/.test(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
   };
-  if (opts.https) headers["strict-transport-security"] = "max-age=31536000";
+  if (https) headers["strict-transport-security"] = "max-age=31536000";
   return headers;
 }

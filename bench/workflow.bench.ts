@@ -10,8 +10,15 @@
 //    persistence; the ratio says what the engine's bookkeeping costs.
 // 2. Control latency: BENCH_PAIRS (default 50) pause/resume pairs on a running run, each measured
 //    from the control request to the new state being visible in GET; p50/p99.
+// 3. With BENCH_BEFORE_DIR (another checkout, e.g. the previous commit in a git worktree, with its
+//    node_modules and `npm run db:generate` done): engine passes of this checkout and of that one,
+//    each in a process of its own (bench/engine-pass.ts), alternately BENCH_AB_ROUNDS times
+//    (default 3); the medians of the best passes and their ratio: what a change to the engine costs.
+//    Only this part runs then.
 // TEST_DATABASE_URL runs it on a fresh PostgreSQL database instead of PGlite.
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import jsonata from "jsonata";
 import { ownServer } from "../e2e/api/server";
 import { closeExpressionEvaluator, expressionEvaluator, type Evaluator } from "../lib/expressions";
@@ -76,6 +83,32 @@ async function isolationCost(items: number) {
   }
 }
 
+/** 3. This checkout's engine against BENCH_BEFORE_DIR's, alternately, each pass set in its own process. */
+function engineBeforeAfter(before: string) {
+  const ours = path.resolve(import.meta.dirname, "..");
+  const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 3);
+  const best = { ours: [] as number[], before: [] as number[] };
+  for (let round = 0; round < rounds; round++)
+    for (const [name, root] of [
+      ["before", before],
+      ["ours", ours],
+    ] as const) {
+      const out = execFileSync("npx", ["tsx", path.join(ours, "bench/engine-pass.ts")], {
+        cwd: root,
+        env: { ...process.env, BENCH_ROOT: root },
+        encoding: "utf8",
+      });
+      const line = JSON.parse(out.trim().split("\n").at(-1)!) as { best: number; rates: number[] };
+      console.log(`  round ${round + 1} ${name}: ${line.rates.join(", ")} items/s (best ${line.best})`);
+      best[name].push(line.best);
+    }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(
+    `engine passes against ${before}: ours ${median(best.ours)} items/s, before ${median(best.before)} items/s` +
+      ` (medians of the best pass per round), ours/before = ${(median(best.ours) / median(best.before)).toFixed(3)}`,
+  );
+}
+
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -114,6 +147,7 @@ async function baseline(rows: Record<string, string>[]): Promise<number> {
 export default async function bench() {
   const items = Number(process.env.BENCH_ITEMS ?? 100_000);
   const pairs = Number(process.env.BENCH_PAIRS ?? 50);
+  if (process.env.BENCH_BEFORE_DIR) return engineBeforeAfter(process.env.BENCH_BEFORE_DIR);
   await isolationCost(Number(process.env.BENCH_ENGINE_ITEMS ?? 50_000));
   const own = await ownServer("bench-wf", { LOG_LEVEL: "warn" });
   try {

@@ -218,6 +218,58 @@ test("a failed run shows its error; only Retry is enabled, and retrying runs it 
   await expectControls(page, "failed", ["retry"]);
 });
 
+test("an item's step timeline shows each step's outcome, duration and error, and the attempt a retry made", async ({
+  as,
+}) => {
+  const agent = await management.createAgent(
+    wf("timeline rows", {
+      steps: [
+        { id: "prep", type: "transform", expression: "item" },
+        { id: "pause", type: "wait", ms: 40 },
+        { id: "boom", type: "fail", when: "item.n = 1", fatal: true, message: "bad row" },
+      ],
+    }),
+  );
+  const page = await as("supportA");
+  const runId = await startRun(page, agent.agent_id, { rows: rows(2) });
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("run-status")).toHaveText("failed");
+  await controls(page).getByRole("button", { name: "Retry", exact: true }).click();
+  const trail = page.getByRole("table", { name: "Audit trail" });
+  await expect(trail.getByRole("row").filter({ hasText: "running → failed" })).toHaveCount(2);
+
+  const items = page.getByRole("table", { name: "Items" });
+  const toggle = items.getByRole("button", { name: "4 steps · retried of item 1" });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  const steps = page.getByRole("list", { name: "Steps of item 1" }).getByRole("listitem");
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toContainText("prep");
+  await expect(steps.nth(0)).toContainText("completed");
+  await expect(steps.nth(1)).toContainText(/pause\s*wait/);
+  await expect(steps.nth(1)).toContainText(/\d+ ms/);
+  await expect(steps.nth(2)).toContainText("failed");
+  await expect(steps.nth(2)).toContainText("bad row");
+  await expect(steps.nth(2)).not.toContainText("attempt");
+  await expect(steps.nth(3)).toContainText("attempt 2");
+  await expect(steps.nth(3)).toContainText("bad row");
+
+  await items.getByRole("button", { name: "3 steps of item 0" }).click();
+  const first = page.getByRole("list", { name: "Steps of item 0" }).getByRole("listitem");
+  await expect(first.nth(2)).toContainText("boom");
+  await expect(first.nth(2)).toContainText("condition false");
+  await expectAccessible(page);
+  // On a phone the open timelines fit the page: nothing scrolls it sideways.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(steps.nth(3)).toContainText("attempt 2");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await screenshots(page, "run-step-timeline");
+  await toggle.click();
+  await expect(page.getByRole("list", { name: "Steps of item 1" })).toHaveCount(0);
+});
+
 test("reviewers reject, edit & approve, and approve; the last approval resumes the run", async ({ as }) => {
   const agent = await management.createAgent(
     wf("reviewed orders", {

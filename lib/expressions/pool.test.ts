@@ -76,7 +76,7 @@ describe("expression evaluator pool", () => {
       }
   });
 
-  it("runs every kind of step: when, stops, an http body, an llm prompt, a wait", async () => {
+  it("runs every kind of step: when (its unmet steps listed), stops, an http body, an llm prompt, a wait", async () => {
     const p = pool();
     const steps: PlanStep[] = [
       { type: "transform", when: "item.n > 1", expression: "$merge([item, {'big': true}])" },
@@ -87,10 +87,10 @@ describe("expression evaluator pool", () => {
     ];
     const results = await all(p, { steps, inputs: NONE, items: items({ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }) });
     expect(results).toEqual([
-      { k: "stop", step: 1, json: '{"n":0}' },
-      { k: "call", step: 2, json: '{"n":1}', body: '{"x":1}' },
-      { k: "call", step: 3, json: '{"n":2,"big":true}', prompt: "Hello 2!" },
-      { k: "stop", step: 4, json: '{"n":3,"big":true}' },
+      { k: "stop", step: 1, json: '{"n":0}', unmet: [0] },
+      { k: "call", step: 2, json: '{"n":1}', body: '{"x":1}', unmet: [0, 1] },
+      { k: "call", step: 3, json: '{"n":2,"big":true}', prompt: "Hello 2!", unmet: [1, 2] },
+      { k: "stop", step: 4, json: '{"n":3,"big":true}', unmet: [1, 2, 3] },
     ]);
     const wait = await p.evaluate({ steps: [{ type: "wait" }], inputs: NONE, items: items({}) });
     expect(wait).toEqual([{ k: "call", step: 0, json: "{}" }]);

@@ -39,9 +39,10 @@ export interface EvalRequest {
 
 /**
  * One item's outcome. `json` is the item as JSON text: as it left the last step (`done`), as it
- * entered step `step` (`stop`, `call`) or the step to start again from (`error`).
+ * entered step `step` (`stop`, `call`) or the step to start again from (`error`). `unmet` lists the
+ * steps of this evaluation whose `when` was false (absent when none was): the run's step timeline.
  */
-export type ItemResult =
+export type ItemResult = (
   | { k: "done"; json: string }
   /** A fail, review or skip step matched. */
   | { k: "stop"; step: number; json: string }
@@ -50,7 +51,8 @@ export type ItemResult =
   /** `blame` is the step whose expression failed (its `on_error` applies); `step` is where the item
    *  starts again: `blame` itself, or the first step of this evaluation when the item as it
    *  entered `blame` is not available (it was too large, or the evaluator died). */
-  | { k: "error"; step: number; blame: number; json: string; code?: BoundCode; message: string };
+  | { k: "error"; step: number; blame: number; json: string; code?: BoundCode; message: string }
+) & { unmet?: number[] };
 
 export interface ProgramLimits {
   /** Per evaluation (one expression of one item), checked by JSONata as it evaluates. */
@@ -118,6 +120,20 @@ export function expressionProgram(jsonata: typeof jsonataModule, limits: Program
   }
 
   async function runItem(steps: PlanStep[], input: EvalItem, index: number, report?: Report): Promise<ItemResult> {
+    const unmet: number[] = [];
+    const result = await through(steps, input, index, unmet, report);
+    if (unmet.length) result.unmet = unmet;
+    return result;
+  }
+
+  /** The item through the steps from `input.from`; each step whose `when` is false goes in `unmet`. */
+  async function through(
+    steps: PlanStep[],
+    input: EvalItem,
+    index: number,
+    unmet: number[],
+    report?: Report,
+  ): Promise<ItemResult> {
     tick();
     const original: unknown = JSON.parse(input.json);
     let item = original;
@@ -147,7 +163,10 @@ export function expressionProgram(jsonata: typeof jsonataModule, limits: Program
       const entering = item;
       try {
         at(i);
-        if (step.when !== undefined && !truthy(await evaluate(step.when, item))) continue;
+        if (step.when !== undefined && !truthy(await evaluate(step.when, item))) {
+          unmet.push(i);
+          continue;
+        }
         if (step.type === "transform") {
           item = await evaluate(step.expression, item);
           lastTransform = i;

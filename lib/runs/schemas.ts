@@ -220,6 +220,26 @@ export const OrgRunDetail = RunRecord.extend({
   reruns: z.array(z.string()).meta({ description: "The runs started again from this one, newest first (at most 20)." }),
 });
 
+/** One step an item reached, on one attempt (docs/workflows.md, "Step timeline"). */
+export const TimelineEntry = z.strictObject({
+  step_id: z.string(),
+  type: z.enum(["transform", "fail", "review", "skip", "http", "llm", "wait"]),
+  attempt: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: "1 the first time; more after a retry, an approval or a handover." }),
+  started_at: responseTimestamp(),
+  duration_ms: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: "Measured for http, llm and wait calls; null for expression steps." }),
+  outcome: z.enum(["completed", "not_applied", "skipped", "failed", "needs_review"]),
+  error: z.string().nullable(),
+});
+
 export const RunItemRecord = z.strictObject({
   item_id: z.string(),
   index: z.number().int(),
@@ -231,6 +251,8 @@ export const RunItemRecord = z.strictObject({
   exception: z.boolean(),
   resolution: z.string().nullable(),
   updated_at: z.string(),
+  /** The item's way through the steps, in order: empty before its first step, or for an item processed before timelines were kept. */
+  timeline: z.array(TimelineEntry),
 });
 export const RunItemPage = z.strictObject({
   items: z.array(RunItemRecord),

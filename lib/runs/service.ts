@@ -24,6 +24,7 @@ import {
 import { afterCursor, afterPosition, instantRange, pageOf } from "../pagination";
 import { assertVersionFilter } from "../validate";
 import type { OrgRunDetail, OrgRunPage, RunItemPage } from "./schemas";
+import { expandTimeline, stepsOf } from "./timeline";
 
 export function requireWorkflowAgent(agent: Agent) {
   if (agent.kind !== "workflow") {
@@ -351,6 +352,7 @@ export async function listRunItems(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (i) => i.index);
+  const steps = stepsOf(run.definition);
   return {
     items: page.rows.map((i) => ({
       item_id: i.id,
@@ -363,6 +365,7 @@ export async function listRunItems(opts: {
       exception: i.exception,
       resolution: i.resolution,
       updated_at: i.updatedAt.toISOString(),
+      timeline: expandTimeline(steps, i.steps),
     })),
     has_more: rows.length > opts.limit,
     next_cursor: page.next_cursor,

@@ -8,7 +8,7 @@ import { stopQueue } from "../queue";
 import { listApprovals, resolveApproval } from "../runs/approvals";
 import { runListItem } from "../runs/record";
 import { createEvaluatorPool } from "../expressions/pool";
-import { controlRun, recordOf } from "../runs/service";
+import { controlRun, listRunItems, recordOf } from "../runs/service";
 import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
 import { storage } from "../storage";
 import { openTestDatabase } from "../../test-support/db";
@@ -89,6 +89,20 @@ describe("workflow engine", () => {
     expect(items.map((i) => i.status)).toEqual(["completed", "skipped", "failed", "needs_review", "completed"]);
     expect(items[0]!.result).toEqual({ qty: 1, price: 2, total: 2, checked: true });
     expect(items[2]!.error).toBe("negative total");
+
+    // Each item's step timeline: which steps applied, which conditions were false, where it stopped.
+    const page = await listRunItems({ organizationId: agent.organizationId, runId, limit: 10 });
+    const way = page.items.map((i) => i.timeline.map((e) => `${e.step_id}:${e.outcome}`));
+    expect(way).toEqual([
+      ["total:completed", "skip_zero:not_applied", "reject:not_applied", "big:not_applied", "tag:completed"],
+      ["total:completed", "skip_zero:skipped"],
+      ["total:completed", "skip_zero:not_applied", "reject:failed"],
+      ["total:completed", "skip_zero:not_applied", "reject:not_applied", "big:needs_review"],
+      ["total:completed", "skip_zero:not_applied", "reject:not_applied", "big:not_applied", "tag:completed"],
+    ]);
+    const rejected = page.items[2]!.timeline[2]!;
+    expect(rejected).toMatchObject({ type: "fail", attempt: 1, duration_ms: null, error: "negative total" });
+    expect(Date.parse(rejected.started_at)).toBeGreaterThanOrEqual(Date.parse(rec.started_at!));
   });
 
   it("continues approved and modified items after review and ends rejected ones failed, then resumes by itself", async () => {
@@ -228,6 +242,21 @@ describe("workflow engine", () => {
     expect(() => verifyDownload(token, Date.parse(out.url_expires_at))).toThrow(
       expect.objectContaining({ code: "url_expired" }),
     );
+    // The failed item's timeline: the call that failed on attempt 1, sent again on attempt 2.
+    const page = await listRunItems({ organizationId: agent.organizationId, runId, limit: 10 });
+    expect(page.items[2]!.timeline.map((e) => [e.step_id, e.attempt, e.outcome, e.error])).toEqual([
+      ["prep", 1, "completed", null],
+      ["send", 1, "failed", 'Step "send" (http): the upstream returned an error'],
+      ["send", 2, "completed", null],
+    ]);
+    expect(page.items[0]!.timeline.map((e) => [e.step_id, e.attempt, e.outcome])).toEqual([
+      ["prep", 1, "completed"],
+      ["send", 1, "completed"],
+    ]);
+    const call = page.items[0]!.timeline[1]!;
+    expect(call.type).toBe("http");
+    expect(call.duration_ms).toEqual(expect.any(Number));
+    expect(Date.parse(call.started_at)).toBeGreaterThanOrEqual(Date.parse(page.items[0]!.timeline[0]!.started_at));
     expect(rec.events.map((e) => `${e.action}:${e.from}->${e.to}`)).toEqual([
       "trigger:null->pending",
       "start:pending->running",

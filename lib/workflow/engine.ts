@@ -31,7 +31,7 @@ import { isRefused, moveRun, SYSTEM, utcNow } from "../runs/state";
 import { InputError, readItems } from "./items";
 import { writeOutput } from "./output";
 import { StoredWorkflowDefinition, type WorkflowDefinition } from "./schema";
-import { hasSideEffects, outcomeOf, planOf, runItem, type Outcome, type StepContext } from "./steps";
+import { hasSideEffects, planOf, runItem, tracedOutcome, type StepContext, type Traced } from "./steps";
 
 /** Small enough that, on PGlite's single connection, API requests get their turn between batches. */
 const MATERIALISE_BATCH = 250;
@@ -45,7 +45,7 @@ const RESIGN_AFTER_MS = 5 * 60_000;
 
 interface Finished {
   id: string;
-  outcome: Outcome;
+  outcome: Traced;
 }
 
 type SignedInputs = Pick<StepContext, "inputs" | "evalInputs">;
@@ -365,7 +365,7 @@ class Pass {
     const inFlight = new Set<Promise<void>>();
     let halted = false;
     let fatal: { index: number; error: string } | undefined;
-    const record = async (item: PendingItem, outcome: Outcome | null, sideEffects: boolean) => {
+    const record = async (item: PendingItem, outcome: Traced | null, sideEffects: boolean) => {
       if (!outcome) {
         halted = true; // aborted mid-item: it stays pending
         return;
@@ -395,15 +395,17 @@ class Pass {
       });
       await record(item, outcome, true);
     };
-    const evaluated = new Map<string, ItemResult>();
-    const pure = async (at: number): Promise<ItemResult> => {
-      const item = page[at]!;
+    /** Each pure item's result, and when the evaluation that gave it started (its step timeline). */
+    const evaluated = new Map<string, { result: ItemResult; at: number }>();
+    const pure = async (n: number) => {
+      const item = page[n]!;
       if (!evaluated.has(item.id)) {
-        const batch = page.slice(at).filter((i) => !this.effectsFrom[i.stepIndex]);
+        const batch = page.slice(n).filter((i) => !this.effectsFrom[i.stepIndex]);
         const { evalInputs } = await this.signedInputs();
         const items = batch.map((i) => ({ json: i.json, from: i.stepIndex }));
+        const at = Date.now();
         const results = await this.evaluator.evaluate({ steps: planOf(steps), inputs: evalInputs, items });
-        results.forEach((r, j) => evaluated.set(batch[j]!.id, r));
+        results.forEach((result, j) => evaluated.set(batch[j]!.id, { result, at }));
       }
       return evaluated.get(item.id)!;
     };
@@ -412,10 +414,11 @@ class Pass {
       if (this.watch.state.stop || halted || failure) break;
       if (!this.effectsFrom[item.stepIndex]) {
         try {
-          const result = await pure(n);
+          const { result, at } = await pure(n);
           if (this.watch.state.stop || halted) break; // came while it was evaluated: the item stays pending
           if (result.k === "call") throw new Error(`a call for item ${item.index}, whose steps have none`);
-          await record(item, outcomeOf(steps, result, { runId: ctx.runId, itemIndex: item.index }), false);
+          const where = { runId: ctx.runId, itemIndex: item.index };
+          await record(item, tracedOutcome(steps, result, { from: item.stepIndex, at }, where), false);
         } catch (e) {
           failure ??= e;
         }
@@ -458,6 +461,7 @@ class Pass {
         fatal: o.status === "failed" ? o.fatal : false,
         step_id: "stepId" in o ? o.stepId : null,
         step_index: o.stepIndex,
+        steps: o.trace,
       });
       return `${meta.slice(0, -1)},"result":${o.data}}`;
     });
@@ -467,10 +471,11 @@ class Pass {
         UPDATE run_items AS ri
         SET status = v.status, result = v.result, error = v.error, exception = v.exception,
             fatal = v.fatal, step_id = v.step_id, step_index = v.step_index,
+            steps = COALESCE(ri.steps, '[]'::jsonb) || v.steps,
             updated_at = (clock_timestamp() AT TIME ZONE 'UTC')
         FROM jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb) AS v(
           id text, status text, result jsonb, error text, exception boolean, fatal boolean,
-          step_id text, step_index int)
+          step_id text, step_index int, steps jsonb)
         WHERE ri.id = v.id AND ri.run_id = ${this.run.id} AND ri.status = 'pending'
         RETURNING v.status AS status, v.exception AS exception`);
       const n = (s: string) => applied.filter((a) => a.status === s).length;

@@ -9,6 +9,7 @@ import { log } from "../log";
 import { complete, isRuntimeError, postJson, type RuntimeConfig, type SecretLookup } from "../runtime";
 import { sleep } from "../runtime/types";
 import { templateParts, type Step } from "./schema";
+import { evaluationSegment, type Segment } from "../runs/timeline";
 
 export type Outcome =
   | { status: "completed"; data: string; stepIndex: number }
@@ -33,6 +34,9 @@ export type Outcome =
       error: string;
       exception: boolean;
     };
+
+/** An outcome with the item's trace of this pass (./timeline.ts): appended to its step timeline. */
+export type Traced = Outcome & { trace: Segment[] };
 
 export interface StepContext {
   runId: string;
@@ -161,6 +165,20 @@ export function outcomeOf(
   }
 }
 
+/** outcomeOf, with the segment of the evaluation (started at `at`, the item entering at step `from`). */
+export function tracedOutcome(
+  steps: Step[],
+  r: Exclude<ItemResult, { k: "call" }>,
+  at: { from: number; at: number },
+  where: { runId: string; itemIndex: number },
+  trace: Segment[] = [],
+): Traced {
+  const outcome = outcomeOf(steps, r, where);
+  const error = "error" in outcome ? outcome.error : undefined;
+  trace.push(evaluationSegment(r, at.from, at.at, steps.length, error));
+  return { ...outcome, trace };
+}
+
 /** The `Idempotency-Key` of an http step's call: the run, the item and the step. */
 export const stepIdempotencyKey = (runId: string, itemIndex: number, stepId: string) =>
   `${runId}/${itemIndex}/${stepId}`;
@@ -207,9 +225,9 @@ async function perform(
 }
 
 /**
- * Runs the item (JSON text) through steps[from..]; `first` is the evaluator's result for it when
- * the engine already has it. Returns its outcome, or null when ctx.signal aborted in the middle (the
- * item stays pending and is processed again later).
+ * Runs the item (JSON text) through steps[from..]. Returns its outcome with the trace of the way
+ * (./timeline.ts), or null when ctx.signal aborted in the middle (the item stays pending and is
+ * processed again later; its trace of this pass is not kept).
  */
 export async function runItem(opts: {
   steps: Step[];
@@ -217,29 +235,31 @@ export async function runItem(opts: {
   json: string;
   itemIndex: number;
   ctx: StepContext;
-  first?: ItemResult;
-}): Promise<Outcome | null> {
+}): Promise<Traced | null> {
   const { steps, ctx } = opts;
   const where = { runId: ctx.runId, itemIndex: opts.itemIndex };
+  const trace: Segment[] = [];
   let next = { json: opts.json, from: opts.from };
-  let result = opts.first;
   for (;;) {
-    if (!result) {
-      if (ctx.signal.aborted) return null;
-      if (next.from >= steps.length) return { status: "completed", data: next.json, stepIndex: steps.length };
-      [result] = await ctx.evaluator.evaluate({ steps: planOf(steps), inputs: ctx.evalInputs, items: [next] });
-    }
-    if (result!.k !== "call") return outcomeOf(steps, result!, where);
+    if (ctx.signal.aborted) return null;
+    if (next.from >= steps.length) return { status: "completed", data: next.json, stepIndex: steps.length, trace };
+    const at = Date.now();
+    const [result] = await ctx.evaluator.evaluate({ steps: planOf(steps), inputs: ctx.evalInputs, items: [next] });
+    if (result!.k !== "call") return tracedOutcome(steps, result!, { from: next.from, at }, where, trace);
     const call = result!;
+    trace.push(evaluationSegment(call, next.from, at, steps.length));
     if (ctx.signal.aborted) return null;
     const step = steps[call.step]!;
+    const started = Date.now();
     try {
       next = { json: await perform(step, call, opts.itemIndex, ctx), from: call.step + 1 };
+      trace.push({ at: started, step: call.step, ms: Date.now() - started });
     } catch (e) {
       if (ctx.signal.aborted) return null;
-      const at = { blame: call.step, stepIndex: call.step, data: call.json, error: describe(step, e) };
-      return exception(steps, at, where, (e as Error)?.message ?? String(e));
+      const error = describe(step, e);
+      trace.push({ at: started, step: call.step, ms: Date.now() - started, error });
+      const at = { blame: call.step, stepIndex: call.step, data: call.json, error };
+      return { ...exception(steps, at, where, (e as Error)?.message ?? String(e)), trace };
     }
-    result = undefined;
   }
 }

@@ -1,6 +1,6 @@
 "use client";
 // A run's items in index order, a page at a time, optionally of one status.
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useRunItems } from "@/components/console/queries";
 import { formatNumber } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
@@ -11,6 +11,7 @@ import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
+import { StepTimeline, TimelineToggle } from "./step-timeline";
 
 const LIMIT = 25;
 
@@ -50,6 +51,14 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
   const [status, setStatus] = useState("");
   const paging = usePagingState(LIMIT);
   const items = useRunItems({ runId, status, limit: LIMIT, cursor: paging.state.cursor, version });
+  /** The items whose step timeline is open. */
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <div data-syncing={items.isFetching ? "true" : "false"}>
       <Card
@@ -99,27 +108,44 @@ export function ItemsCard({ runId, version, total }: { runId: string; version: s
                 ["Step", "sm"],
                 ["Error", "md"],
                 "Data / result",
+                ["Timeline", "sm"],
               ]}
             >
               <TBody>
                 {rows.map((i) => (
-                  <Tr key={i.item_id}>
-                    <Td className="text-right tabular-nums">{i.index}</Td>
-                    <Td>
-                      <StatusBadge status={i.status} />
-                      {i.resolution && <p className="mt-1 text-xs text-zinc-600">{i.resolution}</p>}
-                      {i.error && (
-                        <p className="mt-1 max-w-[10rem] text-xs break-words text-red-800 md:hidden">{i.error}</p>
-                      )}
-                    </Td>
-                    <Td className="hidden font-mono text-xs sm:table-cell">{i.step_id ?? "—"}</Td>
-                    <Td className="hidden max-w-[16rem] min-w-[8rem] text-xs break-words text-red-800 md:table-cell">
-                      {i.error ?? ""}
-                    </Td>
-                    <Td>
-                      <JsonCell item={i} />
-                    </Td>
-                  </Tr>
+                  <Fragment key={i.item_id}>
+                    <Tr>
+                      <Td className="text-right tabular-nums">{i.index}</Td>
+                      <Td>
+                        <StatusBadge status={i.status} />
+                        {i.resolution && <p className="mt-1 text-xs text-zinc-600">{i.resolution}</p>}
+                        {i.error && (
+                          <p className="mt-1 max-w-[10rem] text-xs break-words text-red-800 md:hidden">{i.error}</p>
+                        )}
+                        {/* On a phone the toggle sits here: the table then fits, and the timeline under it too. */}
+                        <div className="mt-1 sm:hidden">
+                          <TimelineToggle item={i} open={open.has(i.item_id)} onToggle={() => toggle(i.item_id)} />
+                        </div>
+                      </Td>
+                      <Td className="hidden font-mono text-xs sm:table-cell">{i.step_id ?? "—"}</Td>
+                      <Td className="hidden max-w-[16rem] min-w-[8rem] text-xs break-words text-red-800 md:table-cell">
+                        {i.error ?? ""}
+                      </Td>
+                      <Td>
+                        <JsonCell item={i} />
+                      </Td>
+                      <Td className="hidden sm:table-cell">
+                        <TimelineToggle item={i} open={open.has(i.item_id)} onToggle={() => toggle(i.item_id)} />
+                      </Td>
+                    </Tr>
+                    {open.has(i.item_id) && (
+                      <Tr id={`timeline-${i.item_id}`} className="bg-zinc-50/60">
+                        <Td colSpan={6}>
+                          <StepTimeline index={i.index} entries={i.timeline} />
+                        </Td>
+                      </Tr>
+                    )}
+                  </Fragment>
                 ))}
               </TBody>
             </Table>

@@ -5,7 +5,8 @@
 //    batch with items_total in one transaction; a restart skips the rows already written.
 // 3. Process pending items in index order. Outcomes are written in the same transaction as the
 //    run's counters (summary, item_counts), so the counts are always exact, and an item update
-//    only applies to a still-pending item, so a reprocessed item is never counted twice. Pure
+//    only applies to a still-pending item, so a reprocessed item is never counted twice; it appends
+//    the item's trace of the pass (its step timeline, lib/runs/timeline.ts). Pure
 //    items are written in small batches; an item that ran an http/llm/wait step is written at once.
 //    Expressions are evaluated off this thread (lib/expressions): the pure items of a page go to the
 //    evaluator together, an item with http/llm/wait steps ahead goes alone when its turn comes.

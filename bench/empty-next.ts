@@ -11,7 +11,12 @@ const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 
 function ensureBuilt() {
   const buildId = path.join(appDir, ".next/BUILD_ID");
-  const inputs = ["package-lock.json", "bench/empty-app/next.config.mjs", "bench/empty-app/app/api/empty/route.ts"];
+  const inputs = [
+    "package-lock.json",
+    "bench/empty-app/next.config.mjs",
+    "bench/empty-app/instrumentation.ts",
+    "bench/empty-app/app/api/empty/route.ts",
+  ];
   const newest = Math.max(...inputs.map((f) => statSync(path.join(root, f)).mtimeMs));
   if (existsSync(buildId) && statSync(buildId).mtimeMs >= newest) return;
   console.log("building bench/empty-app ...");
@@ -30,9 +35,16 @@ function ensureBuilt() {
 
 export async function startEmptyNext(): Promise<BenchProcess> {
   ensureBuilt();
-  return startProcess({
+  const app = await startProcess({
     name: "empty-next",
     args: [nextBin, "start", appDir, "--hostname", "127.0.0.1"],
     probePath: "/api/empty",
   });
+  // A baseline that answers errors measures nothing (a 500 is cheaper than the route): refuse it.
+  const res = await fetch(`${app.baseUrl}/api/empty`);
+  if (res.status !== 200) {
+    await app.stop();
+    throw new Error(`the empty Next app answers ${res.status}, not 200: ${await res.text()}`);
+  }
+  return app;
 }

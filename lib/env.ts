@@ -282,7 +282,16 @@ export const EnvSchema = z.object({
     .max(100_000)
     .default(64)
     .describe(
-      "Replies of one organization produced at once per process, out of REPLY_CONCURRENCY: an organization that floods the service with slow replies leaves the other slots to the others. Its further replies wait in its own line.",
+      "Replies of one organization that may always run at once per process while a slot is free (its share). Beyond it an organization borrows idle slots while REPLY_RESERVED_SLOTS stay free, so one organization alone uses nearly all of REPLY_CONCURRENCY; when several wait, each free slot goes to the one holding fewest. Its further replies wait in its own line.",
+    ),
+  REPLY_RESERVED_SLOTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe(
+      "Reply slots an organization above its ORG_REPLY_CONCURRENCY share may not borrow: kept free for organizations below theirs, so that a newcomer's reply starts at once even while another organization's borrowed replies hang (a reply in flight cannot be taken back). Default: an eighth of REPLY_CONCURRENCY, at least 1.",
     ),
   ORG_REPLY_BACKLOG: z.coerce
     .number()

@@ -1,8 +1,9 @@
 // Threat model rows T-SHARE-1 and T-SHARE-2 (docs/security.md): one organization cannot starve the
 // others. Organization A fills the reply slots with replies that never end and the worker slots with
 // long runs; organization B's synchronous trigger still answers and B's run still runs. Small caps
-// make the limits visible: 4 reply slots (2 an organization), the 4 worker slots of one process
-// (1 pass an organization while others wait).
+// make the limits visible: 4 reply slots (a share of 2 an organization, 1 kept in reserve: an
+// organization alone borrows up to 3), the 4 worker slots of one process (1 pass an organization
+// while others wait).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
 import { bootstrapOrg, ownServer, startServer, type OwnServer } from "../api/server";
@@ -58,7 +59,9 @@ describe("T-SHARE-1 one organization's replies cannot fill the reply slots of al
       runtime: { type: "http", url: `${upstream.url}/reply`, timeout_ms: 600_000 },
     });
     const echoB = await createAgentOf(orgB, { name: "echo", kind: "conversational", runtime: { type: "echo" } });
-    // A: 2 replies take A's slots, 3 wait in A's line, the next are refused (ORG_REPLY_BACKLOG).
+    // A, alone: 2 replies take its share and a third borrows an idle slot (the fourth is the
+    // reserve); 3 wait in A's line, the next is refused (ORG_REPLY_BACKLOG).
+    upstream.requests.length = 0;
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
       const res = await own.call("POST", `/api/agents/webhook/${slow}`, {
@@ -72,8 +75,10 @@ describe("T-SHARE-1 one organization's replies cannot fill the reply slots of al
         expect(res.headers.get("retry-after")).toBeTruthy();
       }
     }
-    expect(statuses).toEqual([202, 202, 202, 202, 202, 503, 503]);
-    // Two of the four process slots are still free for everyone else.
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 202, 503]);
+    // Three of A's replies reach the (hanging) upstream: more than its share of 2.
+    await expect.poll(() => upstream.requests.length).toBe(3);
+    // The reserved slot is still free for everyone else, though A's replies never end.
     const b = await own.call("POST", `/api/agents/webhook/${echoB}`, { auth: keyB, body: { message: "hi" } });
     expect(b.status, JSON.stringify(b.body)).toBe(200);
     expect(b.body.response).toBe("Echo: hi");

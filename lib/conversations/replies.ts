@@ -26,6 +26,7 @@ import {
 } from "../runtime";
 import { versionUsage, type AgentAtVersion } from "../serving";
 import { recordUsage } from "../usage/recorder";
+import { FairSlots } from "./fair-slots";
 import { storeReplyRow } from "./store";
 import { notifyReplyDone } from "./waiters";
 import { processOnce } from "../process-state";
@@ -83,14 +84,11 @@ export type ReplyOutcome =
   /** Another producer stored the reply first (recovery raced a slow producer). */
   | { status: "taken" };
 
-/** A counting semaphore: `acquire` resolves when a slot is free, FIFO. */
+/** A counting semaphore (an agent's max_concurrency): `acquire` resolves when a slot is free, FIFO. */
 class Gate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private limit: number) {}
-  get queued() {
-    return this.waiting.length;
-  }
   get idle() {
     return this.active === 0 && this.waiting.length === 0;
   }
@@ -108,20 +106,25 @@ class Gate {
 }
 
 interface ReplyState {
-  gate: Gate;
+  /** The process's slots, shared between organizations: ./fair-slots.ts. */
+  slots: FairSlots;
   agentGates: Map<string, Gate>;
-  /** Per organization: one organization's replies never take more than ORG_REPLY_CONCURRENCY of the slots. */
-  orgGates: Map<string, Gate>;
   /** Messages this process is producing (queued or running): their leases are renewed. */
   owned: Set<string>;
   renewer?: NodeJS.Timeout;
 }
 
+/** REPLY_RESERVED_SLOTS, or by default an eighth of the slots (at least one). */
+const replyReserve = (e: ReturnType<typeof env>) =>
+  e.REPLY_RESERVED_SLOTS ?? Math.max(1, Math.floor(e.REPLY_CONCURRENCY / 8));
+
 // Once per process: Next bundles route handlers and the instrumentation-started worker separately.
 const state: ReplyState = processOnce<ReplyState>("replies", () => ({
-  gate: new Gate(env().REPLY_CONCURRENCY),
+  slots: new FairSlots(() => {
+    const e = env();
+    return { capacity: e.REPLY_CONCURRENCY, share: e.ORG_REPLY_CONCURRENCY, reserve: replyReserve(e) };
+  }),
   agentGates: new Map(),
-  orgGates: new Map(),
   owned: new Set(),
 }));
 
@@ -134,23 +137,14 @@ export const leaseMs = () => env().REPLY_LEASE_SECONDS * 1000;
  */
 export function assertReplyCapacity(organizationId: string) {
   const e = env();
-  if (
-    state.gate.queued >= e.REPLY_BACKLOG ||
-    (state.orgGates.get(organizationId)?.queued ?? 0) >= e.ORG_REPLY_BACKLOG
-  ) {
+  if (state.slots.waiting() >= e.REPLY_BACKLOG || state.slots.waiting(organizationId) >= e.ORG_REPLY_BACKLOG) {
     throw new ApiError("service_unavailable", "The service is at capacity; retry shortly.", {
       retry_after_seconds: 2,
     });
   }
 }
 
-function orgGate(organizationId: string): Gate {
-  let gate = state.orgGates.get(organizationId);
-  if (!gate) state.orgGates.set(organizationId, (gate = new Gate(env().ORG_REPLY_CONCURRENCY)));
-  return gate;
-}
-
-/** Drops the gates nobody holds or waits for, so that the maps do not grow with every organization and agent seen. */
+/** Drops the gates nobody holds or waits for, so that the map does not grow with every agent seen. */
 function pruneGates(map: Map<string, Gate>, key: string) {
   const gate = map.get(key);
   if (gate?.idle) map.delete(key);
@@ -332,24 +326,19 @@ export async function runReply(task: ReplyTask): Promise<ReplyOutcome> {
     if (!parsed.success) {
       return await store(task, { failed: "The agent's runtime settings are invalid.", reason: "upstream_error" });
     }
-    // Agent, then organization, then the process: a reply waits in its own agent's and
-    // organization's line, so that one flooding organization cannot fill the line everyone shares.
+    // The agent's own limit, then a slot of the process: a reply waits in its organization's line,
+    // so that one flooding organization cannot fill the line everyone shares.
     const releaseAgent = await agentGate(task.agent, parsed.data)?.acquire();
     try {
-      const releaseOrg = await orgGate(task.agent.organizationId).acquire();
+      const release = await state.slots.acquire(task.agent.organizationId);
       try {
-        const release = await state.gate.acquire();
-        try {
-          return await store(task, await produce(task, parsed.data));
-        } finally {
-          release();
-        }
+        return await store(task, await produce(task, parsed.data));
       } finally {
-        releaseOrg();
-        pruneGates(state.orgGates, task.agent.organizationId);
+        release();
       }
     } finally {
       releaseAgent?.();
+      pruneGates(state.agentGates, task.agent.id);
     }
   } finally {
     state.owned.delete(task.messageId);

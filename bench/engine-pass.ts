@@ -8,7 +8,7 @@ const root = process.env.BENCH_ROOT ?? new URL("..", import.meta.url).pathname;
 const items = Number(process.env.BENCH_ENGINE_ITEMS ?? 20_000);
 const { openTestDatabase } = await import(`${root}/test-support/db.ts`);
 const { closeExpressionEvaluator, expressionEvaluator } = await import(`${root}/lib/expressions/index.ts`);
-const { drive, startRun, workflowAgent } = await import(`${root}/lib/workflow/testing.ts`);
+const { drive, startRun, workflowAgent } = await import(`${root}/test-support/workflow.ts`);
 
 const row = (i: number) => ({ id: String(i), name: `item ${i}`, qty: String((i % 17) + 1), price: String(i % 101) });
 const db = await openTestDatabase();

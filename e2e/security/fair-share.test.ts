@@ -4,7 +4,7 @@
 // make the limits visible: 4 reply slots (2 an organization), the 4 worker slots of one process
 // (1 pass an organization while others wait).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { bootstrapOrg, ownServer, startServer, type OwnServer } from "../api/server";
 
 let own: OwnServer;

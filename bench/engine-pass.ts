@@ -4,11 +4,17 @@
 // 2 transform steps (the second with a `when`) with the evaluator processes, on a fresh PGlite, and
 // prints one JSON line: items/s of each pass and the best.
 //   BENCH_ROOT=/path/to/checkout npx tsx bench/engine-pass.ts
+import { existsSync } from "node:fs";
+
 const root = process.env.BENCH_ROOT ?? new URL("..", import.meta.url).pathname;
 const items = Number(process.env.BENCH_ENGINE_ITEMS ?? 20_000);
 const { openTestDatabase } = await import(`${root}/test-support/db.ts`);
 const { closeExpressionEvaluator, expressionEvaluator } = await import(`${root}/lib/expressions/index.ts`);
-const { drive, startRun, workflowAgent } = await import(`${root}/lib/workflow/testing.ts`);
+// The fixtures live in test-support/ (a checkout before that had them in lib/workflow/testing.ts).
+const fixtures = existsSync(`${root}/test-support/workflow.ts`)
+  ? `${root}/test-support/workflow.ts`
+  : `${root}/lib/workflow/testing.ts`;
+const { drive, startRun, workflowAgent } = await import(fixtures);
 
 const row = (i: number) => ({ id: String(i), name: `item ${i}`, qty: String((i % 17) + 1), price: String(i % 101) });
 const db = await openTestDatabase();

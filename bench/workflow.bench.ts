@@ -23,7 +23,7 @@ import jsonata from "jsonata";
 import { ownServer } from "../e2e/api/server";
 import { closeExpressionEvaluator, expressionEvaluator, type Evaluator } from "../lib/expressions";
 import { openTestDatabase } from "../test-support/db";
-import { drive, startRun, workflowAgent } from "../lib/workflow/testing";
+import { drive, startRun, workflowAgent } from "../test-support/workflow";
 import { inProcessEvaluator } from "./in-process-evaluator";
 
 const EXPRESSIONS = [

@@ -68,6 +68,8 @@ countVitest(vitestCode, vitestJson);
 const S3_SUITES = [
   "e2e/api/uploads.test.ts",
   "e2e/api/tus.test.ts",
+  "e2e/api/tus-limits.test.ts",
+  "e2e/api/tus-resume.test.ts",
   "e2e/api/files.test.ts",
   "e2e/api/retention.test.ts",
 ];

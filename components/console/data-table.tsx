@@ -7,7 +7,6 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { RowAction } from "../ui/button";
 import { cn } from "../ui/cn";
-import type { RowActionItem } from "./row-actions";
 import { ShortId } from "./short-id";
 import { Table, TBody, Td, Tr, type Column } from "../ui/table";
 
@@ -125,6 +124,13 @@ export function DataTable<R>({
       </TBody>
     </Table>
   );
+}
+
+/** One action of a row: its button's label, what it does, and its accessible name (default: the label and the row's name). */
+export interface RowActionItem {
+  label: string;
+  onClick: () => void;
+  name?: string;
 }
 
 /** The last column: a row's actions (Download, Delete, ...), each named for its row ("Delete report.csv"). */

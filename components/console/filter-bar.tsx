@@ -86,16 +86,6 @@ export type FilterField =
       groups: readonly { label: string; options: readonly Option[] }[];
     };
 
-/** The URL names of each field kind's values. */
-export const FILTER_NAMES = {
-  dates: ["from", "to"],
-  agent: ["agent_id"],
-  status: ["status"],
-  user: ["user_id"],
-  environment: ["environment"],
-  has_error: ["has_error"],
-} as const;
-
 const DATE = /^\d{4}-\d\d-\d\d$/;
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/i;
 const AGENT_ID = /^agt_[0-9A-Za-z]{22}$/;

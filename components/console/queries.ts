@@ -5,7 +5,6 @@ import {
   keepPreviousData,
   useInfiniteQuery,
   useQuery,
-  type Query,
   type QueryKey,
   type UseQueryOptions,
 } from "@tanstack/react-query";
@@ -126,8 +125,6 @@ export type RoleName = z.infer<typeof Role>;
 
 /** Options a page may add to a query (polling, placeholders, enabling); the key and the fetch are fixed here. */
 type Extra<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "queryKey" | "queryFn">;
-/** A polling interval that depends on the last answer. */
-export type Poll<T> = (query: Query<T, Error, T, QueryKey>) => number | false;
 
 const id = encodeURIComponent;
 const search = (params: Record<string, string | number | undefined>) => {

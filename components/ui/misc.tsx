@@ -49,7 +49,7 @@ export function PageHeader({
 }
 
 // The copy controls live in ./copy.tsx; these names are kept for the pages that import them here.
-export { CopyButton, CopyField, CopyField as ShownOnce } from "./copy";
+export { CopyButton, CopyField as ShownOnce } from "./copy";
 
 export function ProgressBar({ percent, label }: { percent: number; label: string }) {
   const p = Math.max(0, Math.min(100, percent));

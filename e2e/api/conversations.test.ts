@@ -2,7 +2,7 @@
 // synchronous 200, Prefer: respond-async, upstream errors and timeouts, validation before anything
 // is stored, file references, and exact session counters under concurrent triggers.
 import { beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream } from "../../test-support/runtime";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 let key: string;

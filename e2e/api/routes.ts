@@ -12,7 +12,7 @@ import type { RouteUnderTest } from "./helpers";
  */
 const OWN_SUITE = new Set(["/api/agents/[agent_id]/upload/tus/[[...path]]"]);
 
-export const REQUESTS: RouteUnderTest[] = [
+const REQUESTS: RouteUnderTest[] = [
   { name: "trigger", method: "POST", path: (a) => `/api/agents/webhook/${a}`, body: { message: "hi" } },
   {
     name: "upload",

@@ -1,7 +1,7 @@
 // Workflow runs through real HTTP (docs/workflows.md; docs/api.md, Trigger):
 // triggers, the runs API, every control transition allowed and refused, approvals, retry, output files.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey } from "./helpers";
 
 let key: string;

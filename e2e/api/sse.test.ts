@@ -3,7 +3,7 @@
 // is stored as for a sync trigger and survives a disconnect; GET message follows a reply still
 // processing. Upstreams are held with gates, never with sleeps.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gate, startFakeOpenAi, type FakeOpenAi } from "../../lib/runtime/testing";
+import { gate, startFakeOpenAi, type FakeOpenAi } from "../../test-support/runtime";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 import { startServer } from "./server";
 

@@ -13,7 +13,9 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALLOWED_FROM, isLegalMove, RUN_MOVES, RUN_STATUSES, type RunMove } from "../../lib/runs/state";
 import { createAgent, ctx, mintKey } from "../api/helpers";
-import { baseSeed, checkAnswer, expectNoUncaught, logMark, runProperty, send } from "./fuzz";
+import { send } from "./fuzz/http";
+import { checkAnswer, expectNoUncaught, logMark } from "./fuzz/invariants";
+import { baseSeed, runProperty } from "./fuzz/seeds";
 import { scale } from "./scale";
 
 const RUNS = scale({ full: 40, ci: 8 });

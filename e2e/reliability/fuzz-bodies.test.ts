@@ -8,24 +8,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../lib/validate";
-import {
-  baseSeed,
-  checkAnswer,
-  MIB,
-  multipartArb,
-  nest,
-  routeTargets,
-  runProperty,
-  send,
-  setupFixtures,
-  logMark,
-  expectNoUncaught,
-  toJson,
-  validAuth,
-  validPath,
-  type Fixtures,
-  type RouteTarget,
-} from "./fuzz";
+import { MIB, send } from "./fuzz/http";
+import { checkAnswer, logMark, expectNoUncaught } from "./fuzz/invariants";
+import { multipartArb } from "./fuzz/multipart";
+import { validAuth, validPath } from "./fuzz/requests";
+import { baseSeed, runProperty } from "./fuzz/seeds";
+import { routeTargets, setupFixtures, type Fixtures, type RouteTarget } from "./fuzz/targets";
+import { nest, toJson } from "./fuzz/values";
 import { scale } from "./scale";
 
 const SIZE_CASES = scale({ full: 400, ci: 60 });

@@ -14,21 +14,11 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  baseSeed,
-  checkAnswer,
-  expectNoUncaught,
-  logMark,
-  paramPools,
-  routeTargets,
-  runProperty,
-  send,
-  setupFixtures,
-  validAuth,
-  type Answer,
-  type Fixtures,
-  type RouteTarget,
-} from "./fuzz";
+import { send, type Answer } from "./fuzz/http";
+import { checkAnswer, expectNoUncaught, logMark } from "./fuzz/invariants";
+import { paramPools, validAuth } from "./fuzz/requests";
+import { baseSeed, runProperty } from "./fuzz/seeds";
+import { routeTargets, setupFixtures, type Fixtures, type RouteTarget } from "./fuzz/targets";
 import { scale } from "./scale";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

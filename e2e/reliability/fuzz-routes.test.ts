@@ -5,18 +5,11 @@
 // not apply), and every 4xx is the error envelope with a code of lib/errors.ts that matches its
 // status and an X-Request-Id. A new route file is fuzzed without being listed anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  baseSeed,
-  checkAnswer,
-  requestArb,
-  routeTargets,
-  runProperty,
-  send,
-  setupFixtures,
-  logMark,
-  expectNoUncaught,
-  type Fixtures,
-} from "./fuzz";
+import { send } from "./fuzz/http";
+import { checkAnswer, logMark, expectNoUncaught } from "./fuzz/invariants";
+import { requestArb } from "./fuzz/requests";
+import { baseSeed, runProperty } from "./fuzz/seeds";
+import { routeTargets, setupFixtures, type Fixtures } from "./fuzz/targets";
 import { scale } from "./scale";
 
 /** ~72 route-method pairs: about 1,000 cases in CI, 9,000 in the full run. */

@@ -5,7 +5,7 @@
 // organization alone borrows up to 3), the 4 worker slots of one process (1 pass an organization
 // while others wait).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { bootstrapOrg, ownServer, startServer, type OwnServer } from "../api/server";
 
 let own: OwnServer;

@@ -2,7 +2,7 @@
 // name) never breaks or splits a response header. Before, a tus `filetype` with CR/LF or 8,000
 // characters was accepted and every later download of the file answered 500.
 import { beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream } from "../../test-support/runtime";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey } from "../api/helpers";
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");

@@ -4,7 +4,7 @@
 // server from outside, with a fake "attacker host" as the agent's upstream.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { signIn } from "../api/console";
 import { call, ctx, expectError, mintKey } from "../api/helpers";
 import { ownServer, type OwnServer } from "../api/server";

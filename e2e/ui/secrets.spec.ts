@@ -1,6 +1,6 @@
 // Organization secrets in the console: an admin stores a model key once, chooses it in an agent's
 // form, rotates it, and never sees it again; support members see none of it.
-import { startFakeUpstream } from "../../lib/runtime/testing";
+import { startFakeUpstream } from "../../test-support/runtime";
 import { call, expect, expectAccessible, management, screenshots, test } from "./fixtures";
 
 const completion = (content: string) => ({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test-support/db";
 import { Prisma as P, type Agent } from "../generated/prisma/client";
 import type { KeyPrincipal } from "../auth/access-keys";
-import { startRun, workflowAgent } from "../workflow/testing";
+import { startRun, workflowAgent } from "../../test-support/workflow";
 import { BULK_ORPHANED_ERROR, failOrphanedBulkActions, runBulkAction } from "./job";
 import { getBulkAction, previewBulkAction, startBulkAction } from "./service";
 

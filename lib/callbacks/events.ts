@@ -3,7 +3,7 @@
 // (lib/conversations/store.ts, recovery.ts) and a run that moves to completed, failed,
 // needs_review, paused or cancelled (lib/runs/state.ts). The payload is
 // `{type, timestamp, data}` with `data` the object GET message / GET run answers at that moment.
-import type { Agent, Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { env, listenBaseUrl } from "../env";
 import { ApiError } from "../errors";
 import { CALLBACK_URL_MAX, callbackUrlProblem, type CallbackEvent } from "./schemas";
@@ -82,14 +82,6 @@ export function checkCallbackUrl(value: unknown, field = "callback_url"): string
     });
   }
   return value as string;
-}
-
-/**
- * The callback URL of a trigger: the body's `callback_url` (checked) wins over the agent's default.
- * Absent or null in the body: the agent's.
- */
-export function chooseCallbackUrl(body: Record<string, unknown>, agent: Pick<Agent, "callbackUrl">): string | null {
-  return givenCallbackUrl(body) ?? agent.callbackUrl ?? null;
 }
 
 /** The trigger's own `callback_url` (checked: 400 invalid_callback_url), or null when it names none. */

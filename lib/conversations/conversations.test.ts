@@ -4,7 +4,7 @@ import { newId } from "../ids";
 import { resetEnvCache } from "../env";
 import { stopQueue } from "../queue";
 import { signDownload, verifyDownload } from "../files/signing";
-import { startFakeUpstream } from "../runtime/testing";
+import { startFakeUpstream } from "../../test-support/runtime";
 import { openTestDatabase } from "../../test-support/db";
 import { MAX_RECOVERIES, recoverReplies } from "./recovery";
 import { runReply, type ReplyTask } from "./replies";

@@ -1,4 +1,4 @@
-// The reply slots of a process, shared between organizations (docs/decisions.md, 57): work-conserving
+// The reply slots of a process, shared between organizations (docs/decisions.md, 58): work-conserving
 // with a reserve. An organization below its share (`share` slots) takes any free slot; above it, it
 // borrows idle slots as long as `reserve` of them stay free, so that one organization alone uses
 // nearly all of them while a newcomer still finds a slot at once, even when the borrowed replies

@@ -16,7 +16,6 @@ import { DEFAULT_CONTENT_TYPE, mediaTypeProblem } from "./media-type";
 import { afterCursor, instantRange, pageOf } from "../pagination";
 import type { AgentFilePage } from "./schemas";
 
-export { DEFAULT_CONTENT_TYPE } from "./media-type";
 const MAX_FILENAME_LENGTH = 255;
 
 export const newUploadId = () => newId("upl");

@@ -5,8 +5,6 @@ import { readStreamCapped } from "../streams";
 import { assertStorable } from "../validate";
 import { JSON_BODY_LIMIT } from "./body-limit";
 
-export { JSON_BODY_LIMIT } from "./body-limit"; // 1 MiB (docs/api.md, Errors: payload_too_large)
-
 export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);

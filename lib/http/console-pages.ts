@@ -19,4 +19,3 @@ export function consoleMe(user: ConsoleUser) {
     organizations: user.organizations,
   };
 }
-export type ConsoleMe = ReturnType<typeof consoleMe>;

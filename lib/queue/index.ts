@@ -32,7 +32,7 @@ import {
 } from "./table";
 import { processSlot } from "../process-state";
 
-export { QUEUE_NAMES, type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
+export { type JobData, type JobHandler, type JobInfo, type QueueName } from "./jobs";
 export { liveJobExists, QUEUE_SCHEMA } from "./table";
 
 /** Retries after the first attempt (QUEUE_RETRY_LIMIT): a handler seeing `retryCount >= queueRetryLimit()` runs the last. */

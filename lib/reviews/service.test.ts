@@ -4,7 +4,7 @@ import { isApiError } from "../errors";
 import { stopQueue } from "../queue";
 import { listApprovals } from "../runs/approvals";
 import { controlRun } from "../runs/service";
-import { drive, startRun, workflowAgent } from "../workflow/testing";
+import { drive, startRun, workflowAgent } from "../../test-support/workflow";
 import { openTestDatabase } from "../../test-support/db";
 import { waitForChanges } from "./changes";
 import { bulkDecide, claimReview, decideReview, listReviews } from "./service";

@@ -9,7 +9,7 @@ import { prisma } from "../db";
 import { ApiError, isApiError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { afterCursor, pageOf } from "../pagination";
-import { claimedError, consoleApprovalRecord, itemIdOf, resolveApproval } from "../runs/approvals";
+import { CLAIM_MS, claimedError, consoleApprovalRecord, itemIdOf, resolveApproval } from "../runs/approvals";
 import type { Resolution } from "../runs/schemas";
 import { loadOrgRun } from "../runs/service";
 import type { BulkDecideResult, ReviewItem, ReviewPage } from "./schemas";
@@ -91,7 +91,7 @@ async function loadItem(organizationId: string, exceptionId: string) {
   return row;
 }
 
-/** Opening an item for decision: hold it for 15 minutes (renewed by the holder; taken over only explicitly). */
+/** Opening an item for decision: hold it for CLAIM_MS, 15 minutes (renewed by the holder; taken over only explicitly). */
 export async function claimReview(opts: {
   organizationId: string;
   exceptionId: string;
@@ -127,7 +127,7 @@ export async function claimReview(opts: {
     const other = row.live && row.claimed_by !== opts.user.userId;
     if (other && !opts.takeOver) throw claimedError(row.claimed_by_label);
     await tx.$executeRaw`UPDATE run_items SET claimed_by = ${opts.user.userId}, claimed_by_label = ${opts.user.label},
-        claimed_until = (clock_timestamp() AT TIME ZONE 'UTC') + interval '15 minutes',
+        claimed_until = (clock_timestamp() AT TIME ZONE 'UTC') + make_interval(secs => ${CLAIM_MS / 1000}),
         updated_at = (clock_timestamp() AT TIME ZONE 'UTC')
       WHERE id = ${itemId}`;
     if (other) {

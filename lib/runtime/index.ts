@@ -18,7 +18,6 @@ export {
   toApiError,
   type ReplyInput,
   type ReplyOutput,
-  type TokenUsage,
 } from "./types";
 
 /** Stored configs may predate a default or come straight from JSON: normalise before use. */

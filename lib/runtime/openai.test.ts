@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
 import { complete, generateReply, RuntimeError, toApiError, type ReplyInput } from "./index";
 import type { RuntimeConfig } from "./schema";
-import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "./testing";
+import { closedPortUrl, startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 
 let upstream: FakeUpstream;
 const KEY_ENV = "RUNTIME_TEST_OPENAI_KEY";

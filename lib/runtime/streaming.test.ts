@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
 import { generateReply, RuntimeError, type ReplyInput } from "./index";
-import { gate, startFakeOpenAi, type FakeOpenAi } from "./testing";
+import { gate, startFakeOpenAi, type FakeOpenAi } from "../../test-support/runtime";
 
 let upstream: FakeOpenAi;
 

@@ -17,7 +17,7 @@ import { createS3Storage, parseS3Url, PrefixedS3Store, s3ClientConfig } from "./
 import { processSlot } from "../process-state";
 import type { Storage } from "./types";
 
-export type { DownloadHeaders, Storage } from "./types";
+export type { Storage } from "./types";
 
 /** Thrown by the fault hook (STORAGE_FAULT_AFTER_BYTES), like a disk that fills up mid-stream. */
 export class StorageFaultError extends Error {

@@ -9,13 +9,13 @@ import { listApprovals, resolveApproval } from "../runs/approvals";
 import { runListItem } from "../runs/record";
 import { createEvaluatorPool } from "../expressions/pool";
 import { controlRun, listRunItems, recordOf } from "../runs/service";
-import { startBarrier, startFakeUpstream, type FakeUpstream } from "../runtime/testing";
+import { startBarrier, startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { storage } from "../storage";
 import { openTestDatabase } from "../../test-support/db";
 import { text } from "node:stream/consumers";
 import { WorkflowDefinition } from "./schema";
 import { runEngine } from "./engine";
-import { drive, startRun, workflowAgent } from "./testing";
+import { drive, startRun, workflowAgent } from "../../test-support/workflow";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let upstream: FakeUpstream;

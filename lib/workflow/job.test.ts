@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma as P } from "../generated/prisma/client";
 import { queueRetryLimit } from "../queue";
 import { openTestDatabase } from "../../test-support/db";
-import { startRun, workflowAgent } from "./testing";
+import { startRun, workflowAgent } from "../../test-support/workflow";
 import { ORPHANED_ERROR, STOPPED_ERROR, failOrphanedRuns, failStoppedRun, runJob } from "./job";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;

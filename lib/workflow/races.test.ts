@@ -14,10 +14,10 @@ import { stopQueue } from "../queue";
 import { listApprovals, resolveApproval } from "../runs/approvals";
 import { controlRun, recordOf } from "../runs/service";
 import { CONTROL_ACTIONS, isLegalMove, RUN_MOVES, type ControlAction, type RunMove } from "../runs/state";
-import { startBarrier, type Barrier } from "../runtime/testing";
+import { startBarrier, type Barrier } from "../../test-support/runtime";
 import { openTestDatabase } from "../../test-support/db";
 import { runEngine } from "./engine";
-import { startRun, workflowAgent } from "./testing";
+import { startRun, workflowAgent } from "../../test-support/workflow";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let barrier: Barrier;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../env";
 import { closeExpressionEvaluator, expressionEvaluator } from "../expressions";
-import { startFakeUpstream, type FakeUpstream } from "../runtime/testing";
+import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { Step } from "./schema";
 import { runItem, type StepContext } from "./steps";
 

@@ -5,18 +5,17 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { timeLeft } from "@/components/console/format";
-import { JsonEditor, parseJson, type JsonLineError } from "@/components/console/json-editor";
+import { parseJson, type JsonLineError } from "@/components/console/json-editor";
 import { reviewRequests, reviewsKey, type ReviewItem } from "@/components/console/queries";
-import { DECIDED, DecisionButtons, ReasonField, ReviewItemData, type Decision } from "@/components/console/review-item";
-import { Button } from "@/components/ui/button";
+import { DECIDED, type Decision } from "@/components/console/review-item";
 import { Dialog } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
+import { ClaimStatus, useReviewClaim } from "./review-claim";
+import { ReviewDialogBody } from "./review-dialog-body";
+import { ReviewDialogFooter, type Mode } from "./review-dialog-footer";
 
 export const itemLabel = (r: { agent_name: string; index: number | null; item_id: string }) =>
   `${r.agent_name} item ${r.index ?? r.item_id}`;
-
-type Mode = "view" | "edit" | "reject";
 
 export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClose: () => void }) {
   const qc = useQueryClient();
@@ -27,13 +26,8 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const claim = useMutation({
-    mutationFn: (v: { id: string; takeOver: boolean }) => reviewRequests.claim(v.id, v.takeOver),
-    onSettled: () => qc.invalidateQueries({ queryKey: reviewsKey() }),
-  });
-  const claimItem = claim.mutate;
-  const resetClaim = claim.reset;
   const openId = item?.exception_id ?? null;
+  const claim = useReviewClaim(openId);
   useEffect(() => {
     if (!openId) return;
     setMode("view");
@@ -41,9 +35,7 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
     setReasonError(null);
     setConfirming(false);
     setJsonError(null);
-    resetClaim();
-    claimItem({ id: openId, takeOver: false });
-  }, [openId, claimItem, resetClaim]);
+  }, [openId]);
   const decide = useMutation({
     mutationFn: (v: { resolution: Decision; modified_data?: unknown; reason?: string }) =>
       reviewRequests.resolve(item!.exception_id, v),
@@ -59,8 +51,6 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
   });
   if (!item) return <Dialog open={false} onClose={onClose} title="Review" />;
 
-  const claimError = claim.error instanceof ConsoleApiError ? claim.error : null;
-  const byOther = claimError?.code === "approval_claimed";
   const holding = claim.isSuccess;
   const decideError = decide.error instanceof ConsoleApiError ? decide.error : null;
   const busy = decide.isPending || claim.isPending;
@@ -103,117 +93,52 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
       }
       className="max-w-2xl"
       footer={
-        mode === "view" ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Close
-            </Button>
-            <DecisionButtons
-              order="approve-last"
-              disabled={!holding || busy}
-              pending={decide.isPending ? "approved" : null}
-              onApprove={() => decide.mutate({ resolution: "approved" })}
-              onEdit={() => {
-                setText(JSON.stringify(item.data, null, 2));
-                setMode("edit");
-              }}
-              onReject={() => setMode("reject")}
-            />
-          </>
-        ) : mode === "edit" ? (
-          <>
-            <Button variant="secondary" onClick={() => setMode("view")}>
-              Back
-            </Button>
-            <Button disabled={busy} onClick={submitEdit}>
-              {decide.isPending ? "Saving…" : "Approve with changes"}
-            </Button>
-          </>
-        ) : (
-          <>
-            <Button
-              variant="secondary"
-              onClick={() => {
-                setConfirming(false);
-                setMode("view");
-              }}
-            >
-              Back
-            </Button>
-            <Button variant="danger" disabled={busy} onClick={submitReject}>
-              {decide.isPending ? "Rejecting…" : confirming ? "Yes, reject this item" : "Reject"}
-            </Button>
-          </>
-        )
+        <ReviewDialogFooter
+          mode={mode}
+          holding={holding}
+          busy={busy}
+          pending={decide.isPending}
+          confirming={confirming}
+          onClose={onClose}
+          onApprove={() => decide.mutate({ resolution: "approved" })}
+          onEdit={() => {
+            setText(JSON.stringify(item.data, null, 2));
+            setMode("edit");
+          }}
+          onReject={() => setMode("reject")}
+          onBack={() => {
+            setConfirming(false);
+            setMode("view");
+          }}
+          onSubmitEdit={submitEdit}
+          onSubmitReject={submitReject}
+        />
       }
     >
-      {claim.isPending && <p className="mb-3 text-sm text-zinc-700">Claiming this item for you…</p>}
-      {holding && (
-        <p className="mb-3 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" role="status">
-          You are reviewing this item ({timeLeft(claim.data.claimed_until ?? new Date().toISOString())}). Others see it
-          as being reviewed by you.
-        </p>
-      )}
-      {byOther && (
-        <div
-          className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
-          role="alert"
-        >
-          <p>
-            Being reviewed by {String(claimError.details?.claimed_by ?? "another member")}. You can decide it only if
-            you take it over; they will no longer be able to decide it.
-          </p>
-          <Button
-            size="sm"
-            className="mt-2"
-            disabled={claim.isPending}
-            onClick={() => claim.mutate({ id: item.exception_id, takeOver: true })}
-          >
-            Take over
-          </Button>
-        </div>
-      )}
-      {claimError && !byOther && (
-        <p className="mb-3 text-sm text-red-700" role="alert">
-          {claimError.message}
-        </p>
-      )}
+      <ClaimStatus claim={claim} exceptionId={item.exception_id} />
       {decideError && (
         <p className="mb-3 text-sm text-red-700" role="alert">
           {decideError.message}
         </p>
       )}
-      {mode === "edit" ? (
-        <JsonEditor
-          label="Item data (JSON)"
-          value={text}
-          rows={12}
-          onChange={(t) => {
-            setText(t);
-            if (jsonError) setJsonError(null);
-          }}
-          errors={jsonError ? [jsonError] : []}
-          hint="The item continues through the remaining steps with this data; the change is kept with the decision."
-        />
-      ) : mode === "reject" ? (
-        <ReasonField
-          error={reasonError}
-          hint={
-            confirming
-              ? "The item ends failed and will not run again. Press “Yes, reject this item” to confirm."
-              : "Required. Shown on the item, in the run's review trail and in the approvals API."
-          }
-          rows={4}
-          value={reason}
-          onValue={(r) => {
-            setReason(r);
-            setConfirming(false);
-            setReasonError(null);
-          }}
-        />
-      ) : (
-        <ReviewItemData data={item.data} className="max-h-80 bg-zinc-50" />
-      )}
+      <ReviewDialogBody
+        mode={mode}
+        data={item.data}
+        text={text}
+        onText={(t) => {
+          setText(t);
+          if (jsonError) setJsonError(null);
+        }}
+        jsonError={jsonError}
+        reason={reason}
+        onReason={(r) => {
+          setReason(r);
+          setConfirming(false);
+          setReasonError(null);
+        }}
+        reasonError={reasonError}
+        confirming={confirming}
+      />
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 // What the runs list and the run page share: the run states, the controls and small display helpers
 // (the records' types come from components/console/queries.ts).
-import { formatNumber, shortId } from "@/components/console/format";
+import { formatNumber } from "@/components/console/format";
 import type { RunListItem } from "@/components/console/queries";
 import { ProgressBar } from "@/components/ui/misc";
 import type { RunStatus } from "@/lib/runs/statuses";
@@ -36,9 +36,6 @@ export function formatBytes(n: number): string {
   if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
-
-/** Run ids share a time-ordered prefix: their tail tells them apart (the console's one shortId). */
-export const runTag = shortId;
 
 export const formatPercent = (p: number) => `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
 

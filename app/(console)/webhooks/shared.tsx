@@ -2,15 +2,7 @@
 // deliveries (the types of lib/callbacks/schemas.ts) and small display helpers.
 
 // Types only: the zod schemas stay out of the browser's bundle.
-export type {
-  DeliveryAttempt,
-  DeliveryDetail,
-  DeliveryList,
-  DeliveryStatus,
-  DeliverySummary,
-  RotatedSecret,
-  SigningSecretInfo,
-} from "@/lib/callbacks/schemas";
+export type { DeliveryAttempt, DeliveryDetail, RotatedSecret } from "@/lib/callbacks/schemas";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 

@@ -2,7 +2,7 @@
 // The test console of a conversational agent: a draft conversation, one message at a time.
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { bodyTooLarge } from "@/components/console/format";
 import { requests, type Agent } from "@/components/console/queries";
@@ -10,9 +10,10 @@ import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { Textarea } from "@/components/ui/field";
-import { Card, Mono } from "@/components/ui/misc";
-import { ChatEntry, type Entry } from "./chat-entry";
+import { Card } from "@/components/ui/misc";
+import type { Entry } from "./chat-entry";
+import { ChatLog } from "./chat-log";
+import { ChatMessageForm } from "./chat-message-form";
 import { linkClass } from "./links";
 import { useVersionChoice } from "./version-choice";
 
@@ -33,11 +34,8 @@ export function ChatConsole({ agent }: { agent: Agent }) {
   const [message, setMessage] = useState("");
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   const { version, field: versionField } = useVersionChoice(agent, "Each reply says which version answered.");
-  const log = useRef<HTMLDivElement>(null);
   const inputId = useId();
   const focusInput = () => document.getElementById(inputId)?.focus();
-  const hintId = `${inputId}-hint`;
-  const limitId = `${inputId}-limit`;
 
   const send = useMutation({
     mutationFn: async (text: string) => {
@@ -77,11 +75,6 @@ export function ChatConsole({ agent }: { agent: Agent }) {
     },
     onSettled: focusInput,
   });
-
-  useEffect(() => {
-    const el = log.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [entries, send.isPending]);
 
   const submit = () => {
     const text = message.trim();
@@ -123,78 +116,19 @@ export function ChatConsole({ agent }: { agent: Agent }) {
       <div className="space-y-3">
         <DraftNote />
         {versionField}
-        <div
-          ref={log}
-          role="log"
-          aria-label="Conversation"
-          aria-live="polite"
-          tabIndex={0}
-          className="max-h-[28rem] min-h-40 space-y-3 overflow-y-auto rounded-md bg-zinc-50 p-3 ring-1 ring-zinc-200 focus:ring-2 focus:ring-indigo-600 focus:outline-none"
-        >
-          {entries.length === 0 && !send.isPending && (
-            <p className="py-8 text-center text-sm text-zinc-600">
-              Send a message to start a draft conversation with {agent.name}.
-            </p>
-          )}
-          {entries.map((e) => (
-            <ChatEntry key={e.key} entry={e} agentName={agent.name} />
-          ))}
-          {send.isPending && (
-            <p role="status" className="animate-pulse text-sm text-zinc-600">
-              Waiting for {agent.name}…
-            </p>
-          )}
-        </div>
-        <form
-          className="flex flex-col gap-2 sm:flex-row sm:items-end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
+        <ChatLog entries={entries} pending={send.isPending} agentName={agent.name} />
+        <ChatMessageForm
+          inputId={inputId}
+          message={message}
+          onMessage={(text) => {
+            setMessage(text);
+            setTooLarge(null);
           }}
-        >
-          <div className="min-w-0 flex-1 space-y-1">
-            <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-              Message
-            </label>
-            <Textarea
-              id={inputId}
-              rows={2}
-              value={message}
-              aria-describedby={tooLarge ? `${hintId} ${limitId}` : hintId}
-              aria-invalid={tooLarge ? true : undefined}
-              invalid={Boolean(tooLarge)}
-              onChange={(e) => {
-                setMessage(e.target.value);
-                setTooLarge(null);
-              }}
-              onKeyDown={(e) => {
-                if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-                  e.preventDefault();
-                  submit();
-                }
-              }}
-            />
-            {tooLarge && (
-              <p id={limitId} role="alert" className="text-xs font-medium text-red-700">
-                {tooLarge}
-              </p>
-            )}
-            <p id={hintId} className="text-xs text-zinc-600">
-              Enter sends, Shift+Enter starts a new line.
-              {sessionId ? (
-                <>
-                  {" "}
-                  Continuing session <Mono>{sessionId}</Mono>.
-                </>
-              ) : (
-                " The first reply starts a new draft session."
-              )}
-            </p>
-          </div>
-          <Button type="submit" disabled={send.isPending || !message.trim()} className="sm:mb-6">
-            {send.isPending ? "Sending…" : "Send"}
-          </Button>
-        </form>
+          tooLarge={tooLarge}
+          sessionId={sessionId}
+          pending={send.isPending}
+          onSubmit={submit}
+        />
       </div>
     </Card>
   );

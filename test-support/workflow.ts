@@ -1,14 +1,14 @@
 // Fixtures for workflow unit tests: an organization, a workflow agent and a key principal in the
 // test database, and a way to run the engine to its next stop without the queue worker.
-import type { KeyPrincipal } from "../auth/access-keys";
-import { keyActor } from "../audit";
-import { prisma } from "../db";
-import type { Evaluator } from "../expressions";
-import type { Agent, Prisma } from "../generated/prisma/client";
-import { newId } from "../ids";
-import { runEngine } from "./engine";
-import { WorkflowDefinition } from "./schema";
-import { createRun } from "./trigger";
+import type { KeyPrincipal } from "../lib/auth/access-keys";
+import { keyActor } from "../lib/audit";
+import { prisma } from "../lib/db";
+import type { Evaluator } from "../lib/expressions";
+import type { Agent, Prisma } from "../lib/generated/prisma/client";
+import { newId } from "../lib/ids";
+import { runEngine } from "../lib/workflow/engine";
+import { WorkflowDefinition } from "../lib/workflow/schema";
+import { createRun } from "../lib/workflow/trigger";
 
 export async function workflowAgent(
   workflow: unknown,

@@ -18,7 +18,7 @@ export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" |
  * the console signed out (sign-in, accepting an invitation), or nobody in particular (service
  * routes; a signed download's token is checked by the route itself).
  */
-export type AuthKind = "accessKey" | "userToken" | "console" | "consoleOpen" | "public";
+export type AuthKind = "accessKey" | "member" | "console" | "consoleOpen" | "public";
 
 /**
  * An answer without a JSON body a schema describes: no body (`204`, `HEAD`, tus), a file's bytes

@@ -61,6 +61,20 @@ describe("the OpenAPI document", () => {
     expect([...new Set(used.filter((t) => !declared.has(t)))]).toEqual([]);
   });
 
+  it("offers both ways of a member on every organization API operation: a user token or the console's session cookie", () => {
+    const org = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).filter(([p]) =>
+      p.startsWith("/api/v1/organizations/{org_id}/"),
+    );
+    expect(org.length).toBeGreaterThan(15);
+    for (const [p, item] of org) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.security, `${method} ${p}`).toEqual([{ userToken: [] }, { consoleSession: [] }]);
+      }
+    }
+    const schemes = (doc.components as { securitySchemes: Record<string, any> }).securitySchemes;
+    expect(schemes.consoleSession).toMatchObject({ type: "apiKey", in: "cookie" });
+  });
+
   it("leaves the console's private routes out", () => {
     expect(Object.keys(doc.paths).filter((p) => PRIVATE.some((re) => re.test(p)))).toEqual([]);
   });

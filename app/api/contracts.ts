@@ -19,107 +19,82 @@ import * as c14 from "./agents/[agent_id]/upload/tus/[[...path]]/contract";
 import * as c15 from "./agents/webhook/[agent_id]/contract";
 import * as c16 from "./auth/[...nextauth]/contract";
 import * as c17 from "./console/agents/[agent_id]/chat/contract";
-import * as c18 from "./console/agents/[agent_id]/contract";
-import * as c19 from "./console/agents/[agent_id]/draft/contract";
-import * as c20 from "./console/agents/[agent_id]/files/[file_id]/contract";
-import * as c21 from "./console/agents/[agent_id]/files/contract";
-import * as c22 from "./console/agents/[agent_id]/publish/contract";
-import * as c23 from "./console/agents/[agent_id]/rollback/contract";
-import * as c24 from "./console/agents/[agent_id]/rollout/contract";
-import * as c25 from "./console/agents/[agent_id]/runs/contract";
-import * as c26 from "./console/agents/[agent_id]/versions/[version]/contract";
-import * as c27 from "./console/agents/[agent_id]/versions/[version]/diff/contract";
-import * as c28 from "./console/agents/[agent_id]/versions/[version]/restore/contract";
-import * as c29 from "./console/agents/[agent_id]/versions/contract";
-import * as c30 from "./console/agents/contract";
-import * as c31 from "./console/alert-events/contract";
-import * as c32 from "./console/alert-rules/[rule_id]/contract";
-import * as c33 from "./console/alert-rules/[rule_id]/test/contract";
-import * as c34 from "./console/alert-rules/contract";
-import * as c35 from "./console/audit/contract";
-import * as c36 from "./console/auth/sign-in/contract";
-import * as c37 from "./console/auth/sign-out-everywhere/contract";
-import * as c38 from "./console/auth/sign-out/contract";
-import * as c39 from "./console/bulk-actions/[bulk_action_id]/contract";
-import * as c40 from "./console/bulk-actions/contract";
-import * as c41 from "./console/bulk-actions/preview/contract";
-import * as c42 from "./console/changes/contract";
-import * as c43 from "./console/deliveries/[delivery_id]/contract";
-import * as c44 from "./console/deliveries/[delivery_id]/redeliver/contract";
-import * as c45 from "./console/deliveries/contract";
-import * as c46 from "./console/exports/[export_id]/contract";
-import * as c47 from "./console/exports/[export_id]/download/contract";
-import * as c48 from "./console/exports/contract";
-import * as c49 from "./console/invitations/[invitation_id]/contract";
-import * as c50 from "./console/invitations/accept/contract";
-import * as c51 from "./console/invitations/contract";
-import * as c52 from "./console/keys/[key_id]/contract";
-import * as c53 from "./console/keys/[key_id]/roll/contract";
-import * as c54 from "./console/keys/[key_id]/usage-preview/contract";
-import * as c55 from "./console/keys/contract";
-import * as c56 from "./console/me/contract";
-import * as c57 from "./console/members/[user_id]/contract";
-import * as c58 from "./console/members/contract";
-import * as c59 from "./console/org/contract";
-import * as c60 from "./console/overview/contract";
-import * as c61 from "./console/retention/contract";
-import * as c62 from "./console/reviews/[exception_id]/claim/contract";
-import * as c63 from "./console/reviews/[exception_id]/resolve/contract";
-import * as c64 from "./console/reviews/bulk/contract";
-import * as c65 from "./console/reviews/contract";
-import * as c66 from "./console/runs/[run_id]/approvals/contract";
-import * as c67 from "./console/runs/[run_id]/approvals/resolve/contract";
-import * as c68 from "./console/runs/[run_id]/cancel/contract";
-import * as c69 from "./console/runs/[run_id]/contract";
-import * as c70 from "./console/runs/[run_id]/items/contract";
-import * as c71 from "./console/runs/[run_id]/pause/contract";
-import * as c72 from "./console/runs/[run_id]/rerun/contract";
-import * as c73 from "./console/runs/[run_id]/resume/contract";
-import * as c74 from "./console/runs/[run_id]/retry/contract";
-import * as c75 from "./console/runs/contract";
-import * as c76 from "./console/search/contract";
-import * as c77 from "./console/secrets/[name]/contract";
-import * as c78 from "./console/secrets/contract";
-import * as c79 from "./console/sessions/[session_id]/contract";
-import * as c80 from "./console/sessions/[session_id]/messages/contract";
-import * as c81 from "./console/sessions/contract";
-import * as c82 from "./console/usage/contract";
-import * as c83 from "./console/users/[user_id]/timeline/contract";
-import * as c84 from "./console/views/[view_id]/contract";
-import * as c85 from "./console/views/contract";
-import * as c86 from "./console/webhooks/secret/contract";
-import * as c87 from "./contract";
-import * as c88 from "./files/download/contract";
-import * as c89 from "./health/contract";
-import * as c90 from "./metrics/contract";
-import * as c91 from "./openapi.json/contract";
-import * as c92 from "./ready/contract";
-import * as c93 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
-import * as c94 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
-import * as c95 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
-import * as c96 from "./v1/organizations/[org_id]/access-keys/contract";
-import * as c97 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
-import * as c98 from "./v1/organizations/[org_id]/agents/[agent_id]/draft/contract";
-import * as c99 from "./v1/organizations/[org_id]/agents/[agent_id]/publish/contract";
-import * as c100 from "./v1/organizations/[org_id]/agents/[agent_id]/rollback/contract";
-import * as c101 from "./v1/organizations/[org_id]/agents/[agent_id]/rollout/contract";
-import * as c102 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/contract";
-import * as c103 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff/contract";
-import * as c104 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/restore/contract";
-import * as c105 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/contract";
-import * as c106 from "./v1/organizations/[org_id]/agents/contract";
-import * as c107 from "./v1/organizations/[org_id]/alert-events/contract";
-import * as c108 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/contract";
-import * as c109 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/test/contract";
-import * as c110 from "./v1/organizations/[org_id]/alert-rules/contract";
-import * as c111 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
-import * as c112 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
-import * as c113 from "./v1/organizations/[org_id]/exports/contract";
-import * as c114 from "./v1/organizations/[org_id]/retention/contract";
-import * as c115 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c116 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c117 from "./v1/organizations/[org_id]/usage/contract";
-import * as c118 from "./workflows/[agent_id]/trigger/contract";
+import * as c18 from "./console/agents/[agent_id]/files/[file_id]/contract";
+import * as c19 from "./console/agents/[agent_id]/files/contract";
+import * as c20 from "./console/agents/[agent_id]/runs/contract";
+import * as c21 from "./console/audit/contract";
+import * as c22 from "./console/auth/sign-in/contract";
+import * as c23 from "./console/auth/sign-out-everywhere/contract";
+import * as c24 from "./console/auth/sign-out/contract";
+import * as c25 from "./console/bulk-actions/[bulk_action_id]/contract";
+import * as c26 from "./console/bulk-actions/contract";
+import * as c27 from "./console/bulk-actions/preview/contract";
+import * as c28 from "./console/changes/contract";
+import * as c29 from "./console/deliveries/[delivery_id]/contract";
+import * as c30 from "./console/deliveries/[delivery_id]/redeliver/contract";
+import * as c31 from "./console/deliveries/contract";
+import * as c32 from "./console/invitations/[invitation_id]/contract";
+import * as c33 from "./console/invitations/accept/contract";
+import * as c34 from "./console/invitations/contract";
+import * as c35 from "./console/me/contract";
+import * as c36 from "./console/members/[user_id]/contract";
+import * as c37 from "./console/members/contract";
+import * as c38 from "./console/org/contract";
+import * as c39 from "./console/overview/contract";
+import * as c40 from "./console/reviews/[exception_id]/claim/contract";
+import * as c41 from "./console/reviews/[exception_id]/resolve/contract";
+import * as c42 from "./console/reviews/bulk/contract";
+import * as c43 from "./console/reviews/contract";
+import * as c44 from "./console/runs/[run_id]/approvals/contract";
+import * as c45 from "./console/runs/[run_id]/approvals/resolve/contract";
+import * as c46 from "./console/runs/[run_id]/cancel/contract";
+import * as c47 from "./console/runs/[run_id]/contract";
+import * as c48 from "./console/runs/[run_id]/items/contract";
+import * as c49 from "./console/runs/[run_id]/pause/contract";
+import * as c50 from "./console/runs/[run_id]/rerun/contract";
+import * as c51 from "./console/runs/[run_id]/resume/contract";
+import * as c52 from "./console/runs/[run_id]/retry/contract";
+import * as c53 from "./console/runs/contract";
+import * as c54 from "./console/search/contract";
+import * as c55 from "./console/sessions/[session_id]/contract";
+import * as c56 from "./console/sessions/[session_id]/messages/contract";
+import * as c57 from "./console/sessions/contract";
+import * as c58 from "./console/users/[user_id]/timeline/contract";
+import * as c59 from "./console/views/[view_id]/contract";
+import * as c60 from "./console/views/contract";
+import * as c61 from "./console/webhooks/secret/contract";
+import * as c62 from "./contract";
+import * as c63 from "./files/download/contract";
+import * as c64 from "./health/contract";
+import * as c65 from "./metrics/contract";
+import * as c66 from "./openapi.json/contract";
+import * as c67 from "./ready/contract";
+import * as c68 from "./v1/organizations/[org_id]/access-keys/[key_id]/contract";
+import * as c69 from "./v1/organizations/[org_id]/access-keys/[key_id]/roll/contract";
+import * as c70 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-preview/contract";
+import * as c71 from "./v1/organizations/[org_id]/access-keys/contract";
+import * as c72 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
+import * as c73 from "./v1/organizations/[org_id]/agents/[agent_id]/draft/contract";
+import * as c74 from "./v1/organizations/[org_id]/agents/[agent_id]/publish/contract";
+import * as c75 from "./v1/organizations/[org_id]/agents/[agent_id]/rollback/contract";
+import * as c76 from "./v1/organizations/[org_id]/agents/[agent_id]/rollout/contract";
+import * as c77 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/contract";
+import * as c78 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff/contract";
+import * as c79 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/restore/contract";
+import * as c80 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/contract";
+import * as c81 from "./v1/organizations/[org_id]/agents/contract";
+import * as c82 from "./v1/organizations/[org_id]/alert-events/contract";
+import * as c83 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/contract";
+import * as c84 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/test/contract";
+import * as c85 from "./v1/organizations/[org_id]/alert-rules/contract";
+import * as c86 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
+import * as c87 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
+import * as c88 from "./v1/organizations/[org_id]/exports/contract";
+import * as c89 from "./v1/organizations/[org_id]/retention/contract";
+import * as c90 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c91 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c92 from "./v1/organizations/[org_id]/usage/contract";
+import * as c93 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -216,29 +191,4 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c91),
   ...Object.values(c92),
   ...Object.values(c93),
-  ...Object.values(c94),
-  ...Object.values(c95),
-  ...Object.values(c96),
-  ...Object.values(c97),
-  ...Object.values(c98),
-  ...Object.values(c99),
-  ...Object.values(c100),
-  ...Object.values(c101),
-  ...Object.values(c102),
-  ...Object.values(c103),
-  ...Object.values(c104),
-  ...Object.values(c105),
-  ...Object.values(c106),
-  ...Object.values(c107),
-  ...Object.values(c108),
-  ...Object.values(c109),
-  ...Object.values(c110),
-  ...Object.values(c111),
-  ...Object.values(c112),
-  ...Object.values(c113),
-  ...Object.values(c114),
-  ...Object.values(c115),
-  ...Object.values(c116),
-  ...Object.values(c117),
-  ...Object.values(c118),
 ];

@@ -1,4 +1,5 @@
-// The browser's client for /api/console: JSON in and out, errors as ConsoleApiError carrying the
+// The browser's client for /api/console and for the organization API (/api/v1/organizations/{org_id},
+// which the session cookie may call like a user token): JSON in and out, errors as ConsoleApiError carrying the
 // envelope's code, message, request id and details (field errors).
 export class ConsoleApiError extends Error {
   constructor(
@@ -30,9 +31,23 @@ export async function signOutAndLeave(path: "/auth/sign-out" | "/auth/sign-out-e
   window.location.assign("/login");
 }
 
+/** The organization the console works in: set by the layout (components/console/me.tsx) before any page renders. */
+let organizationId: string | undefined;
+
+export const setConsoleOrganization = (id: string) => {
+  organizationId = id;
+};
+
+/** A path of the organization API for the organization the console works in: `org("/secrets")`. */
+export function org(path: string): string {
+  if (!organizationId) throw new Error("org() before the console layout named the organization");
+  return `/api/v1/organizations/${encodeURIComponent(organizationId)}${path}`;
+}
+
+/** `path`: under /api/console, or a whole API path (`org(...)`). */
 export async function api<T = unknown>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
-  const res = await fetch(`/api/console${path}`, {
+  const res = await fetch(path.startsWith("/api/") ? path : `/api/console${path}`, {
     ...rest,
     headers: { ...(json !== undefined ? { "content-type": "application/json" } : {}), ...rest.headers },
     body: json !== undefined ? JSON.stringify(json) : rest.body,
@@ -67,3 +82,26 @@ export async function api<T = unknown>(path: string, init: RequestInit & { json?
 export const post = <T = unknown>(path: string, json?: unknown) => api<T>(path, { method: "POST", json: json ?? {} });
 export const patch = <T = unknown>(path: string, json: unknown) => api<T>(path, { method: "PATCH", json });
 export const del = <T = unknown>(path: string) => api<T>(path, { method: "DELETE" });
+
+/**
+ * A paged organization API list (docs/api.md, Paging) whole, following `next_cursor` a page of
+ * `limit` at a time: for the console's short lists that show everything (secrets, keys). The other
+ * fields are the first page's.
+ */
+export async function everyPage<P extends { next_cursor: string | null }>(
+  path: string,
+  field: keyof P & string,
+  limit = 500,
+): Promise<P> {
+  let first: P | undefined;
+  const items: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const page: P = await api<P>(`${path}${path.includes("?") ? "&" : "?"}${query}`);
+    first ??= page;
+    items.push(...(page[field] as unknown[]));
+    cursor = page.next_cursor;
+  } while (cursor);
+  return { ...first!, [field]: items, next_cursor: null } as P;
+}

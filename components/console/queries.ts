@@ -40,7 +40,13 @@ import type {
 import type { CreateExportBody, ExportList, ExportRecord } from "@/lib/exports/schemas";
 import type { AgentFilePage, DeletedFile, FileLink } from "@/lib/files/schemas";
 import type { CreateViewBody, DeletedView, UpdateViewBody, ViewList, ViewPage, ViewRecord } from "@/lib/views/schemas";
-import type { AccessKeyList, AccessKeyRecord, MintedAccessKey, MintKeyBody, PERMISSIONS } from "@/lib/keys/schemas";
+import type {
+  AccessKeyRecord,
+  ManagementAccessKeyList,
+  MintedAccessKey,
+  MintKeyBody,
+  PERMISSIONS,
+} from "@/lib/keys/schemas";
 import type { KeyUsagePreview, UpdateKeyBody } from "@/lib/keys/schemas";
 import type {
   AcceptedInvitation,
@@ -79,7 +85,7 @@ import type {
   ChangesAnswer as ChangesAnswerSchema,
   ReviewPage as ReviewPageAnswer,
 } from "@/lib/reviews/schemas";
-import type { DeletedSecret, SecretList, SecretRecord } from "@/lib/secrets/schemas";
+import type { DeletedSecret, ManagementSecretList, SecretRecord } from "@/lib/secrets/schemas";
 import type {
   AlertEventList,
   AlertEventRecord,
@@ -91,7 +97,7 @@ import type {
   DeletedAlertRule,
 } from "@/lib/alerts/schemas";
 import type { UsageReport } from "@/lib/usage/schemas";
-import { api, del, patch, post } from "./api";
+import { api, del, everyPage, org, patch, post } from "./api";
 
 // The answers as the pages see them.
 export type Agent = z.infer<typeof AgentRecord>;
@@ -168,19 +174,24 @@ export type ListFilters = Record<string, string>;
 /** Every agent of the organization (the filters' choices), archived ones included. */
 /** Every agent of the organization (the agent pickers). */
 export const useAgents = (extra: Extra<AgentList> = {}) =>
-  useQuery({ queryKey: queryKeys.agents(), queryFn: () => api<AgentList>("/agents"), ...extra });
+  useQuery({
+    queryKey: queryKeys.agents(),
+    queryFn: () => everyPage<AgentList>(org("/agents?include_archived=true"), "agents"),
+    ...extra,
+  });
 
 /** A page of the agents list, `limit` after `cursor` (docs/console.md, "How the lists page"). */
 export const useAgentsPage = (p: { limit: number; cursor: string }, extra: Extra<AgentList> = {}) =>
   useQuery({
     queryKey: [...queryKeys.agents(), { cursor: p.cursor, limit: p.limit }],
-    queryFn: () => api<AgentList>(`/agents?${search({ limit: p.limit, cursor: p.cursor })}`),
+    queryFn: () =>
+      api<AgentList>(org(`/agents?${search({ include_archived: "true", limit: p.limit, cursor: p.cursor })}`)),
     placeholderData: keepPreviousData,
     ...extra,
   });
 
 export const useAgent = (agentId: string) =>
-  useQuery({ queryKey: queryKeys.agent(agentId), queryFn: () => api<Agent>(`/agents/${agentId}`) });
+  useQuery({ queryKey: queryKeys.agent(agentId), queryFn: () => api<Agent>(org(`/agents/${id(agentId)}`)) });
 
 // The lists page by the server's cursor (`cursor`: a page's `next_cursor`; "" for the first page),
 // never by offset (docs/console.md, "How the lists page").
@@ -282,17 +293,20 @@ export const useSessionMessages = (p: { sessionId: string; pageSize: number; liv
   });
 
 export const useKeys = () =>
-  useQuery({ queryKey: queryKeys.keys(), queryFn: () => api<z.infer<typeof AccessKeyList>>("/keys") });
+  useQuery({
+    queryKey: queryKeys.keys(),
+    queryFn: () => everyPage<z.infer<typeof ManagementAccessKeyList>>(org("/access-keys"), "access_keys"),
+  });
 
 export const useKey = (keyId: string) =>
-  useQuery({ queryKey: queryKeys.key(keyId), queryFn: () => api<AccessKey>(`/keys/${id(keyId)}`) });
+  useQuery({ queryKey: queryKeys.key(keyId), queryFn: () => api<AccessKey>(org(`/access-keys/${id(keyId)}`)) });
 
 export type KeyUsage = z.infer<typeof KeyUsagePreview>;
 /** What a key is used for (the revoke dialog and the key's page); `enabled` false until asked. */
 export const useKeyUsage = (keyId: string | undefined) =>
   useQuery({
     queryKey: [...queryKeys.key(keyId ?? ""), "usage"],
-    queryFn: () => api<KeyUsage>(`/keys/${id(keyId!)}/usage-preview`),
+    queryFn: () => api<KeyUsage>(org(`/access-keys/${id(keyId!)}/usage-preview`)),
     enabled: !!keyId,
   });
 
@@ -314,8 +328,12 @@ export const useAudit = (p: { action: string; limit: number; cursor: string; fil
   });
 };
 
-export const useSecrets = (extra: Extra<z.infer<typeof SecretList>> = {}) =>
-  useQuery({ queryKey: queryKeys.secrets(), queryFn: () => api<z.infer<typeof SecretList>>("/secrets"), ...extra });
+export const useSecrets = (extra: Extra<z.infer<typeof ManagementSecretList>> = {}) =>
+  useQuery({
+    queryKey: queryKeys.secrets(),
+    queryFn: () => everyPage<z.infer<typeof ManagementSecretList>>(org("/secrets"), "secrets"),
+    ...extra,
+  });
 
 export const useOverview = () =>
   useQuery({ queryKey: queryKeys.overview(), queryFn: () => api<OverviewData>("/overview"), refetchInterval: 10_000 });
@@ -347,7 +365,7 @@ export type AlertEvent = z.infer<typeof AlertEventRecord>;
 export const useAlertRules = (extra: Extra<z.infer<typeof AlertRuleList>> = {}) =>
   useQuery({
     queryKey: queryKeys.alertRules(),
-    queryFn: () => api<z.infer<typeof AlertRuleList>>("/alert-rules?limit=100"),
+    queryFn: () => api<z.infer<typeof AlertRuleList>>(org("/alert-rules?limit=100")),
     ...extra,
   });
 
@@ -359,7 +377,7 @@ export const useAlertEvents = (
     queryKey: [...queryKeys.alertEvents(), p],
     queryFn: () =>
       api<z.infer<typeof AlertEventList>>(
-        `/alert-events?${search({ rule_id: p.ruleId, cursor: p.cursor, limit: p.limit })}`,
+        org(`/alert-events?${search({ rule_id: p.ruleId, cursor: p.cursor, limit: p.limit })}`),
       ),
     placeholderData: keepPreviousData,
     ...extra,
@@ -371,10 +389,10 @@ export const useSigningSecret = () =>
 // Writes: the pages wrap these in useMutation with their own toasts and invalidations.
 
 export const requests = {
-  createAgent: (body: CreateAgentBody | Record<string, unknown>) => post<Agent>("/agents", body),
+  createAgent: (body: CreateAgentBody | Record<string, unknown>) => post<Agent>(org("/agents"), body),
   updateAgent: (agentId: string, body: UpdateAgentBody | Record<string, unknown>) =>
-    patch<Agent>(`/agents/${agentId}`, body),
-  archiveAgent: (agentId: string) => del<Agent>(`/agents/${agentId}`),
+    patch<Agent>(org(`/agents/${id(agentId)}`), body),
+  archiveAgent: (agentId: string) => del<Agent>(org(`/agents/${id(agentId)}`)),
   chat: (agentId: string, body: Record<string, unknown>) => post<ChatReply>(`/agents/${agentId}/chat`, body),
   /** `agentVersion`: the version to try (the draft too); null or absent: the one a trigger would get. */
   startRun: (agentId: string, inputs: Record<string, unknown>, agentVersion?: number | null) =>
@@ -393,23 +411,27 @@ export const requests = {
       take_over?: boolean;
     },
   ) => post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, body),
-  mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>("/keys", body),
-  revokeKey: (keyId: string) => del<AccessKey>(`/keys/${keyId}`),
+  mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>(org("/access-keys"), body),
+  revokeKey: (keyId: string) => del<AccessKey>(org(`/access-keys/${id(keyId)}`)),
   rollKey: (keyId: string, graceSeconds: number) =>
-    post<z.infer<typeof MintedAccessKey>>(`/keys/${id(keyId)}/roll`, { grace_period_seconds: graceSeconds }),
-  updateKey: (keyId: string, body: z.input<typeof UpdateKeyBody>) => patch<AccessKey>(`/keys/${id(keyId)}`, body),
+    post<z.infer<typeof MintedAccessKey>>(org(`/access-keys/${id(keyId)}/roll`), {
+      grace_period_seconds: graceSeconds,
+    }),
+  updateKey: (keyId: string, body: z.input<typeof UpdateKeyBody>) =>
+    patch<AccessKey>(org(`/access-keys/${id(keyId)}`), body),
   invite: (body: InviteBody) => post<NewInvitation>("/invitations", body),
   revokeInvitation: (invitationId: string) =>
     del<z.infer<typeof RevokedInvitation>>(`/invitations/${id(invitationId)}`),
   changeRole: (userId: string, role: RoleName) => patch<Member>(`/members/${id(userId)}`, { role }),
   removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(`/members/${id(userId)}`),
-  setSecret: (name: string, value: string) => api<Secret>(`/secrets/${id(name)}`, { method: "PUT", json: { value } }),
-  deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(`/secrets/${id(name)}`),
-  createAlertRule: (body: z.input<typeof AlertRuleBody>) => post<AlertRule>("/alert-rules", body),
+  setSecret: (name: string, value: string) =>
+    api<Secret>(org(`/secrets/${id(name)}`), { method: "PUT", json: { value } }),
+  deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(org(`/secrets/${id(name)}`)),
+  createAlertRule: (body: z.input<typeof AlertRuleBody>) => post<AlertRule>(org("/alert-rules"), body),
   updateAlertRule: (ruleId: string, body: z.input<typeof AlertRulePatch>) =>
-    patch<AlertRule>(`/alert-rules/${id(ruleId)}`, body),
-  deleteAlertRule: (ruleId: string) => del<z.infer<typeof DeletedAlertRule>>(`/alert-rules/${id(ruleId)}`),
-  testAlertRule: (ruleId: string) => post<z.infer<typeof AlertTestSent>>(`/alert-rules/${id(ruleId)}/test`),
+    patch<AlertRule>(org(`/alert-rules/${id(ruleId)}`), body),
+  deleteAlertRule: (ruleId: string) => del<z.infer<typeof DeletedAlertRule>>(org(`/alert-rules/${id(ruleId)}`)),
+  testAlertRule: (ruleId: string) => post<z.infer<typeof AlertTestSent>>(org(`/alert-rules/${id(ruleId)}/test`)),
   rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>("/webhooks/secret"),
   redeliver: (deliveryId: string) => post<Delivery>(`/deliveries/${deliveryId}/redeliver`),
   switchOrganization: (organizationId: string) => post("/org", { organization_id: organizationId }),
@@ -444,18 +466,20 @@ export type RetentionPreview = NonNullable<Retention["preview"]>;
 
 export const retentionKey = () => ["retention"] as const;
 
-export const useRetention = () => useQuery({ queryKey: retentionKey(), queryFn: () => api<Retention>("/retention") });
+export const useRetention = () =>
+  useQuery({ queryKey: retentionKey(), queryFn: () => api<Retention>(org("/retention")) });
 
 /** What a retention of `days` would have the next sweep delete; not asked for forever (0) or no choice (null). */
 export const useRetentionPreview = (days: number | null) =>
   useQuery({
     queryKey: [...retentionKey(), "preview", days],
-    queryFn: async () => (await api<Retention>(`/retention?${search({ preview_days: days ?? undefined })}`)).preview!,
+    queryFn: async () =>
+      (await api<Retention>(org(`/retention?${search({ preview_days: days ?? undefined })}`))).preview!,
     enabled: days !== null && days > 0,
   });
 
 export const setRetention = (retentionDays: number | null) =>
-  patch<Retention>("/retention", { retention_days: retentionDays });
+  patch<Retention>(org("/retention"), { retention_days: retentionDays });
 
 // Bulk actions (app/(console)/runs/bulk-*.tsx): the dry run, starting one, its progress; and
 // "Run again" (app/(console)/runs/[run_id]/rerun.tsx).
@@ -579,15 +603,15 @@ export const exportsKey = () => ["exports"] as const;
 export const useExports = (p: { limit: number; cursor: string }) =>
   useQuery({
     queryKey: [...exportsKey(), { cursor: p.cursor, limit: p.limit }],
-    queryFn: () => api<ExportPage>(`/exports?${search({ limit: p.limit, cursor: p.cursor })}`),
+    queryFn: () => api<ExportPage>(org(`/exports?${search({ limit: p.limit, cursor: p.cursor })}`)),
     placeholderData: keepPreviousData,
     refetchInterval: (q) =>
       q.state.data?.exports.some((e) => e.status === "queued" || e.status === "running") ? 2_000 : false,
   });
 
-export const createExport = (body: CreateExportBody) => post<ExportItem>("/exports", body);
+export const createExport = (body: CreateExportBody) => post<ExportItem>(org("/exports"), body);
 /** The export again: its `download_url` is a fresh signed link valid 15 minutes. */
-export const readExport = (exportId: string) => api<ExportItem>(`/exports/${id(exportId)}`);
+export const readExport = (exportId: string) => api<ExportItem>(org(`/exports/${id(exportId)}`));
 /** The usage charts' ranges: the hours each covers and the group of each point. */
 export const USAGE_RANGES = {
   "24h": { hours: 24, groupBy: "hour" },
@@ -627,7 +651,7 @@ export const useUsage = (p: { window: UsageWindow; agentId?: string; keyId?: str
         agent_id: p.agentId,
         key_id: p.keyId,
       });
-      return api<z.infer<typeof UsageReport>>(`/usage?${query}`);
+      return api<z.infer<typeof UsageReport>>(org(`/usage?${query}`));
     },
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
@@ -647,7 +671,7 @@ export type Rollout = z.infer<typeof RolloutRecord>;
 export type RolloutFigures = z.infer<typeof RolloutReport>;
 export type PublishInput = z.input<typeof PublishBody>;
 
-const versionsPath = (agentId: string) => `/agents/${id(agentId)}/versions`;
+const versionsPath = (agentId: string) => org(`/agents/${id(agentId)}/versions`);
 
 /** A page of the agent's versions, newest first. */
 export const useAgentVersions = (p: { agentId: string; limit: number; cursor: string }) =>
@@ -677,7 +701,7 @@ export const useVersionDiff = (agentId: string, from: number | null, to: number 
 export const usePublishPreview = (agentId: string, body: PublishInput | null) =>
   useQuery({
     queryKey: [...queryKeys.agent(agentId), "publish-preview", body],
-    queryFn: () => post<PublishPreviewAnswer>(`/agents/${id(agentId)}/publish`, { ...body, dry_run: true }),
+    queryFn: () => post<PublishPreviewAnswer>(org(`/agents/${id(agentId)}/publish`), { ...body, dry_run: true }),
     enabled: body !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -687,16 +711,17 @@ export const usePublishPreview = (agentId: string, body: PublishInput | null) =>
 export const useRolloutFigures = (agentId: string, enabled: boolean) =>
   useQuery({
     queryKey: [...queryKeys.agent(agentId), "rollout"],
-    queryFn: () => api<RolloutFigures>(`/agents/${id(agentId)}/rollout`),
+    queryFn: () => api<RolloutFigures>(org(`/agents/${id(agentId)}/rollout`)),
     enabled,
     refetchInterval: (q) => (q.state.data?.rollout ? 5_000 : false),
   });
 
 export const versionRequests = {
-  publish: (agentId: string, body: PublishInput) => post<Agent>(`/agents/${id(agentId)}/publish`, body),
-  changeRollout: (agentId: string, percent: number) => post<Agent>(`/agents/${id(agentId)}/rollout`, { percent }),
-  rollback: (agentId: string, note?: string) => post<Agent>(`/agents/${id(agentId)}/rollback`, note ? { note } : {}),
+  publish: (agentId: string, body: PublishInput) => post<Agent>(org(`/agents/${id(agentId)}/publish`), body),
+  changeRollout: (agentId: string, percent: number) => post<Agent>(org(`/agents/${id(agentId)}/rollout`), { percent }),
+  rollback: (agentId: string, note?: string) =>
+    post<Agent>(org(`/agents/${id(agentId)}/rollback`), note ? { note } : {}),
   restore: (agentId: string, version: number, body: z.input<typeof RestoreBody>) =>
     post<Agent>(`${versionsPath(agentId)}/${version}/restore`, body),
-  discardDraft: (agentId: string) => del<Agent>(`/agents/${id(agentId)}/draft`),
+  discardDraft: (agentId: string) => del<Agent>(org(`/agents/${id(agentId)}/draft`)),
 };

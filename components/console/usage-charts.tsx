@@ -2,7 +2,7 @@
 // Usage charts (docs/console.md, Usage charts): triggers and error rate, reply latency p50/p95,
 // tokens and cost, runs by outcome, over the last 24 hours, 7 days, 30 days or chosen days (kept in
 // the URL: `?usage=7d`, `?usage=custom&usage_from=...&usage_to=...`), from the hourly rollups (GET
-// /api/console/usage; never the messages). Each chart has its data as a table: always in the page
+// the organization API's /usage; never the messages). Each chart has its data as a table: always in the page
 // for screen readers, and shown in place of the chart by "Show as table".
 import { useState, type FormEvent, type ReactNode } from "react";
 import {

@@ -104,6 +104,7 @@ describe("every route's answer is its contract's", () => {
     const minted = await ok("POST", `${org}/access-keys`, { auth, body: { name: "answers" } });
     await ok("GET", `${org}/access-keys`, { auth });
     await ok("PATCH", `${org}/access-keys/${minted.body.key_id}`, { auth, body: { name: "answers 2" } });
+    await ok("GET", `${org}/access-keys/${minted.body.key_id}`, { auth });
     await ok("GET", `${org}/access-keys/${minted.body.key_id}/usage-preview`, { auth });
     const rolled = await ok("POST", `${org}/access-keys/${minted.body.key_id}/roll`, {
       auth,

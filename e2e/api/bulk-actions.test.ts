@@ -200,7 +200,7 @@ describe("bulk revoke of Access Keys", () => {
     expect(started.status, started.text).toBe(202);
     const done = await bulkUntilDone(admin, started.body.bulk_action_id);
     expect(done.counts).toEqual({ done: 2, skipped: 0, failed: 0 });
-    const listed = await admin.call("GET", "/api/console/keys");
+    const listed = await admin.call("GET", `/api/v1/organizations/${ctx().orgA.organization_id}/access-keys?limit=500`);
     for (const id of keys) {
       expect(listed.body.access_keys.find((k: { key_id: string }) => k.key_id === id).revoked_at).not.toBeNull();
     }

@@ -187,71 +187,6 @@ export const REQUESTS: ConsoleRequest[] = [
     otherOrg: "organization_not_found",
   },
   { method: "GET", pattern: "/api/console/overview", path: () => "/api/console/overview" },
-  { method: "GET", pattern: "/api/console/keys", path: () => "/api/console/keys" },
-  {
-    method: "POST",
-    pattern: "/api/console/keys",
-    path: () => "/api/console/keys",
-    body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"], rate_limit_per_minute: 120 }),
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/keys/[key_id]",
-    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
-    otherOrg: "access_key_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/keys/[key_id]",
-    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
-    otherOrg: "access_key_not_found",
-  },
-  {
-    method: "PATCH",
-    pattern: "/api/console/keys/[key_id]",
-    path: async (f) => `/api/console/keys/${await f.freshKey()}`,
-    body: () => ({ name: `matrix ${unique()}`, rate_limit_per_minute: 60 }),
-    otherOrg: "access_key_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/keys/[key_id]/roll",
-    path: async (f) => `/api/console/keys/${await f.freshKey()}/roll`,
-    body: () => ({ grace_period_seconds: 3600 }),
-    otherOrg: "access_key_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/keys/[key_id]/usage-preview",
-    path: async (f) => `/api/console/keys/${await f.freshKey()}/usage-preview`,
-    otherOrg: "access_key_not_found",
-  },
-  { method: "GET", pattern: "/api/console/agents", path: () => "/api/console/agents" },
-  {
-    method: "POST",
-    pattern: "/api/console/agents",
-    path: () => "/api/console/agents",
-    body: () => ({ name: `matrix ${unique()}`, kind: "conversational", runtime: { type: "echo" } }),
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]",
-    path: (f) => `/api/console/agents/${f.conversational}`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "PATCH",
-    pattern: "/api/console/agents/[agent_id]",
-    path: (f) => `/api/console/agents/${f.conversational}`,
-    body: () => ({ name: "matrix echo" }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/agents/[agent_id]",
-    path: async (f) => `/api/console/agents/${await f.freshAgent()}`,
-    otherOrg: "agent_not_found",
-  },
   {
     method: "POST",
     pattern: "/api/console/agents/[agent_id]/chat",
@@ -264,64 +199,6 @@ export const REQUESTS: ConsoleRequest[] = [
     pattern: "/api/console/agents/[agent_id]/runs",
     path: (f) => `/api/console/agents/${f.workflow}/runs`,
     body: () => ({ inputs: { rows: [{ a: 1 }] } }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/versions",
-    path: (f) => `/api/console/agents/${f.conversational}/versions`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/versions/[version]",
-    path: (f) => `/api/console/agents/${f.conversational}/versions/1`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/versions/[version]/diff",
-    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/versions/1/diff?to=2`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/versions/[version]/restore",
-    path: async (f) => `/api/console/agents/${await f.freshAgent()}/versions/1/restore`,
-    body: () => ({ note: "matrix" }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/publish",
-    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/publish`,
-    body: () => ({ note: "matrix" }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/rollout",
-    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollout`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/rollout",
-    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollout`,
-    body: () => ({ percent: 50 }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/rollback",
-    path: async (f) => `/api/console/agents/${await f.freshRolloutAgent()}/rollback`,
-    body: () => ({}),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/agents/[agent_id]/draft",
-    path: async (f) => `/api/console/agents/${await f.freshDraftAgent()}/draft`,
     otherOrg: "agent_not_found",
   },
   {
@@ -429,27 +306,6 @@ export const REQUESTS: ConsoleRequest[] = [
     otherOrg: "member_not_found",
   },
   { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit" },
-  { method: "GET", pattern: "/api/console/secrets", path: () => "/api/console/secrets" },
-  {
-    method: "PUT",
-    pattern: "/api/console/secrets/[name]",
-    path: () => `/api/console/secrets/matrix-${unique()}`,
-    body: () => ({ value: "matrix-secret-value" }),
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/secrets/[name]",
-    path: async (f) => `/api/console/secrets/${await f.freshSecret()}`,
-    otherOrg: "secret_not_found",
-  },
-  { method: "GET", pattern: "/api/console/retention", path: () => "/api/console/retention?preview_days=30" },
-  {
-    method: "PATCH",
-    pattern: "/api/console/retention",
-    path: () => "/api/console/retention",
-    // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
-    body: () => ({ retention_days: null }),
-  },
   { method: "GET", pattern: "/api/console/bulk-actions", path: () => "/api/console/bulk-actions" },
   {
     method: "POST",
@@ -506,29 +362,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
-  {
-    method: "POST",
-    pattern: "/api/console/exports",
-    path: () => "/api/console/exports",
-    body: () => ({ kind: "sessions", format: "jsonl" }),
-  },
-  { method: "GET", pattern: "/api/console/exports", path: () => "/api/console/exports" },
-  {
-    method: "GET",
-    pattern: "/api/console/exports/[export_id]",
-    path: async (f) => `/api/console/exports/${(await finishedExport(f.orgA)).id}`,
-    otherOrg: "export_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/exports/[export_id]/download",
-    path: async (f) => {
-      const done = await finishedExport(f.orgA);
-      return `/api/console/exports/${done.id}/download?token=${done.token}`;
-    },
-    otherOrg: "export_not_found",
-  },
-  { method: "GET", pattern: "/api/console/usage", path: () => "/api/console/usage?group_by=hour" },
   { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
   {
     method: "GET",
@@ -561,33 +394,6 @@ export const REQUESTS: ConsoleRequest[] = [
     path: async (f) => `/api/console/views/${await f.freshView()}`,
     otherOrg: "view_not_found",
   },
-  { method: "GET", pattern: "/api/console/alert-rules", path: () => "/api/console/alert-rules" },
-  {
-    method: "POST",
-    pattern: "/api/console/alert-rules",
-    path: () => "/api/console/alert-rules",
-    body: () => ({ name: `matrix ${unique()}`, kind: "review_waiting", threshold: 600 }),
-  },
-  {
-    method: "PATCH",
-    pattern: "/api/console/alert-rules/[rule_id]",
-    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}`,
-    body: () => ({ enabled: false }),
-    otherOrg: "alert_rule_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/alert-rules/[rule_id]",
-    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}`,
-    otherOrg: "alert_rule_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/alert-rules/[rule_id]/test",
-    path: async (f) => `/api/console/alert-rules/${await f.freshRule()}/test`,
-    otherOrg: "alert_rule_not_found",
-  },
-  { method: "GET", pattern: "/api/console/alert-events", path: () => "/api/console/alert-events" },
 ];
 
 /** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */

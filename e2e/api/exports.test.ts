@@ -32,8 +32,11 @@ const SENSITIVE = "mail jane.doe@example.com, call +1 415 555 0123, pay 4111 111
 // Internationalised: an RFC 6531 address, the 00 prefix, a card in full-width digits and dots.
 const INTL = "josé@exämple.de, 0044 20 7946 0958, ４１１１．１１１１．１１１１．１１１１";
 
+/** The exports of organization A on the organization API, which the console's session calls too. */
+const exportsOf = (orgId = ctx().orgA.organization_id) => `/api/v1/organizations/${orgId}/exports`;
+
 async function exportDone(session: ConsoleSession, body: unknown): Promise<Rec> {
-  const created = await session.call("POST", "/api/console/exports", body);
+  const created = await session.call("POST", exportsOf(), body);
   expect(created.status, created.text).toBe(201);
   return waitFor(session, created.body.export_id);
 }
@@ -41,7 +44,7 @@ async function exportDone(session: ConsoleSession, body: unknown): Promise<Rec> 
 async function waitFor(session: ConsoleSession, id: string): Promise<Rec> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const res = await session.call("GET", `/api/console/exports/${id}`);
+    const res = await session.call("GET", `${exportsOf()}/${id}`);
     expect(res.status, res.text).toBe(200);
     if (res.body.status === "succeeded" || res.body.status === "failed") return res.body;
     if (Date.now() > deadline) throw new Error(`export stayed ${res.body.status}`);
@@ -282,15 +285,15 @@ describe("filters", () => {
   });
 
   it("refuses a timeline without a user, an unknown run status and an unknown kind", async () => {
-    expectError(await admin.call("POST", "/api/console/exports", { kind: "user_timeline" }), 400, "invalid_request");
+    expectError(await admin.call("POST", exportsOf(), { kind: "user_timeline" }), 400, "invalid_request");
     expectError(
-      await admin.call("POST", "/api/console/exports", { kind: "runs", filters: { status: "nope" } }),
+      await admin.call("POST", exportsOf(), { kind: "runs", filters: { status: "nope" } }),
       400,
       "invalid_request",
     );
-    expectError(await admin.call("POST", "/api/console/exports", { kind: "secrets" }), 400, "invalid_request");
+    expectError(await admin.call("POST", exportsOf(), { kind: "secrets" }), 400, "invalid_request");
     expectError(
-      await admin.call("POST", "/api/console/exports", { kind: "runs", redact: { fields: ["x".repeat(101)] } }),
+      await admin.call("POST", exportsOf(), { kind: "runs", redact: { fields: ["x".repeat(101)] } }),
       400,
       "invalid_request",
     );
@@ -310,17 +313,20 @@ describe("organizations and roles", () => {
   it("another organization cannot read or download an export", async () => {
     const record = await exportDone(admin, { kind: "sessions", format: "csv", filters: { agent_id: chat } });
     const adminB = await signIn("admin-b@example.com");
-    expectError(await adminB.call("GET", `/api/console/exports/${record.export_id}`), 404, "export_not_found");
+    const ofB = exportsOf(ctx().orgB.organization_id);
+    expectError(await adminB.call("GET", `${ofB}/${record.export_id}`), 404, "export_not_found");
+    expectError(await adminB.call("GET", `${exportsOf()}/${record.export_id}`), 404, "organization_not_found");
     const url = new URL(record.download_url);
-    expectError(await adminB.call("GET", `${url.pathname}${url.search}`), 404, "export_not_found");
-    const list = await adminB.call("GET", "/api/console/exports");
+    expectError(await adminB.call("GET", `${url.pathname}${url.search}`), 404, "organization_not_found");
+    expectError(await adminB.call("GET", `${ofB}/${record.export_id}/download${url.search}`), 404, "export_not_found");
+    const list = await adminB.call("GET", ofB);
     expect(list.text).not.toContain(record.export_id);
   });
 
   it("support exports sessions but not the audit log", async () => {
-    const ok = await support.call("POST", "/api/console/exports", { kind: "sessions" });
+    const ok = await support.call("POST", exportsOf(), { kind: "sessions" });
     expect(ok.status).toBe(201);
-    expectError(await support.call("POST", "/api/console/exports", { kind: "audit" }), 403, "forbidden");
+    expectError(await support.call("POST", exportsOf(), { kind: "audit" }), 403, "forbidden");
     expectError(
       await call("POST", `/api/v1/organizations/${ctx().orgA.organization_id}/exports`, {
         auth: ctx().supportA.user_token,
@@ -329,8 +335,8 @@ describe("organizations and roles", () => {
       403,
       "forbidden",
     );
-    const audits = await admin.call("POST", "/api/console/exports", { kind: "audit" });
-    expectError(await support.call("GET", `/api/console/exports/${audits.body.export_id}`), 404, "export_not_found");
+    const audits = await admin.call("POST", exportsOf(), { kind: "audit" });
+    expectError(await support.call("GET", `${exportsOf()}/${audits.body.export_id}`), 404, "export_not_found");
   });
 });
 
@@ -339,8 +345,7 @@ describe("links", () => {
   beforeAll(async () => {
     record = await exportDone(admin, { kind: "deliveries", format: "csv", filters: { agent_id: chat } });
   });
-  const path = (token: string) =>
-    `/api/console/exports/${record.export_id}/download?token=${encodeURIComponent(token)}`;
+  const path = (token: string) => `${exportsOf()}/${record.export_id}/download?token=${encodeURIComponent(token)}`;
 
   it("an expired link is refused with url_expired", async () => {
     const { token } = signExportToken({

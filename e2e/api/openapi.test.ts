@@ -493,7 +493,12 @@ describe("management API and service routes: real answers match the document", (
     expect(conform("GET", doc, await call("GET", `${base}?preview_days=30`, a)).status).toBe(200);
     expect(conform("GET", doc, await call("GET", `${base}?preview_days=x`, a)).status).toBe(400);
     const ofA = `/api/v1/organizations/${orgA.organization_id}/retention`;
-    expect(conform("GET", doc, await call("GET", ofA, { auth: supportA.user_token })).status).toBe(403);
+    // Every member reads it (the console shows support the setting); only an admin sets it.
+    const support = { auth: supportA.user_token };
+    expect(conform("GET", doc, await call("GET", ofA, support)).status).toBe(200);
+    expect(conform("PATCH", doc, await call("PATCH", ofA, { ...support, body: { retention_days: 1 } })).status).toBe(
+      403,
+    );
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: 3650 } })).status).toBe(200);
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: -1 } })).status).toBe(400);
     expect(conform("PATCH", doc, await call("PATCH", base, { ...a, body: { retention_days: null } })).status).toBe(200);
@@ -532,6 +537,7 @@ describe("management API and service routes: real answers match the document", (
     const keyDoc = `${doc}/access-keys/{key_id}`;
     expect(conform("PATCH", keyDoc, await call("PATCH", key, { ...a, body: { name: "renamed" } })).status).toBe(200);
     expect(conform("PATCH", keyDoc, await call("PATCH", key, { ...a, body: { name: "" } })).status).toBe(400);
+    expect(conform("GET", keyDoc, await call("GET", key, a)).status).toBe(200);
     expect(conform("GET", `${keyDoc}/usage-preview`, await call("GET", `${key}/usage-preview`, a)).status).toBe(200);
     const roll = (grace: number) => call("POST", `${key}/roll`, { ...a, body: { grace_period_seconds: grace } });
     expect(conform("POST", `${keyDoc}/roll`, await roll(0)).status).toBe(201);

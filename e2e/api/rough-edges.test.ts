@@ -406,16 +406,17 @@ describe("archiving an agent (DELETE on the management API)", () => {
     expectError(await mgmt("GET", `${agentsPath(org)}?include_archived=yes`), 400, "invalid_request");
 
     const admin = await signIn("admin-a@example.com");
-    const consoleList = await admin.call("GET", "/api/console/agents");
+    const consoleList = await admin.call("GET", `${agentsPath(org)}?include_archived=true&limit=500`);
     const row = consoleList.body.agents.find((a: { agent_id: string }) => a.agent_id === conv);
     expect(row.archived_at).toBe(archived.archived_at);
   });
 
-  it("the console's agents list pages by cursor: every agent once, newest first, archived ones too; without limit every agent", async () => {
+  it("the console's agents list (its session on the organization API) pages by cursor: every agent once, newest first, archived ones too", async () => {
     const admin = await signIn("admin-a@example.com");
     const ids = (res: { body: { agents: { agent_id: string }[] } }) => res.body.agents.map((a) => a.agent_id);
+    const agents = `${agentsPath(ctx().orgA.organization_id)}?include_archived=true`;
     await createAgent(ctx().orgA, { ...ECHO_AGENT, name: "console paging" });
-    const whole = await admin.call("GET", "/api/console/agents");
+    const whole = await admin.call("GET", `${agents}&limit=500`);
     expect(whole.status, whole.text).toBe(200);
     expect(whole.body.next_cursor).toBeNull();
     expect(whole.body).not.toHaveProperty("has_more");
@@ -429,7 +430,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
     do {
       const res: { status: number; text: string; body: AgentsPage } = await admin.call<AgentsPage>(
         "GET",
-        `/api/console/agents?limit=3${cursor ? `&cursor=${cursor}` : ""}`,
+        `${agents}&limit=3${cursor ? `&cursor=${cursor}` : ""}`,
       );
       expect(res.status, res.text).toBe(200);
       expect(res.body.agents.length).toBeLessThanOrEqual(3);
@@ -441,23 +442,24 @@ describe("archiving an agent (DELETE on the management API)", () => {
     // before the walk is on it once, in the order of one whole list.
     expect(new Set(walked).size).toBe(walked.length);
     expect(walked).toEqual(expect.arrayContaining(before));
-    const after = ids(await admin.call("GET", "/api/console/agents"));
+    const after = ids(await admin.call("GET", `${agents}&limit=500`));
     expect(after.filter((id) => walked.includes(id))).toEqual(walked);
 
-    const forged = await admin.call("GET", `/api/console/agents?limit=3&cursor=${encodeURIComponent("not a cursor")}`);
+    const forged = await admin.call("GET", `${agents}&limit=3&cursor=${encodeURIComponent("not a cursor")}`);
     expectError(forged, 400, "invalid_request");
     expect(forged.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(["cursor"]);
   });
 
-  it("the console API archives too (admin), with the same answer when already archived", async () => {
+  it("the console's session archives too (admin), with the same answer when already archived", async () => {
     const fresh = (await createAgent(ctx().orgA, { ...ECHO_AGENT, name: "console archive" })).agent_id;
+    const agent = `${agentsPath(ctx().orgA.organization_id)}/${fresh}`;
     const support = await signIn("support-a@example.com");
-    expectError(await support.call("DELETE", `/api/console/agents/${fresh}`), 403, "forbidden");
+    expectError(await support.call("DELETE", agent), 403, "forbidden");
     const admin = await signIn("admin-a@example.com");
-    const res = await admin.call("DELETE", `/api/console/agents/${fresh}`);
+    const res = await admin.call("DELETE", agent);
     expect(res.status, res.text).toBe(200);
     expect(res.body.archived_at).not.toBeNull();
-    expect((await admin.call("DELETE", `/api/console/agents/${fresh}`)).body).toEqual(res.body);
+    expect((await admin.call("DELETE", agent)).body).toEqual(res.body);
     const chat = await admin.call("POST", `/api/console/agents/${fresh}/chat`, { message: "hi" });
     expectError(chat, 409, "agent_archived");
   });
@@ -466,9 +468,11 @@ describe("archiving an agent (DELETE on the management API)", () => {
 describe("the console's lists take no offset", () => {
   it("an offset, however deep, is not read: every list answers its first page, as without it", async () => {
     const admin = await signIn("admin-a@example.com");
+    const agents = `/api/v1/organizations/${ctx().orgA.organization_id}/agents`;
     for (const list of ["runs", "sessions", "audit", "invitations", "agents"]) {
-      const first = await admin.call("GET", `/api/console/${list}?limit=2`);
-      const deep = await admin.call("GET", `/api/console/${list}?limit=2&offset=2000000000`);
+      const path = list === "agents" ? agents : `/api/console/${list}`;
+      const first = await admin.call("GET", `${path}?limit=2`);
+      const deep = await admin.call("GET", `${path}?limit=2&offset=2000000000`);
       expect(first.status, `${list}: ${first.text}`).toBe(200);
       expect(deep.status, `${list}: ${deep.text}`).toBe(200);
       const key = Object.keys(first.body).find((k) => Array.isArray(first.body[k]))!;

@@ -85,7 +85,7 @@ describe("the usage API", () => {
     const admin = await signIn("admin-a@example.com");
     const res = await admin.call(
       "GET",
-      "/api/console/usage?group_by=day&from=2026-11-01T00:00:00Z&to=2026-11-03T00:00:00Z",
+      `/api/v1/organizations/${ctx().orgA.organization_id}/usage?group_by=day&from=2026-11-01T00:00:00Z&to=2026-11-03T00:00:00Z`,
     );
     expect(res.status, res.text).toBe(200);
     expect(res.body.groups.map((g: { group: string }) => g.group)).toEqual([

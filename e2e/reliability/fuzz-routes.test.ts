@@ -47,7 +47,10 @@ describe("route table", () => {
     }
     // The route lists of e2e/api give the fuzz its example bodies.
     expect(targets.find((t) => t.pattern === "/api/agents/webhook/[agent_id]")?.examples.length).toBeGreaterThan(0);
-    expect(targets.find((t) => t.pattern === "/api/console/keys" && t.method === "POST")?.examples.length).toBe(1);
+    expect(
+      targets.find((t) => t.pattern === "/api/v1/organizations/[org_id]/access-keys" && t.method === "POST")?.examples
+        .length,
+    ).toBe(1);
   });
 });
 

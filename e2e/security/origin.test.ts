@@ -6,8 +6,12 @@ import { signIn } from "../api/console";
 import { ctx } from "../api/helpers";
 import { authServer, consoleCall, consoleSignIn, PASSWORD, type AuthServer } from "./auth-helpers";
 
+/** Access Keys of `orgId` on the organization API, which a console session calls with its cookie. */
+const keysOf = (orgId: string) => `/api/v1/organizations/${orgId}/access-keys`;
+
+let orgId: string;
 const mint = (base: string, cookie: string, headers: Record<string, string>) =>
-  consoleCall(base, cookie, "POST", "/api/console/keys", { name: "origin", permissions: ["agents:invoke"] }, headers);
+  consoleCall(base, cookie, "POST", keysOf(orgId), { name: "origin", permissions: ["agents:invoke"] }, headers);
 
 describe("T-AUTH-5 cross-site requests: the console compares scheme, host and port of Origin", () => {
   let cookie: string;
@@ -15,6 +19,7 @@ describe("T-AUTH-5 cross-site requests: the console compares scheme, host and po
 
   beforeAll(async () => {
     base = ctx().baseUrl;
+    orgId = ctx().orgA.organization_id;
     cookie = (await signIn("admin-a@example.com")).cookie;
   });
 
@@ -25,7 +30,7 @@ describe("T-AUTH-5 cross-site requests: the console compares scheme, host and po
       expect(res.status, origin).toBe(403);
       expect(res.body.error.code, origin).toBe("cross_site_request");
     }
-    const keys = await consoleCall(base, cookie, "GET", "/api/console/keys");
+    const keys = await consoleCall(base, cookie, "GET", `${keysOf(orgId)}?limit=500`);
     expect(keys.body.access_keys.filter((k: { name: string }) => k.name === "origin")).toEqual([]);
   });
 
@@ -49,6 +54,7 @@ describe("T-AUTH-5 cross-site requests behind a trusted proxy (TRUST_PROXY=true)
 
   beforeAll(async () => {
     srv = await authServer("origin", [], { TRUST_PROXY: "true" });
+    orgId = srv.org.organization_id!;
   });
 
   afterAll(async () => {

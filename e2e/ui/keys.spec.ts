@@ -1,5 +1,5 @@
 // Access Keys in the console: minted once, usable at once, revoked from the page.
-import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test } from "./fixtures";
+import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
 test("an admin mints a key, sees it once, uses it, revokes it, and the API refuses it", async ({ as }) => {
   const agent = await management.createAgent(ECHO_AGENT("keys test agent"));
@@ -52,7 +52,7 @@ test("a support member sees the keys read-only and a crafted mint request gets 4
   await expect(page.getByRole("button", { name: /Mint/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Revoke/ })).toHaveCount(0);
   await expectAccessible(page);
-  const res = await page.request.post("/api/console/keys", {
+  const res = await page.request.post(`/api/v1/organizations/${ui().orgA.organization_id}/access-keys`, {
     data: { name: "sneaky", permissions: ["agents:invoke"] },
     headers: { origin: new URL(page.url()).origin },
   });

@@ -66,7 +66,7 @@ test("a support member sees the setting read-only and cannot change it", async (
   await expect(page.getByTestId("retention-effective")).toHaveText("Forever");
   await expect(page.getByRole("button", { name: "Change retention" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Retention", exact: true })).toBeVisible();
-  const res = await page.request.patch("/api/console/retention", {
+  const res = await page.request.patch(`/api/v1/organizations/${ui().orgA.organization_id}/retention`, {
     data: { retention_days: 1 },
     headers: { origin: ui().baseUrl },
   });

@@ -1,7 +1,7 @@
 // Organization secrets in the console: an admin stores a model key once, chooses it in an agent's
 // form, rotates it, and never sees it again; support members see none of it.
 import { startFakeUpstream } from "../../test-support/runtime";
-import { call, expect, expectAccessible, management, screenshots, test } from "./fixtures";
+import { call, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
 const completion = (content: string) => ({
   id: "c",
@@ -90,7 +90,7 @@ test("a support member has no Secrets page, link or API", async ({ as }) => {
   await page.goto("/settings/secrets");
   await expect(page.getByText("Admins only")).toBeVisible();
   await expect(page.getByRole("link", { name: "Secrets" })).toHaveCount(0);
-  const res = await page.request.get("/api/console/secrets");
+  const res = await page.request.get(`/api/v1/organizations/${ui().orgA.organization_id}/secrets`);
   expect(res.status()).toBe(403);
   await screenshots(page, "support-secrets");
 });

@@ -14,6 +14,7 @@ import {
   ROWS_WORKFLOW_AGENT,
   screenshots,
   test,
+  ui,
 } from "./fixtures";
 
 const versionsTable = (page: Page) => page.getByRole("table", { name: "Versions" });
@@ -95,7 +96,7 @@ test("an admin's edit is a draft triggers never get; compare, publish with a pre
 
   // A canary at 30 %, guarded by an error-rate rule of this agent (one that cannot fire here).
   const origin = new URL(page.url()).origin;
-  const rule = await page.request.post("/api/console/alert-rules", {
+  const rule = await page.request.post(`/api/v1/organizations/${ui().orgA.organization_id}/alert-rules`, {
     headers: { origin },
     data: {
       name: `guard ${agent.name}`,
@@ -205,7 +206,7 @@ test("a support member reads versions and diffs but has no publish, rollout, rol
 
   // Hiding the buttons is not the protection.
   const origin = new URL(page.url()).origin;
-  const base = `/api/console/agents/${agent.agent_id}`;
+  const base = `/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}`;
   for (const [method, path, data] of [
     ["POST", `${base}/publish`, { version: 3 }],
     ["POST", `${base}/rollout`, { percent: 50 }],

@@ -5,7 +5,6 @@ import {
   idString,
   ONE_LINE,
   managementPageQuery,
-  queryCursor,
   responseId,
   responseNextCursor,
   responseTimestamp,
@@ -60,18 +59,6 @@ export const UpdateAgentBody = z.strictObject({
   note: note.optional(),
 });
 export type UpdateAgentBody = z.infer<typeof UpdateAgentBody>;
-
-/** The console's agent list: pages of `limit` (capped at 100) after `cursor`, every agent without `limit`. */
-export const AgentListQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be a positive integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1"))
-    .transform((n) => Math.min(n, 100))
-    .optional(),
-  cursor: queryCursor,
-});
 
 /** The management API's agent list: archived agents are listed only with `include_archived=true`. */
 export const ManagementAgentListQuery = z.object({

@@ -473,7 +473,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Get an Access Key
+     * @description Every member. The key's record (its start, never the secret), revoked or not.
+     */
+    get: operations["getAccessKey"];
     put?: never;
     post?: never;
     /**
@@ -755,7 +759,7 @@ export interface paths {
     };
     /**
      * List the alert history
-     * @description Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered (`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the server sends email: without `SMTP_URL` no email was sent). Newest first, a page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).
+     * @description Every member (the console shows support the history). Each time a rule fired or resolved: its value, when, and where it was delivered (`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the server sends email: without `SMTP_URL` no email was sent). Newest first, a page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).
      */
     get: operations["listAlertEvents"];
     put?: never;
@@ -911,7 +915,7 @@ export interface paths {
     };
     /**
      * Get the organization's retention
-     * @description Admin only. How long the organization's history (sessions, runs, uploads, callback deliveries, audit rows) is kept, where the setting comes from, and the oldest record kept of each kind. With `preview_days`, also how many records the worker's next sweep would delete with that retention.
+     * @description Every member (the console shows support the setting read-only). How long the organization's history (sessions, runs, uploads, callback deliveries, audit rows) is kept, where the setting comes from, and the oldest record kept of each kind. With `preview_days`, also how many records the worker's next sweep would delete with that retention.
      */
     get: operations["getRetention"];
     put?: never;
@@ -4703,6 +4707,40 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  getAccessKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The Access Key's id (`key_...`), not the key itself.
+         * @example key_0VdXj3Op5Qr6St7Uv8Wx9y
+         */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessKeyRecord"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_access_key_not_found"];
+    };
+  };
   revokeAccessKey: {
     parameters: {
       query?: never;
@@ -5494,7 +5532,6 @@ export interface operations {
       };
       400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
     };
   };
@@ -6171,7 +6208,6 @@ export interface operations {
       };
       400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
-      403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
     };
   };

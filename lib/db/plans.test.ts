@@ -26,7 +26,7 @@ import {
 } from "../conversations/sessions";
 import { deleteExpiredUploads, listAgentFiles } from "../files/resumable";
 import { PrismaClient, type Agent } from "../generated/prisma/client";
-import { listKeyPage, listKeys } from "../keys/service";
+import { listKeyPage } from "../keys/service";
 import { listAgents } from "../agents/service";
 import { listSecretPage } from "../secrets/service";
 import { scrapeMetrics } from "../observability/scrape";
@@ -368,7 +368,6 @@ describe("query plans at volume", () => {
     "console run": () => getOrgRun({ organizationId: ORG, runId: ids.run, baseUrl: "http://x" }),
     "console run items": () => listRunItems({ organizationId: ORG, runId: ids.run, ...PAGE }),
     "console delivery": () => getDelivery(ORG, "dlv_000000000100"),
-    "console keys": () => listKeys({ organizationId: ORG }),
     // The thread view's first live poll: the long session's marks, at once (no `since`).
     "live changes of a session": () =>
       waitForChanges({

@@ -57,14 +57,13 @@ export function exportRecord(e: Export, link?: { baseUrl: string; path: string }
   };
 }
 
-/** Where an answer's download links point: the console's or the management API's download route. */
+/** Where an answer's download links point: the organization API's download route. */
 export interface LinkBase {
   baseUrl: string;
   path: string;
 }
 
-/** The download routes' paths, `{export_id}` filled in by the record. */
-export const CONSOLE_EXPORT_LINK = "/api/console/exports/{export_id}/download";
+/** The download route's path, `{export_id}` filled in by the record. */
 export const managementExportLink = (organizationId: string) =>
   `/api/v1/organizations/${organizationId}/exports/{export_id}/download`;
 

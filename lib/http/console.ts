@@ -24,7 +24,7 @@ export interface ConsoleUser {
 }
 
 /** The user of a live stored session (not signed out, here or everywhere, nor expired), with their memberships, or null. */
-async function sessionUserRow() {
+export async function sessionUserRow() {
   const session = (await auth()) as { uid?: unknown; sid?: unknown } | null;
   if (typeof session?.uid !== "string" || typeof session.sid !== "string") return null;
   return liveSessionUser({ userId: session.uid, sessionId: session.sid });
@@ -77,7 +77,7 @@ export function requireSameOrigin(req: Request) {
   }
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface ConsoleCtx<P, Q, B> extends BaseCtx<P, Q, B> {
   user: ConsoleUser;

@@ -14,11 +14,12 @@ import type { Reply } from "./respond";
 export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Who may call: an Access Key (public API), a user token (management API), a console session,
+ * Who may call: an Access Key (public API), a member of the path's organization with a user token
+ * or a console session (the organization API, lib/http/member.ts), a console session,
  * the console signed out (sign-in, accepting an invitation), or nobody in particular (service
  * routes; a signed download's token is checked by the route itself).
  */
-export type AuthKind = "accessKey" | "userToken" | "console" | "consoleOpen" | "public";
+export type AuthKind = "accessKey" | "member" | "console" | "consoleOpen" | "public";
 
 /**
  * An answer without a JSON body a schema describes: no body (`204`, `HEAD`, tus), a file's bytes
@@ -99,7 +100,7 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   /** The route's pattern as its folders spell it: `/api/agents/[agent_id]/runs`. */
   path: string;
   auth: AuthKind;
-  /** The admin role is needed (user token, console); support gets 403 forbidden. */
+  /** The admin role is needed (member, console); support gets 403 forbidden. */
   admin?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;

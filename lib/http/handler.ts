@@ -4,12 +4,10 @@
 // or a Response; they throw ApiError for errors.
 import type { z } from "zod";
 import { agentForRequest, type AgentRow } from "../agents/service";
-import { keyActor, userActor, type Actor } from "../audit";
+import { keyActor, type Actor } from "../audit";
 import { requirePermission, verifyAccessKey, type KeyPrincipal } from "../auth/access-keys";
 import { bearerToken } from "../auth/secrets";
-import { membershipRole, verifyUserToken, type UserPrincipal } from "../auth/user-tokens";
 import { ApiError, ClientAbortError } from "../errors";
-import type { Role } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { log } from "../log";
 import { assertStorable, parseWith } from "../validate";
@@ -46,13 +44,6 @@ export interface BaseCtx<P, Q, B> {
 export interface KeyCtx<P, Q, B> extends BaseCtx<P, Q, B> {
   key: KeyPrincipal;
   agent: AgentRow;
-  actor: Actor;
-}
-
-export interface UserCtx<P, Q, B> extends BaseCtx<P, Q, B> {
-  user: UserPrincipal;
-  organizationId: string;
-  role: Role;
   actor: Actor;
 }
 
@@ -190,32 +181,6 @@ export function withAccessKey<
       },
       handler as (
         c: Auth & { key: KeyPrincipal; agent: AgentRow; actor: Actor } & BaseCtx<P, Q, B>,
-      ) => Promise<unknown>,
-    );
-}
-
-/** Management API: `Authorization: Bearer ut_...` of a member of the organization in the path. */
-export function withUserToken<
-  P = Record<string, string>,
-  Q = undefined,
-  B = undefined,
-  R extends Responses = Responses,
->(spec: RouteContract<P, Q, B, R>, handler: (c: UserCtx<P, Q, B>) => Promise<HandlerResult<R>>): RouteHandler {
-  expectAuth(spec, "userToken");
-  return (req, ctx) =>
-    wrapRoute(
-      req,
-      ctx,
-      spec,
-      async (r, rawParams) => {
-        const user = await verifyUserToken(bearerToken(r.headers.get("authorization")));
-        const organizationId = String(rawParams.org_id ?? "");
-        const role = await membershipRole(user.userId, organizationId);
-        if (spec.admin && role !== "admin") throw new ApiError("forbidden", "This action needs the admin role.");
-        return { user, organizationId, role, actor: userActor(user), principal: user.userId };
-      },
-      handler as (
-        c: Auth & { user: UserPrincipal; organizationId: string; role: Role; actor: Actor } & BaseCtx<P, Q, B>,
       ) => Promise<unknown>,
     );
 }

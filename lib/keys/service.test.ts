@@ -3,7 +3,7 @@ import { verifyAccessKey, clearKeyCache } from "../auth/access-keys";
 import { sha256 } from "../auth/secrets";
 import { openTestDatabase } from "../../test-support/db";
 import { bootstrap } from "../orgs/service";
-import { listKeys, mintKey, revokeKey } from "./service";
+import { listKeyPage, mintKey, revokeKey } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let orgId: string;
@@ -28,7 +28,7 @@ describe("access keys", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).toBe(sha256(minted.key));
     expect(JSON.stringify(rows[0])).not.toContain(minted.key);
-    const listed = await listKeys({ organizationId: orgId });
+    const listed = await listKeyPage({ organizationId: orgId, limit: 500 });
     expect(JSON.stringify(listed)).not.toContain(minted.key);
     expect(JSON.stringify(listed)).not.toContain(sha256(minted.key));
   });

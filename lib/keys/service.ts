@@ -117,16 +117,6 @@ export async function mintKey(opts: {
   return { ...keyRecord(row), key: secret.raw };
 }
 
-/** Every key of the organization, newest first (the console's list). */
-export async function listKeys(opts: { organizationId: string }) {
-  const db = await prisma();
-  const rows = await db.accessKey.findMany({
-    where: { organizationId: opts.organizationId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
-  return rows.map(keyRecord);
-}
-
 /** One key (the console's key page). */
 export async function getKey(opts: { organizationId: string; keyId: string }) {
   return keyRecord(await findKey(opts.organizationId, opts.keyId));

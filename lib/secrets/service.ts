@@ -77,11 +77,6 @@ function secretRecord(row: OrgSecret, usedBy: Usage): SecretRecord {
 const notFound = (name: string) =>
   new ApiError("secret_not_found", `No organization secret named "${name}".`, { name });
 
-/** Every secret of the organization, by name (the console's list). */
-export async function listSecrets(opts: { organizationId: string }) {
-  return (await listSecretPage(opts)).secrets;
-}
-
 /** The management API's list: a page of secrets by name, after `cursor` (docs/api.md, Paging); every
  *  secret when `limit` is absent. Names are unique in an organization: the name alone orders them. */
 export async function listSecretPage(opts: { organizationId: string; limit?: number; cursor?: string }) {

@@ -239,7 +239,7 @@ export const rateLimitHeaders = (): Json => ({
 export type Method = "get" | "head" | "options" | "post" | "put" | "patch" | "delete";
 
 /** How an operation authenticates: an Access Key (public API), a user token (management API), none. */
-export type Auth = "accessKey" | "userToken" | "none";
+export type Auth = "accessKey" | "member" | "none";
 
 /** One operation as the path files describe it; document.ts adds security and the error answers. */
 export interface Operation {

@@ -236,6 +236,15 @@ function sharedComponents() {
         bearerFormat: "ut_...",
         description: "A user token (management API): printed on first start, or `npm run admin -- create-token`.",
       },
+      consoleSession: {
+        type: "apiKey",
+        in: "cookie",
+        name: "authjs.session-token",
+        description:
+          "The console's session cookie (`__Secure-authjs.session-token` over https), as a signed-in browser sends " +
+          "it. A state-changing request with it must carry the console's own `Origin` (else `403 cross_site_request`); " +
+          "with an `Authorization` header as well, the header decides.",
+      },
     },
     headers: {
       "X-Request-Id": header(
@@ -275,7 +284,7 @@ function sharedComponents() {
 
 const SECURITY: Record<Operation["auth"], Json[]> = {
   accessKey: [{ accessKey: [] }],
-  userToken: [{ userToken: [] }],
+  member: [{ userToken: [] }, { consoleSession: [] }],
   none: [],
 };
 
@@ -369,7 +378,7 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
         responses: answerResponses(c, `${contract.method} ${contract.path}`, contract.responses, responses),
         method: contract.method.toLowerCase() as Operation["method"],
         path: path ?? openApiPath(contract.path),
-        auth: contract.auth === "accessKey" || contract.auth === "userToken" ? contract.auth : "none",
+        auth: contract.auth === "accessKey" || contract.auth === "member" ? contract.auth : "none",
         errors: requestErrors(contract),
       },
     ];

@@ -9,7 +9,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/access-keys",
-  auth: "userToken",
+  auth: "member",
   body: MintKeyBody,
   admin: true,
   responses: { 201: MintedAccessKey },
@@ -41,7 +41,7 @@ export const POST = route({
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys",
-  auth: "userToken",
+  auth: "member",
   query: ManagementKeyListQuery,
   responses: { 200: ManagementAccessKeyList },
   errors: [...USER_ERRORS, "invalid_request"],

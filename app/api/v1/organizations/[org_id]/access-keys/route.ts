@@ -1,14 +1,15 @@
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { defaultRateLimitPerMinute } from "@/lib/keys/rate-limit";
 import { listKeyPage, mintKey } from "@/lib/keys/service";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, body }) => new Reply(await mintKey({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken(contract.GET, async ({ organizationId, query }) => {
+export const GET = withMember(contract.GET, async ({ organizationId, query }) => {
   const page = await listKeyPage({ organizationId, ...query });
   return { ...page, default_rate_limit_per_minute: defaultRateLimitPerMinute() };
 });

@@ -9,7 +9,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents",
-  auth: "userToken",
+  auth: "member",
   body: CreateAgentBody,
   admin: true,
   responses: { 201: AgentRecord },
@@ -39,7 +39,7 @@ export const POST = route({
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents",
-  auth: "userToken",
+  auth: "member",
   query: ManagementAgentListQuery,
   responses: { 200: AgentList },
   errors: [...USER_ERRORS, "invalid_request"],

@@ -1,12 +1,13 @@
 import { createAgent, listAgents } from "@/lib/agents/service";
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   listAgents({ organizationId, includeArchived: query.include_archived, limit: query.limit, cursor: query.cursor }),
 );

@@ -1,5 +1,5 @@
 import { queryParameters } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AlertEventList, AlertEventListQuery } from "@/lib/alerts/schemas";
 import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
@@ -7,17 +7,16 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/alert-events",
-  auth: "userToken",
-  admin: true,
+  auth: "member",
   query: AlertEventListQuery,
   responses: { 200: AlertEventList },
-  errors: [...ADMIN_ERRORS, "invalid_request"],
+  errors: [...USER_ERRORS, "invalid_request"],
   openapi: () => ({
     operationId: "listAlertEvents",
     summary: "List the alert history",
     tag: "Alerts",
     description:
-      "Admin only. Each time a rule fired or resolved: its value, when, and where it was delivered " +
+      "Every member (the console shows support the history). Each time a rule fired or resolved: its value, when, and where it was delivered " +
       "(`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the " +
       "server sends email: without `SMTP_URL` no email was sent). Newest first, a " +
       "page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).",

@@ -1,7 +1,7 @@
 import { listAlertEvents } from "@/lib/alerts/service";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   listAlertEvents({ organizationId, ...query }),
 );

@@ -9,7 +9,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/alert-rules",
-  auth: "userToken",
+  auth: "member",
   body: AlertRuleBody,
   admin: true,
   responses: { 201: AlertRuleRecord },
@@ -50,7 +50,7 @@ export const POST = route({
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/alert-rules",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   query: AlertRuleListQuery,
   responses: { 200: AlertRuleList },

@@ -1,13 +1,14 @@
 import { createAlertRule, listAlertRules } from "@/lib/alerts/service";
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, body }) =>
     new Reply(await createAlertRule({ organizationId, input: body, actor }), 201),
 );
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   listAlertRules({ organizationId, ...query }),
 );

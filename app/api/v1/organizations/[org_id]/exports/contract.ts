@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/exports",
-  auth: "userToken",
+  auth: "member",
   body: CreateExportBody,
   responses: { 201: ExportRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden"],
@@ -40,7 +40,7 @@ export const POST = route({
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/exports",
-  auth: "userToken",
+  auth: "member",
   query: ExportListQuery,
   responses: { 200: ExportList },
   errors: [...USER_ERRORS, "invalid_request"],

@@ -1,8 +1,9 @@
 import { createExport, listExports, managementExportLink } from "@/lib/exports/service";
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, role, actor, body, baseUrl }) =>
     new Reply(
@@ -17,6 +18,6 @@ export const POST = withUserToken(
     ),
 );
 
-export const GET = withUserToken(contract.GET, ({ organizationId, role, query, baseUrl }) =>
+export const GET = withMember(contract.GET, ({ organizationId, role, query, baseUrl }) =>
   listExports({ organizationId, role, ...query, link: { baseUrl, path: managementExportLink(organizationId) } }),
 );

@@ -1,5 +1,5 @@
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
 import { route } from "@/lib/http/contract";
@@ -20,17 +20,16 @@ const setting = {
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/retention",
-  auth: "userToken",
+  auth: "member",
   query: RetentionQuery,
-  admin: true,
   responses: { 200: RetentionSetting },
-  errors: [...ADMIN_ERRORS, "invalid_request"],
+  errors: [...USER_ERRORS, "invalid_request"],
   openapi: () => ({
     operationId: "getRetention",
     summary: "Get the organization's retention",
     tag: "Retention",
     description:
-      "Admin only. How long the organization's history (sessions, runs, uploads, callback deliveries, audit " +
+      "Every member (the console shows support the setting read-only). How long the organization's history (sessions, runs, uploads, callback deliveries, audit " +
       "rows) is kept, where the setting comes from, and the oldest record kept of each kind. With " +
       "`preview_days`, also how many records the worker's next sweep would delete with that retention.",
     parameters: [ORG_ID],
@@ -59,7 +58,7 @@ export const GET = route({
 export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/retention",
-  auth: "userToken",
+  auth: "member",
   body: SetRetentionBody,
   admin: true,
   responses: { 200: RetentionSetting },

@@ -1,11 +1,11 @@
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { retentionSetting, setRetention } from "@/lib/retention/service";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   retentionSetting({ organizationId, previewDays: query.preview_days }),
 );
 
-export const PATCH = withUserToken(contract.PATCH, ({ organizationId, actor, body }) =>
+export const PATCH = withMember(contract.PATCH, ({ organizationId, actor, body }) =>
   setRetention({ organizationId, input: body, actor }),
 );

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/secrets",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   query: ManagementSecretListQuery,
   responses: { 200: ManagementSecretList },

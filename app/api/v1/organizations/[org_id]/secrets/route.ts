@@ -1,7 +1,7 @@
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { listSecretPage } from "@/lib/secrets/service";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   listSecretPage({ organizationId, ...query }),
 );

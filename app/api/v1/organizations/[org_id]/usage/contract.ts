@@ -26,7 +26,7 @@ const figures = {
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/usage",
-  auth: "userToken",
+  auth: "member",
   query: UsageQuery,
   responses: { 200: UsageReport },
   errors: [...USER_ERRORS, "invalid_request"],

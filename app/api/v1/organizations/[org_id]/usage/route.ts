@@ -1,5 +1,5 @@
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { usageReport } from "@/lib/usage/service";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, query }) => usageReport({ organizationId, query }));
+export const GET = withMember(contract.GET, ({ organizationId, query }) => usageReport({ organizationId, query }));

@@ -1,14 +1,32 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { jsonContent } from "@/lib/http/openapi/builder";
-import { ADMIN_ERRORS, KEY_ID, ORG_ID } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { AccessKeyRecord, UpdateKeyBody } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
+  auth: "member",
+  responses: { 200: AccessKeyRecord },
+  errors: [...USER_ERRORS, "access_key_not_found"],
+  openapi: () => ({
+    operationId: "getAccessKey",
+    summary: "Get an Access Key",
+    tag: "Access Keys",
+    description: "Every member. The key's record (its start, never the secret), revoked or not.",
+    parameters: [ORG_ID, KEY_ID],
+    responses: {
+      "200": { description: "The key.", examples: { key: { summary: "A key", value: ex.accessKeyRecord } } },
+    },
+  }),
+});
+
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   responses: { 200: AccessKeyRecord },
   errors: [...ADMIN_ERRORS, "access_key_not_found"],
@@ -32,7 +50,7 @@ export const DELETE = route({
 export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
-  auth: "userToken",
+  auth: "member",
   body: UpdateKeyBody,
   admin: true,
   responses: { 200: AccessKeyRecord },

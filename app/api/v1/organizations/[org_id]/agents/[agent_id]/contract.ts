@@ -17,7 +17,7 @@ const ETAG_HEADER = {
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
-  auth: "userToken",
+  auth: "member",
   responses: { 200: AgentRecord },
   errors: [...USER_ERRORS, "agent_not_found"],
   openapi: () => ({
@@ -41,7 +41,7 @@ export const GET = route({
 export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
-  auth: "userToken",
+  auth: "member",
   body: UpdateAgentBody,
   admin: true,
   responses: { 200: AgentRecord },
@@ -97,7 +97,7 @@ export const PATCH = route({
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, "agent_not_found"],

@@ -1,14 +1,14 @@
 import { archiveAgent, getAgent } from "@/lib/agents/service";
 import { updateAgent } from "@/lib/agents/versions";
 import { agentReply } from "@/lib/http/agent-routes";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, async ({ organizationId, params }) =>
+export const GET = withMember(contract.GET, async ({ organizationId, params }) =>
   agentReply(await getAgent({ organizationId, agentId: String(params.agent_id) })),
 );
 
-export const PATCH = withUserToken(contract.PATCH, async ({ organizationId, actor, params, body, req }) =>
+export const PATCH = withMember(contract.PATCH, async ({ organizationId, actor, params, body, req }) =>
   agentReply(
     await updateAgent({
       organizationId,
@@ -21,6 +21,6 @@ export const PATCH = withUserToken(contract.PATCH, async ({ organizationId, acto
 );
 
 /** Archives the agent (no new triggers or uploads; its data stays readable). Idempotent. */
-export const DELETE = withUserToken(contract.DELETE, async ({ organizationId, actor, params }) =>
+export const DELETE = withMember(contract.DELETE, async ({ organizationId, actor, params }) =>
   archiveAgent({ organizationId, agentId: String(params.agent_id), actor }),
 );

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/alert-rules/[rule_id]",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   params: AlertRuleParams,
   responses: { 200: AlertRuleRecord },
@@ -29,7 +29,7 @@ export const GET = route({
 export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/alert-rules/[rule_id]",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   params: AlertRuleParams,
   body: AlertRulePatch,
@@ -61,7 +61,7 @@ export const PATCH = route({
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/alert-rules/[rule_id]",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   params: AlertRuleParams,
   responses: { 200: DeletedAlertRule },

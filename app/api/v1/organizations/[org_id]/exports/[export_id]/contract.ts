@@ -5,7 +5,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/exports/[export_id]",
-  auth: "userToken",
+  auth: "member",
   params: ExportParams,
   responses: { 200: ExportRecord },
   errors: [...USER_ERRORS, "invalid_request", "export_not_found"],

@@ -1,8 +1,8 @@
 import { getExport, managementExportLink } from "@/lib/exports/service";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, role, params, baseUrl }) =>
+export const GET = withMember(contract.GET, ({ organizationId, role, params, baseUrl }) =>
   getExport({
     organizationId,
     role,

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const PUT = route({
   method: "PUT",
   path: "/api/v1/organizations/[org_id]/secrets/[name]",
-  auth: "userToken",
+  auth: "member",
   params: SecretParams,
   body: SetSecretBody,
   admin: true,
@@ -39,7 +39,7 @@ export const PUT = route({
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/secrets/[name]",
-  auth: "userToken",
+  auth: "member",
   params: SecretParams,
   admin: true,
   responses: { 200: DeletedSecret },

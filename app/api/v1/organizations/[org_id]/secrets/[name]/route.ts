@@ -1,6 +1,14 @@
-import { withUserToken } from "@/lib/http/handler";
-import { deleteSecretRoute, setSecretRoute } from "@/lib/http/secret-routes";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
+import { deleteSecret, setSecret } from "@/lib/secrets/service";
 import * as contract from "./contract";
 
-export const PUT = setSecretRoute(withUserToken, contract.PUT);
-export const DELETE = deleteSecretRoute(withUserToken, contract.DELETE);
+// 201 when it created the secret, 200 when it replaced its value.
+export const PUT = withMember(contract.PUT, async ({ organizationId, actor, params, body }) => {
+  const { secret, created } = await setSecret({ organizationId, name: params.name, value: body.value, actor });
+  return new Reply(secret, created ? 201 : 200);
+});
+
+export const DELETE = withMember(contract.DELETE, ({ organizationId, actor, params }) =>
+  deleteSecret({ organizationId, name: params.name, actor }),
+);

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]/roll",
-  auth: "userToken",
+  auth: "member",
   body: RollKeyBody,
   admin: true,
   responses: { 201: MintedAccessKey },

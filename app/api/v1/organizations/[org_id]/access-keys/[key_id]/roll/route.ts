@@ -1,8 +1,9 @@
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { rollKey } from "@/lib/keys/service";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, params, body }) =>
     new Reply(await rollKey({ organizationId, keyId: String(params.key_id), input: body, actor }), 201),

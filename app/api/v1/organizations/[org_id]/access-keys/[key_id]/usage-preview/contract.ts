@@ -5,7 +5,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]/usage-preview",
-  auth: "userToken",
+  auth: "member",
   responses: { 200: KeyUsagePreview },
   errors: [...USER_ERRORS, "access_key_not_found"],
   openapi: () => ({

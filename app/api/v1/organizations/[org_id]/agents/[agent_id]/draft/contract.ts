@@ -7,7 +7,7 @@ import { route } from "@/lib/http/contract";
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/draft",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, "invalid_request", "agent_not_found", "draft_conflict"],

@@ -1,9 +1,9 @@
 import { discardDraft } from "@/lib/agents/versions";
 import { agentReply } from "@/lib/http/agent-routes";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const DELETE = withUserToken(contract.DELETE, async ({ organizationId, actor, params, req }) =>
+export const DELETE = withMember(contract.DELETE, async ({ organizationId, actor, params, req }) =>
   agentReply(
     await discardDraft({
       organizationId,

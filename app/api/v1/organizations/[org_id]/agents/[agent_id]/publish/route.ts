@@ -1,8 +1,8 @@
 import { publishDraft } from "@/lib/agents/versions";
 import { publishReply } from "@/lib/http/agent-routes";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(contract.POST, async ({ organizationId, actor, params, body }) =>
+export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body }) =>
   publishReply(await publishDraft({ organizationId, agentId: String(params.agent_id), input: body, actor })),
 );

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollback",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   body: RollbackBody,
   bodyOptional: true,

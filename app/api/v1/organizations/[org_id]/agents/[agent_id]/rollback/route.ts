@@ -1,8 +1,8 @@
 import { rollback } from "@/lib/agents/versions";
 import { agentReply } from "@/lib/http/agent-routes";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(contract.POST, async ({ organizationId, actor, params, body }) =>
+export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body }) =>
   agentReply((await rollback({ organizationId, agentId: String(params.agent_id), actor, note: body.note }))!),
 );

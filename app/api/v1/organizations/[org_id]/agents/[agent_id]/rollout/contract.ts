@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollout",
-  auth: "userToken",
+  auth: "member",
   responses: { 200: RolloutReport },
   errors: [...USER_ERRORS, "agent_not_found"],
   openapi: () => ({
@@ -29,7 +29,7 @@ export const GET = route({
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollout",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   body: RolloutBody,
   responses: { 200: AgentRecord },

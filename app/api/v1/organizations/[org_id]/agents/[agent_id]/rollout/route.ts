@@ -1,12 +1,12 @@
 import { changeRollout, rolloutReport } from "@/lib/agents/versions";
 import { agentReply } from "@/lib/http/agent-routes";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, async ({ organizationId, params }) =>
+export const GET = withMember(contract.GET, async ({ organizationId, params }) =>
   rolloutReport({ organizationId, agentId: String(params.agent_id) }),
 );
 
-export const POST = withUserToken(contract.POST, async ({ organizationId, actor, params, body }) =>
+export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body }) =>
   agentReply(await changeRollout({ organizationId, agentId: String(params.agent_id), percent: body.percent, actor })),
 );

@@ -9,7 +9,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions",
-  auth: "userToken",
+  auth: "member",
   query: VersionListQuery,
   responses: { 200: VersionList },
   errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],

@@ -5,7 +5,7 @@ import { route } from "@/lib/http/contract";
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/alert-rules/[rule_id]/test",
-  auth: "userToken",
+  auth: "member",
   admin: true,
   params: AlertRuleParams,
   responses: { 202: AlertTestSent },

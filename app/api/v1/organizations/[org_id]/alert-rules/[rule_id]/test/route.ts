@@ -1,8 +1,9 @@
 import { sendTestAlert } from "@/lib/alerts/service";
-import { Reply, withUserToken } from "@/lib/http/handler";
+import { Reply } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const POST = withUserToken(
+export const POST = withMember(
   contract.POST,
   async ({ organizationId, params }) => new Reply(await sendTestAlert({ organizationId, ruleId: params.rule_id }), 202),
 );

@@ -7,7 +7,7 @@ import { ANSWER, route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/exports/[export_id]/download",
-  auth: "userToken",
+  auth: "member",
   params: ExportParams,
   query: ExportDownloadQuery,
   responses: { 200: ANSWER.file, 206: ANSWER.file, 302: ANSWER.redirect },

@@ -1,9 +1,9 @@
 // The signed link of an export (lib/exports/links.ts), for a member of its organization.
 import { downloadExport } from "@/lib/exports/service";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withUserToken(contract.GET, ({ organizationId, role, actor, params, query, req }) =>
+export const GET = withMember(contract.GET, ({ organizationId, role, actor, params, query, req }) =>
   downloadExport({
     organizationId,
     role,

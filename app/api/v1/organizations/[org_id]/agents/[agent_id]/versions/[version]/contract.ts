@@ -7,7 +7,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]",
-  auth: "userToken",
+  auth: "member",
   params: VersionParams,
   responses: { 200: VersionRecord },
   errors: [...USER_ERRORS, "invalid_request", "agent_not_found", "agent_version_not_found"],

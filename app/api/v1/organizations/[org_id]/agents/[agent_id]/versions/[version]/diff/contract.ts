@@ -8,7 +8,7 @@ import { route } from "@/lib/http/contract";
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff",
-  auth: "userToken",
+  auth: "member",
   params: VersionParams,
   query: VersionDiffQuery,
   responses: { 200: VersionDiff },

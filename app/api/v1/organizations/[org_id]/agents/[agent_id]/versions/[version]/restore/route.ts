@@ -1,9 +1,9 @@
 import { restoreVersion } from "@/lib/agents/versions";
-import { withUserToken } from "@/lib/http/handler";
+import { withMember } from "@/lib/http/member";
 import { agentReply } from "@/lib/http/agent-routes";
 import * as contract from "./contract";
 
-export const POST = withUserToken(contract.POST, async ({ organizationId, actor, params, body, req }) =>
+export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body, req }) =>
   agentReply(
     await restoreVersion({
       organizationId,

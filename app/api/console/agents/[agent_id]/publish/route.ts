@@ -1,8 +1,0 @@
-import { publishDraft } from "@/lib/agents/versions";
-import { publishReply } from "@/lib/http/agent-routes";
-import { withConsole } from "@/lib/http/console";
-import * as contract from "./contract";
-
-export const POST = withConsole(contract.POST, async ({ organizationId, actor, params, body }) =>
-  publishReply(await publishDraft({ organizationId, agentId: String(params.agent_id), input: body, actor })),
-);

@@ -1,8 +1,0 @@
-import { rollback } from "@/lib/agents/versions";
-import { agentReply } from "@/lib/http/agent-routes";
-import { withConsole } from "@/lib/http/console";
-import * as contract from "./contract";
-
-export const POST = withConsole(contract.POST, async ({ organizationId, actor, params, body }) =>
-  agentReply((await rollback({ organizationId, agentId: String(params.agent_id), actor, note: body.note }))!),
-);

@@ -1,0 +1,185 @@
+// Every route of the organization API (/api/v1/organizations/[org_id]/..., auth "member"), for the
+// member matrix (e2e/security/member-matrix.test.ts): the list and which routes are admin only come
+// from the route contracts (app/api/contracts.ts); what is kept here is how to call each one, in
+// organization A (REQUESTS). A member route without a request here fails at load.
+import { CONTRACTS } from "../../app/api/contracts";
+import { finishedExport, type ConsoleFixtures } from "./console-routes";
+
+export interface MemberRequest {
+  method: string;
+  /** The route's pattern: with the method, the key of its contract. */
+  pattern: string;
+  /** The path under `/api/v1/organizations/{org A}`. */
+  path: (f: ConsoleFixtures) => string | Promise<string>;
+  body?: (f: ConsoleFixtures) => unknown;
+}
+
+export interface MemberRoute extends MemberRequest {
+  /** Admin only (its contract says so): support gets 403 forbidden. */
+  admin: boolean;
+}
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+const ORG = "/api/v1/organizations/[org_id]";
+
+const REQUESTS: MemberRequest[] = [
+  { method: "GET", pattern: `${ORG}/access-keys`, path: () => "/access-keys" },
+  {
+    method: "POST",
+    pattern: `${ORG}/access-keys`,
+    path: () => "/access-keys",
+    body: () => ({ name: `matrix ${unique()}`, permissions: ["agents:invoke"], rate_limit_per_minute: 120 }),
+  },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/access-keys/[key_id]`,
+    path: async (f) => `/access-keys/${await f.freshKey()}`,
+    body: () => ({ name: `matrix ${unique()}`, rate_limit_per_minute: 60 }),
+  },
+  { method: "DELETE", pattern: `${ORG}/access-keys/[key_id]`, path: async (f) => `/access-keys/${await f.freshKey()}` },
+  { method: "GET", pattern: `${ORG}/access-keys/[key_id]`, path: async (f) => `/access-keys/${await f.freshKey()}` },
+  {
+    method: "POST",
+    pattern: `${ORG}/access-keys/[key_id]/roll`,
+    path: async (f) => `/access-keys/${await f.freshKey()}/roll`,
+    body: () => ({ grace_period_seconds: 3600 }),
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/access-keys/[key_id]/usage-preview`,
+    path: async (f) => `/access-keys/${await f.freshKey()}/usage-preview`,
+  },
+  { method: "GET", pattern: `${ORG}/agents`, path: () => "/agents" },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents`,
+    path: () => "/agents",
+    body: () => ({ name: `matrix ${unique()}`, kind: "conversational", runtime: { type: "echo" } }),
+  },
+  { method: "GET", pattern: `${ORG}/agents/[agent_id]`, path: (f) => `/agents/${f.conversational}` },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/agents/[agent_id]`,
+    path: (f) => `/agents/${f.conversational}`,
+    body: () => ({ name: "matrix echo" }),
+  },
+  { method: "DELETE", pattern: `${ORG}/agents/[agent_id]`, path: async (f) => `/agents/${await f.freshAgent()}` },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/agents/[agent_id]/draft`,
+    path: async (f) => `/agents/${await f.freshDraftAgent()}/draft`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/publish`,
+    path: async (f) => `/agents/${await f.freshDraftAgent()}/publish`,
+    body: () => ({ note: "matrix" }),
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/rollback`,
+    path: async (f) => `/agents/${await f.freshRolloutAgent()}/rollback`,
+    body: () => ({}),
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/rollout`,
+    path: async (f) => `/agents/${await f.freshRolloutAgent()}/rollout`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/rollout`,
+    path: async (f) => `/agents/${await f.freshRolloutAgent()}/rollout`,
+    body: () => ({ percent: 50 }),
+  },
+  { method: "GET", pattern: `${ORG}/agents/[agent_id]/versions`, path: (f) => `/agents/${f.conversational}/versions` },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/versions/[version]`,
+    path: (f) => `/agents/${f.conversational}/versions/1`,
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/versions/[version]/diff`,
+    path: async (f) => `/agents/${await f.freshDraftAgent()}/versions/1/diff?to=2`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/versions/[version]/restore`,
+    path: async (f) => `/agents/${await f.freshAgent()}/versions/1/restore`,
+    body: () => ({ note: "matrix" }),
+  },
+  { method: "GET", pattern: `${ORG}/alert-events`, path: () => "/alert-events" },
+  { method: "GET", pattern: `${ORG}/alert-rules`, path: () => "/alert-rules" },
+  {
+    method: "POST",
+    pattern: `${ORG}/alert-rules`,
+    path: () => "/alert-rules",
+    body: () => ({ name: `matrix ${unique()}`, kind: "review_waiting", threshold: 600 }),
+  },
+  { method: "GET", pattern: `${ORG}/alert-rules/[rule_id]`, path: async (f) => `/alert-rules/${await f.freshRule()}` },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/alert-rules/[rule_id]`,
+    path: async (f) => `/alert-rules/${await f.freshRule()}`,
+    body: () => ({ enabled: false }),
+  },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/alert-rules/[rule_id]`,
+    path: async (f) => `/alert-rules/${await f.freshRule()}`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/alert-rules/[rule_id]/test`,
+    path: async (f) => `/alert-rules/${await f.freshRule()}/test`,
+  },
+  { method: "GET", pattern: `${ORG}/exports`, path: () => "/exports" },
+  {
+    method: "POST",
+    pattern: `${ORG}/exports`,
+    path: () => "/exports",
+    body: () => ({ kind: "sessions", format: "jsonl" }),
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/exports/[export_id]`,
+    path: async (f) => `/exports/${(await finishedExport(f.orgA)).id}`,
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/exports/[export_id]/download`,
+    path: async (f) => {
+      const done = await finishedExport(f.orgA);
+      return `/exports/${done.id}/download?token=${done.token}`;
+    },
+  },
+  { method: "GET", pattern: `${ORG}/retention`, path: () => "/retention?preview_days=30" },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/retention`,
+    path: () => "/retention",
+    // The suite's organizations follow the server default (keep forever): setting it again changes nothing.
+    body: () => ({ retention_days: null }),
+  },
+  { method: "GET", pattern: `${ORG}/secrets`, path: () => "/secrets" },
+  {
+    method: "PUT",
+    pattern: `${ORG}/secrets/[name]`,
+    path: () => `/secrets/matrix-${unique()}`,
+    body: () => ({ value: "matrix-secret-value" }),
+  },
+  { method: "DELETE", pattern: `${ORG}/secrets/[name]`, path: async (f) => `/secrets/${await f.freshSecret()}` },
+  { method: "GET", pattern: `${ORG}/usage`, path: () => "/usage?group_by=hour" },
+];
+
+const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));
+
+/** Every organization API route (its contract), with how to call it. */
+export const MEMBER_ROUTES: MemberRoute[] = CONTRACTS.filter((c) => c.auth === "member").map((c) => {
+  const request = requests.get(`${c.method} ${c.path}`);
+  if (!request) throw new Error(`e2e/api/member-routes.ts: add a request for ${c.method} ${c.path} to REQUESTS`);
+  return { ...request, admin: c.admin === true };
+});
+
+export const MEMBER_REQUEST_KEYS = REQUESTS.map((r) => `${r.method} ${r.pattern}`);

@@ -14,6 +14,15 @@ export const AUDIT_GROUPS = {
       updated: "Access Key changed",
     },
   },
+  evaluation: {
+    label: "Evaluations",
+    any: "Any evaluation change",
+    actions: {
+      created: "Evaluation started",
+      cancelled: "Evaluation cancelled",
+      verdict: "Evaluation case judged",
+    },
+  },
   agent: {
     label: "Agents",
     any: "Any agent change",

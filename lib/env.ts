@@ -284,6 +284,24 @@ export const EnvSchema = z.object({
     .describe(
       "Replies of one organization that may always run at once per process while a slot is free (its share). Beyond it an organization borrows idle slots while REPLY_RESERVED_SLOTS stay free, so one organization alone uses nearly all of REPLY_CONCURRENCY; when several wait, each free slot goes to the one holding fewest. Its further replies wait in its own line.",
     ),
+  EVALUATIONS_PER_ORG: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(3)
+    .describe(
+      "Evaluations one organization may have queued or running at once; another is refused with 429 too_many_evaluations and Retry-After.",
+    ),
+  EVALUATION_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe(
+      "Cases of one evaluation replayed at once by a worker. Their model calls also take the organization's reply slots (ORG_REPLY_CONCURRENCY), so an evaluation never crowds out another organization's live replies.",
+    ),
   REPLY_RESERVED_SLOTS: z.coerce
     .number()
     .int()

@@ -28,7 +28,9 @@ export type IdPrefix =
   | "exp"
   | "alr"
   | "alt"
-  | "view";
+  | "view"
+  | "eval"
+  | "evc";
 
 /** Characters after the prefix and underscore: 8 of time and 14 random, all base62. */
 export const ID_CHARS = 22;

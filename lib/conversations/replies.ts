@@ -363,3 +363,17 @@ export function startReply(task: ReplyTask): Promise<ReplyOutcome> {
   );
   return running;
 }
+
+/**
+ * Runs `fn` in one of the process's reply slots of `organizationId`, as a live reply would: an
+ * evaluation's model calls (lib/evaluations) wait in their organization's line, so that they never
+ * take the slots another organization's live replies are owed.
+ */
+export async function withReplySlot<T>(organizationId: string, fn: () => Promise<T>): Promise<T> {
+  const release = await state.slots.acquire(organizationId);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}

@@ -21,6 +21,8 @@ export const JOBS = {
   }),
   /** Produce one export's file (lib/exports/produce.ts). */
   export: z.object({ exportId: z.string().min(1), organizationId: z.string().optional() }),
+  /** Replay an evaluation's cases, a batch at a time (lib/evaluations/job.ts). */
+  evaluation: z.object({ evaluationId: z.string().min(1), organizationId: z.string().min(1) }),
 } as const;
 
 export type QueueName = keyof typeof JOBS;
@@ -29,7 +31,7 @@ export type QueueName = keyof typeof JOBS;
  * The data field whose values share a queue's workers fairly (lib/queue/table.ts `fairTag`): each
  * value's jobs in order, values taking turns. Runs share by organization.
  */
-export const FAIR_FIELD: Partial<Record<QueueName, string>> = { run: "organizationId" };
+export const FAIR_FIELD: Partial<Record<QueueName, string>> = { run: "organizationId", evaluation: "organizationId" };
 export type JobInput<N extends QueueName> = z.input<(typeof JOBS)[N]>;
 export type JobData<N extends QueueName> = z.output<(typeof JOBS)[N]>;
 

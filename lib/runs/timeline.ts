@@ -23,7 +23,8 @@ export type Segment =
       unmet?: number[];
       error?: string;
     }
-  | { at: number; step: number; ms: number; error?: string };
+  /** A call; an http step's answer (`response`, when small) and an llm step's `tokens` are kept for replays (lib/evaluations). */
+  | { at: number; step: number; ms: number; error?: string; response?: unknown; tokens?: number };
 
 /** The segment of one evaluator result for an item that entered at step `from`. */
 export function evaluationSegment(r: ItemResult, from: number, at: number, stepCount: number, error?: string): Segment {

@@ -8,4 +8,5 @@ export const HANDLERS: { [N in QueueName]: Entry<N> } = {
   run: { handler: async () => (await import("../workflow/job")).runJob, concurrency: 4 },
   bulk_action: { handler: async () => (await import("../bulk/job")).bulkActionJob, concurrency: 1 },
   export: { handler: async () => (await import("../exports/produce")).exportJob, concurrency: 1 },
+  evaluation: { handler: async () => (await import("../evaluations/job")).evaluationJob, concurrency: 2 },
 };

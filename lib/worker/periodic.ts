@@ -44,6 +44,13 @@ export const SWEEPS: Sweep[] = [
     run: async () => (await import("../bulk/job")).failOrphanedBulkActions(),
   },
   {
+    // Evaluations whose job's last attempt died with its process get a new job, which continues
+    // from their cases (lib/evaluations/job.ts): checked twice a heartbeat, as orphaned runs.
+    what: "orphaned evaluation sweep",
+    everyMs: () => (env().QUEUE_HEARTBEAT_SECONDS * 1000) / 2,
+    run: async () => (await import("../evaluations/job")).resumeOrphanedEvaluations(),
+  },
+  {
     // Expired unfinished uploads lose their bytes and records.
     what: "upload sweep",
     everyMs: () => env().UPLOAD_CLEANUP_INTERVAL_MS,

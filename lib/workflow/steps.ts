@@ -50,7 +50,24 @@ export interface StepContext {
   /** The run's organization's secrets, for credentials its steps name. */
   secrets?: SecretLookup;
   evaluator: Evaluator;
+  /** An evaluation's replay (lib/evaluations): calls go through it instead of the outside world. */
+  replay?: Replay;
 }
+
+/**
+ * How a replay performs the calls of its steps: an http step's answer (a recorded one, or a live call
+ * the admin asked for), every model call's usage counted, waits not waited.
+ */
+export interface Replay {
+  http(step: Extract<Step, { type: "http" }>, body: unknown, itemIndex: number): Promise<unknown>;
+  onModelCall(reply: { token_usage: { total_tokens: number }; cost: number }): void;
+}
+
+/** Thrown by a replay's http hook for a step that has no recorded answer: the item stops there, skipped. */
+export class NoRecording extends Error {}
+
+/** The largest http answer (JSON text) kept in an item's trace for replays (lib/evaluations). */
+export const MAX_RECORDED_CHARS = 64 * 1024;
 
 const plans = new WeakMap<Step[], PlanStep[]>();
 
@@ -183,13 +200,22 @@ export function tracedOutcome(
 export const stepIdempotencyKey = (runId: string, itemIndex: number, stepId: string) =>
   `${runId}/${itemIndex}/${stepId}`;
 
-/** Performs an http/llm/wait step for the item (JSON text); returns the item as it leaves the step. */
+/**
+ * What a call adds to its trace segment: an http answer (for replays, when small enough) or an llm
+ * step's token count (a replay's cost estimate).
+ */
+type Recorded = { response?: unknown; tokens?: number };
+
+/**
+ * Performs an http/llm/wait step for the item (JSON text); returns the item as it leaves the step,
+ * with what its trace records of the call.
+ */
 async function perform(
   step: Step,
   call: Extract<ItemResult, { k: "call" }>,
   itemIndex: number,
   ctx: StepContext,
-): Promise<string> {
+): Promise<{ json: string; recorded?: Recorded }> {
   switch (step.type) {
     case "http": {
       const item: unknown = JSON.parse(call.json);
@@ -197,6 +223,7 @@ async function perform(
         call.body !== undefined
           ? JSON.parse(call.body)
           : { run_id: ctx.runId, step_id: step.id, item_index: itemIndex, item, inputs: ctx.inputs };
+      if (ctx.replay) return { json: withField(item, step, await ctx.replay.http(step, body, itemIndex)) };
       const answer = await postJson(step.url, body, {
         timeoutMs: step.timeout_ms,
         headers: step.headers,
@@ -206,7 +233,8 @@ async function perform(
         // worker stopped or died), so that a receiver can drop a repeat (docs/workflows.md).
         idempotencyKey: stepIdempotencyKey(ctx.runId, itemIndex, step.id),
       });
-      return withField(item, step, answer);
+      const small = answer === undefined || JSON.stringify(answer).length <= MAX_RECORDED_CHARS;
+      return { json: withField(item, step, answer), ...(small ? { recorded: { response: answer ?? null } } : {}) };
     }
     case "llm": {
       const reply = await complete(step.runtime ?? ctx.runtime, call.prompt ?? "", {
@@ -214,11 +242,16 @@ async function perform(
         system: step.system,
         secrets: ctx.secrets,
       });
-      return withField(JSON.parse(call.json), step, reply.content);
+      ctx.replay?.onModelCall(reply);
+      return {
+        json: withField(JSON.parse(call.json), step, reply.content),
+        recorded: { tokens: reply.token_usage.total_tokens },
+      };
     }
     case "wait":
-      await sleep(step.ms, ctx.signal);
-      return call.json;
+      // A replay does not wait: what the step does to the item is nothing.
+      if (!ctx.replay) await sleep(step.ms, ctx.signal);
+      return { json: call.json };
     default:
       throw new Error(`step ${step.id} (${step.type}) is not a call`);
   }
@@ -252,10 +285,15 @@ export async function runItem(opts: {
     const step = steps[call.step]!;
     const started = Date.now();
     try {
-      next = { json: await perform(step, call, opts.itemIndex, ctx), from: call.step + 1 };
-      trace.push({ at: started, step: call.step, ms: Date.now() - started });
+      const done = await perform(step, call, opts.itemIndex, ctx);
+      next = { json: done.json, from: call.step + 1 };
+      trace.push({ at: started, step: call.step, ms: Date.now() - started, ...done.recorded });
     } catch (e) {
       if (ctx.signal.aborted) return null;
+      if (e instanceof NoRecording) {
+        trace.push({ at: started, step: call.step, ms: 0, error: "no_recording" });
+        return { status: "skipped", data: call.json, stepIndex: call.step, stepId: step.id, trace };
+      }
       const error = describe(step, e);
       trace.push({ at: started, step: call.step, ms: Date.now() - started, error });
       const at = { blame: call.step, stepIndex: call.step, data: call.json, error };

@@ -75,26 +75,32 @@ import * as c70 from "./v1/organizations/[org_id]/access-keys/[key_id]/usage-pre
 import * as c71 from "./v1/organizations/[org_id]/access-keys/contract";
 import * as c72 from "./v1/organizations/[org_id]/agents/[agent_id]/contract";
 import * as c73 from "./v1/organizations/[org_id]/agents/[agent_id]/draft/contract";
-import * as c74 from "./v1/organizations/[org_id]/agents/[agent_id]/publish/contract";
-import * as c75 from "./v1/organizations/[org_id]/agents/[agent_id]/rollback/contract";
-import * as c76 from "./v1/organizations/[org_id]/agents/[agent_id]/rollout/contract";
-import * as c77 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/contract";
-import * as c78 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff/contract";
-import * as c79 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/restore/contract";
-import * as c80 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/contract";
-import * as c81 from "./v1/organizations/[org_id]/agents/contract";
-import * as c82 from "./v1/organizations/[org_id]/alert-events/contract";
-import * as c83 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/contract";
-import * as c84 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/test/contract";
-import * as c85 from "./v1/organizations/[org_id]/alert-rules/contract";
-import * as c86 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
-import * as c87 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
-import * as c88 from "./v1/organizations/[org_id]/exports/contract";
-import * as c89 from "./v1/organizations/[org_id]/retention/contract";
-import * as c90 from "./v1/organizations/[org_id]/secrets/[name]/contract";
-import * as c91 from "./v1/organizations/[org_id]/secrets/contract";
-import * as c92 from "./v1/organizations/[org_id]/usage/contract";
-import * as c93 from "./workflows/[agent_id]/trigger/contract";
+import * as c74 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cancel/contract";
+import * as c75 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]/contract";
+import * as c76 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]/verdict/contract";
+import * as c77 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases/contract";
+import * as c78 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/contract";
+import * as c79 from "./v1/organizations/[org_id]/agents/[agent_id]/evaluations/contract";
+import * as c80 from "./v1/organizations/[org_id]/agents/[agent_id]/publish/contract";
+import * as c81 from "./v1/organizations/[org_id]/agents/[agent_id]/rollback/contract";
+import * as c82 from "./v1/organizations/[org_id]/agents/[agent_id]/rollout/contract";
+import * as c83 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/contract";
+import * as c84 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff/contract";
+import * as c85 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/restore/contract";
+import * as c86 from "./v1/organizations/[org_id]/agents/[agent_id]/versions/contract";
+import * as c87 from "./v1/organizations/[org_id]/agents/contract";
+import * as c88 from "./v1/organizations/[org_id]/alert-events/contract";
+import * as c89 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/contract";
+import * as c90 from "./v1/organizations/[org_id]/alert-rules/[rule_id]/test/contract";
+import * as c91 from "./v1/organizations/[org_id]/alert-rules/contract";
+import * as c92 from "./v1/organizations/[org_id]/exports/[export_id]/contract";
+import * as c93 from "./v1/organizations/[org_id]/exports/[export_id]/download/contract";
+import * as c94 from "./v1/organizations/[org_id]/exports/contract";
+import * as c95 from "./v1/organizations/[org_id]/retention/contract";
+import * as c96 from "./v1/organizations/[org_id]/secrets/[name]/contract";
+import * as c97 from "./v1/organizations/[org_id]/secrets/contract";
+import * as c98 from "./v1/organizations/[org_id]/usage/contract";
+import * as c99 from "./workflows/[agent_id]/trigger/contract";
 
 export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c0),
@@ -191,4 +197,10 @@ export const CONTRACTS: readonly RouteContract[] = [
   ...Object.values(c91),
   ...Object.values(c92),
   ...Object.values(c93),
+  ...Object.values(c94),
+  ...Object.values(c95),
+  ...Object.values(c96),
+  ...Object.values(c97),
+  ...Object.values(c98),
+  ...Object.values(c99),
 ];

@@ -178,6 +178,27 @@ describe("every route's answer is its contract's", () => {
     });
   });
 
+  it("evaluations: a dry run, one made and read with its cases and a verdict, another cancelled", async () => {
+    const { orgA } = ctx();
+    const auth = orgA.user_token;
+    const chat = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+    await ok("POST", `/api/agents/webhook/${chat}`, { auth: key, body: { message: "evaluate me" } });
+    const a = `/api/v1/organizations/${orgA.organization_id}/agents/${chat}`;
+    const source = { kind: "sessions", limit: 1 };
+    await ok("POST", `${a}/evaluations`, { auth, body: { candidate: 1, source, dry_run: true } });
+    const made = await ok("POST", `${a}/evaluations`, { auth, body: { candidate: 1, source } });
+    const e = `${a}/evaluations/${made.body.evaluation_id}`;
+    await ok("GET", `${a}/evaluations`, { auth });
+    await ok("GET", e, { auth });
+    const cases = await ok("GET", `${e}/cases`, { auth });
+    await ok("GET", `${e}/cases/${cases.body.cases[0].case_id}`, { auth });
+    await ok("PUT", `${e}/cases/${cases.body.cases[0].case_id}/verdict`, { auth, body: { verdict: "better" } });
+    // A candidate that answers in 20 s: the evaluation is still running when it is cancelled.
+    await ok("PATCH", a, { auth, body: { runtime: { type: "echo", delay_ms: 20_000 }, base_version: 1 } });
+    const slow = await ok("POST", `${a}/evaluations`, { auth, body: { source } });
+    await ok("POST", `${a}/evaluations/${slow.body.evaluation_id}/cancel`, { auth });
+  });
+
   it("files: an upload, a run's output file by its signed URL, and a tus upload through its protocol", async () => {
     const form = new FormData();
     form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "answers.csv");

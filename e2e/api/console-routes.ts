@@ -41,6 +41,10 @@ export interface ConsoleFixtures {
   freshDraftAgent(): Promise<string>;
   /** A conversational agent of org A with version 2 rolling out to 10 %. */
   freshRolloutAgent(): Promise<string>;
+  /** An evaluation of org A's conversational agent (one case), made once: its agent, id and case. */
+  evaluation(): Promise<{ agentId: string; evaluationId: string; caseId: string }>;
+  /** A running evaluation of org A made for this call (its candidate answers in 20 s: cancel stops it). */
+  freshEvaluation(): Promise<{ agentId: string; evaluationId: string }>;
 }
 
 export interface ConsoleRoute extends ConsoleRequest {
@@ -133,6 +137,22 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
       return res.body.rule_id;
     },
     freshDraftAgent: () => draftAgent(orgA),
+    evaluation: () => (shared ??= sharedEvaluation(orgA, conversational)),
+    freshEvaluation: async () => {
+      const agentId = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+      const turn = await call("POST", `/api/agents/webhook/${agentId}`, {
+        auth: key,
+        body: { message: "evaluate me" },
+      });
+      expect(turn.status, turn.text).toBe(200);
+      const draft = await call("PATCH", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}`, {
+        auth: orgA.user_token,
+        body: { runtime: { type: "echo", delay_ms: 20_000 }, base_version: 1 },
+      });
+      expect(draft.status, draft.text).toBe(200);
+      const made = await createEvaluation(orgA, agentId, "draft");
+      return { agentId, evaluationId: made.evaluation_id };
+    },
     freshRolloutAgent: async () => {
       const agentId = await draftAgent(orgA);
       const res = await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents/${agentId}/publish`, {
@@ -143,6 +163,29 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
       return agentId;
     },
   };
+}
+
+let shared: Promise<{ agentId: string; evaluationId: string; caseId: string }> | undefined;
+
+/** An evaluation of `agentId` (its published version on its latest session), made through the organization API. */
+async function createEvaluation(org: ReturnType<typeof ctx>["orgA"], agentId: string, candidate: "draft" | number) {
+  const res = await call("POST", `/api/v1/organizations/${org.organization_id}/agents/${agentId}/evaluations`, {
+    auth: org.user_token,
+    body: { candidate, source: { kind: "sessions", limit: 1 } },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+async function sharedEvaluation(org: ReturnType<typeof ctx>["orgA"], agentId: string) {
+  const made = await createEvaluation(org, agentId, 1);
+  const cases = await call(
+    "GET",
+    `/api/v1/organizations/${org.organization_id}/agents/${agentId}/evaluations/${made.evaluation_id}/cases`,
+    { auth: org.user_token },
+  );
+  expect(cases.status, cases.text).toBe(200);
+  return { agentId, evaluationId: made.evaluation_id as string, caseId: cases.body.cases[0].case_id as string };
 }
 
 /** A conversational agent of `org` with a draft, version 2 (a slower echo), on top of version 1. */

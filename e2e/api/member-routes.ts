@@ -109,6 +109,59 @@ const REQUESTS: MemberRequest[] = [
     path: async (f) => `/agents/${await f.freshAgent()}/versions/1/restore`,
     body: () => ({ note: "matrix" }),
   },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/evaluations`,
+    path: (f) => `/agents/${f.conversational}/evaluations`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/evaluations`,
+    path: (f) => `/agents/${f.conversational}/evaluations`,
+    // A dry run: it answers the figures and makes nothing (the organization's evaluations are bounded).
+    body: () => ({ candidate: 1, source: { kind: "sessions", limit: 5 }, dry_run: true }),
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/evaluations/[evaluation_id]`,
+    path: async (f) => {
+      const e = await f.evaluation();
+      return `/agents/${e.agentId}/evaluations/${e.evaluationId}`;
+    },
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/evaluations/[evaluation_id]/cancel`,
+    path: async (f) => {
+      const e = await f.freshEvaluation();
+      return `/agents/${e.agentId}/evaluations/${e.evaluationId}/cancel`;
+    },
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/evaluations/[evaluation_id]/cases`,
+    path: async (f) => {
+      const e = await f.evaluation();
+      return `/agents/${e.agentId}/evaluations/${e.evaluationId}/cases`;
+    },
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]`,
+    path: async (f) => {
+      const e = await f.evaluation();
+      return `/agents/${e.agentId}/evaluations/${e.evaluationId}/cases/${e.caseId}`;
+    },
+  },
+  {
+    method: "PUT",
+    pattern: `${ORG}/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]/verdict`,
+    path: async (f) => {
+      const e = await f.evaluation();
+      return `/agents/${e.agentId}/evaluations/${e.evaluationId}/cases/${e.caseId}/verdict`;
+    },
+    body: () => ({ verdict: "same", note: "matrix" }),
+  },
   { method: "GET", pattern: `${ORG}/alert-events`, path: () => "/alert-events" },
   { method: "GET", pattern: `${ORG}/alert-rules`, path: () => "/alert-rules" },
   {

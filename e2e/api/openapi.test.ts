@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
 import { finishedExport } from "./console-routes";
-import { call, createAgent, ctx, ECHO_AGENT } from "./helpers";
+import { evaluationsConform, versionsConform } from "./openapi-flows";
+import { call, createAgent, ctx } from "./helpers";
 import {
   agents,
   agree,
@@ -565,42 +566,11 @@ describe("management API and service routes: real answers match the document", (
   });
 
   it("agent versions: draft, preview, publish, canary, rollout, rollback, restore, discard, and their errors", async () => {
-    const { orgA } = ctx();
-    const a = { auth: orgA.user_token };
-    const agent = (
-      await call("POST", `/api/v1/organizations/${orgA.organization_id}/agents`, { ...a, body: ECHO_AGENT })
-    ).body.agent_id;
-    const base = `/api/v1/organizations/${orgA.organization_id}/agents/${agent}`;
-    const doc = "/api/v1/organizations/{org_id}/agents/{agent_id}";
-    const echo = (delay_ms: number) => ({ runtime: { type: "echo", delay_ms } });
-    expect(
-      conform("PATCH", doc, await call("PATCH", base, { ...a, body: { ...echo(1), base_version: 1 } })).status,
-    ).toBe(200);
-    expect(
-      conform("PATCH", doc, await call("PATCH", base, { ...a, body: { ...echo(2), base_version: 1 } })).status,
-    ).toBe(409);
-    expect(conform("GET", `${doc}/versions`, await call("GET", `${base}/versions`, a)).status).toBe(200);
-    expect(conform("GET", `${doc}/versions/{version}`, await call("GET", `${base}/versions/2`, a)).status).toBe(200);
-    expect(conform("GET", `${doc}/versions/{version}`, await call("GET", `${base}/versions/9`, a)).status).toBe(404);
-    const diff = `${doc}/versions/{version}/diff`;
-    expect(conform("GET", diff, await call("GET", `${base}/versions/1/diff?to=2`, a)).status).toBe(200);
-    expect(conform("GET", diff, await call("GET", `${base}/versions/1/diff`, a)).status).toBe(400);
-    const publish = (body?: unknown) => call("POST", `${base}/publish`, { ...a, body });
-    expect(conform("POST", `${doc}/publish`, await publish({ dry_run: true })).status).toBe(200);
-    expect(conform("POST", `${doc}/publish`, await publish({ rollout_percent: 101 })).status).toBe(400);
-    expect(conform("POST", `${doc}/publish`, await publish({ rollout_percent: 25 })).status).toBe(200);
-    expect(conform("POST", `${doc}/publish`, await publish({})).status).toBe(409);
-    expect(conform("GET", `${doc}/rollout`, await call("GET", `${base}/rollout`, a)).status).toBe(200);
-    const rollout = (percent: unknown) => call("POST", `${base}/rollout`, { ...a, body: { percent } });
-    expect(conform("POST", `${doc}/rollout`, await rollout(50)).status).toBe(200);
-    expect(conform("POST", `${doc}/rollout`, await rollout(0)).status).toBe(400);
-    expect(conform("POST", `${doc}/rollback`, await call("POST", `${base}/rollback`, a)).status).toBe(200);
-    expect(conform("POST", `${doc}/rollback`, await call("POST", `${base}/rollback`, a)).status).toBe(409);
-    expect(conform("POST", `${doc}/rollout`, await rollout(50)).status).toBe(409);
-    const restore = `${doc}/versions/{version}/restore`;
-    expect(conform("POST", restore, await call("POST", `${base}/versions/1/restore`, a)).status).toBe(200);
-    expect(conform("POST", restore, await call("POST", `${base}/versions/3/restore`, a)).status).toBe(409);
-    expect(conform("DELETE", `${doc}/draft`, await call("DELETE", `${base}/draft`, a)).status).toBe(200);
+    await versionsConform();
+  });
+
+  it("evaluations: a dry run, one made, read, judged and listed, one cancelled, and their errors", async () => {
+    await evaluationsConform();
   });
 
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {

@@ -138,6 +138,9 @@ export function serverProcessEnv(port: number): NodeJS.ProcessEnv {
     // production default (600 a minute) but still counted, so that every request goes through the
     // limiter as in production. rate-limits.test.ts sets its own.
     RATE_LIMIT_PER_MINUTE: "1000000",
+    // The suites make evaluations in every organization they share (the member matrix makes one per
+    // principal it tries): the bound (3 by default) is tested by lib/evaluations/evaluations.test.ts.
+    EVALUATIONS_PER_ORG: "1000",
     ...LOCAL_UPSTREAMS_ENV,
   };
 }

@@ -606,6 +606,127 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's evaluations
+     * @description Newest first, a page at a time (docs/api.md, Paging).
+     */
+    get: operations["listEvaluations"];
+    put?: never;
+    /**
+     * Evaluate a version on real traffic
+     * @description Admin only. Replays a slice of the agent's real sessions (conversational agents: the last user turn with its recorded history, or every turn with the history the version itself produces: `source.turns`) or runs (workflows: the first 100 items of each, through the version's steps) against `candidate`, beside `baseline`: what production answered at the time (`recorded`) or another version replayed the same way. Nothing production reads is written: no session, message, run, callback, alert, usage figure or export sees a replay. Workflow `http` steps answer what they answered in the original run (a step with nothing recorded leaves its item `skipped_no_recording`) unless `live_calls` is true; model calls are real and count against `budget` (the evaluation stops, `stopped` with `stop_reason`, at the first case after it is reached). `checks` run on every case (a failing check fails the case, never the evaluation). `dry_run: true` answers the number of cases, the calls and the estimated tokens and cost, and makes nothing. The organization may have `EVALUATIONS_PER_ORG` queued or running (`429 too_many_evaluations`).
+     */
+    post: operations["createEvaluation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations/{evaluation_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an evaluation
+     * @description Status and progress, the counts of cases (passed, failed, errored, skipped, changed) and of people's verdicts, and each side's figures over the cases replayed: error rate, latency p50 and p95, tokens and cost.
+     */
+    get: operations["getEvaluation"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations/{evaluation_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an evaluation
+     * @description Admin only. The cases not yet replayed are skipped (`skip_reason: cancelled`); one in flight is dropped. An evaluation that has finished: `409 evaluation_finished`.
+     */
+    post: operations["cancelEvaluation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations/{evaluation_id}/cases": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an evaluation's cases
+     * @description In replay order, a page at a time: each case's input, both sides' outputs, errors, latency, tokens and cost, the text diff from the baseline's output to the candidate's, each check's result and a person's verdict.
+     */
+    get: operations["listEvaluationCases"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations/{evaluation_id}/cases/{case_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an evaluation case */
+    get: operations["getEvaluationCase"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/evaluations/{evaluation_id}/cases/{case_id}/verdict": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Judge a case
+     * @description Any member (support too): the candidate's answer is `better`, the `same` or `worse` than the baseline's, with an optional note; `null` clears it. Audited; the evaluation's `verdicts` count them.
+     */
+    put: operations["judgeEvaluationCase"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/agents/{agent_id}/publish": {
     parameters: {
       query?: never;
@@ -1420,6 +1541,94 @@ export interface components {
       workflow?: components["schemas"]["WorkflowDefinition"];
       callback_url?: string | null;
     };
+    CreateEvaluationBody: {
+      /**
+       * @description The version to evaluate: `draft` (the agent's draft) or a version number.
+       * @default draft
+       */
+      candidate?: "draft" | number;
+      /**
+       * @description `recorded`: what production answered at the time; or a version replayed the same way.
+       * @default recorded
+       */
+      baseline?: "recorded" | number;
+      source: {
+        /**
+         * @description `sessions` (conversational agents) or `runs` (workflows).
+         * @enum {string}
+         */
+        kind: "sessions" | "runs";
+        /** @description A saved view of the sessions or runs list whose filters select the cases. */
+        view_id?: string;
+        /** @description The sessions or runs list's filters, as the console's URL spells them (`status`, `user_id`, `from`, `to`, ...). */
+        filters?: {
+          [key: string]: string;
+        };
+        /** @default 50 */
+        limit?: number;
+        /**
+         * @default latest
+         * @enum {string}
+         */
+        sample?: "latest" | "random";
+        /**
+         * @description Sessions: `last` replays each session's last user turn with its recorded history; `all` replays every user turn in order, with the history the replaying version itself produced.
+         * @default last
+         * @enum {string}
+         */
+        turns?: "last" | "all";
+      };
+      /** @default [] */
+      checks?: (
+        | {
+            /** @constant */
+            kind: "expression";
+            name: string;
+            /** @description JSONata over `{input, output, baseline}` (the case's), evaluated in the expression sandbox; it must be `true`. */
+            expression: string;
+          }
+        | {
+            /** @constant */
+            kind: "json_schema";
+            name?: string;
+            /** @description A JSON Schema (draft 2020-12) the output must match: a reply parsed as JSON, or each item of a workflow's output. */
+            schema: {
+              [key: string]: unknown;
+            };
+          }
+        | {
+            /** @constant */
+            kind: "equals_baseline";
+            name?: string;
+          }
+        | {
+            /** @constant */
+            kind: "max_latency_ms";
+            name?: string;
+            value: number;
+          }
+        | {
+            /** @constant */
+            kind: "no_error";
+            name?: string;
+          }
+      )[];
+      /** @default {} */
+      budget?: {
+        max_cost_usd?: number;
+        max_tokens?: number;
+      };
+      /**
+       * @description Send workflow `http` steps for real. By default each step's recorded response is replayed.
+       * @default false
+       */
+      live_calls?: boolean;
+      /**
+       * @description Answer the figures of the evaluation without making it.
+       * @default false
+       */
+      dry_run?: boolean;
+    };
     CreateExportBody: {
       /** @enum {string} */
       kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
@@ -1491,6 +1700,8 @@ export interface components {
       | "invalid_agent"
       | "invalid_agent_version"
       | "search_query_too_long"
+      | "empty_source"
+      | "invalid_check"
       | "invalid_search_field"
       | "unauthorized"
       | "invalid_credentials"
@@ -1518,6 +1729,8 @@ export interface components {
       | "view_not_found"
       | "alert_rule_not_found"
       | "agent_version_not_found"
+      | "evaluation_not_found"
+      | "evaluation_case_not_found"
       | "method_not_allowed"
       | "conflict"
       | "invalid_state_transition"
@@ -1542,6 +1755,7 @@ export interface components {
       | "version_is_draft"
       | "invitation_expired"
       | "export_not_ready"
+      | "evaluation_finished"
       | "export_expired"
       | "request_timeout"
       | "payload_too_large"
@@ -1550,6 +1764,7 @@ export interface components {
       | "unsupported_media_type"
       | "search_too_broad"
       | "rate_limited"
+      | "too_many_evaluations"
       | "internal_error"
       | "upload_failed"
       | "upstream_timeout"
@@ -1567,6 +1782,235 @@ export interface components {
           [key: string]: unknown;
         };
       };
+    };
+    EvaluationCaseList: {
+      cases: components["schemas"]["EvaluationCaseRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    EvaluationCaseRecord: {
+      case_id: string;
+      position: number;
+      source: {
+        /** @enum {string} */
+        type: "session" | "run";
+        id: string;
+      };
+      /** @enum {string} */
+      status: "pending" | "running" | "done";
+      outcome: ("passed" | "failed" | "errored" | "skipped") | null;
+      skip_reason: string | null;
+      changed: boolean | null;
+      input: unknown;
+      baseline: {
+        /** @description A reply's text (an array of them turn by turn) or a run's items. */
+        output: unknown;
+        error: string | null;
+        latency_ms: number | null;
+        tokens: number;
+        /** @description US dollars, from the runtime's configured prices (0 without prices). */
+        cost_usd: number;
+      } | null;
+      candidate: {
+        /** @description A reply's text (an array of them turn by turn) or a run's items. */
+        output: unknown;
+        error: string | null;
+        latency_ms: number | null;
+        tokens: number;
+        /** @description US dollars, from the runtime's configured prices (0 without prices). */
+        cost_usd: number;
+      } | null;
+      /** @description The baseline's output turned into the candidate's, word by word (lines for JSON); null when not comparable. */
+      diff:
+        | {
+            /** @enum {string} */
+            op: "equal" | "insert" | "delete";
+            text: string;
+          }[]
+        | null;
+      checks: {
+        name: string;
+        kind: string;
+        passed: boolean;
+        message: string | null;
+      }[];
+      verdict: ("better" | "same" | "worse") | null;
+      verdict_note: string | null;
+      verdict_by: string | null;
+      verdict_at: string | null;
+      finished_at: string | null;
+    };
+    EvaluationDryRun: {
+      /** @constant */
+      dry_run: true;
+      candidate: {
+        version: number;
+        draft: boolean;
+      };
+      baseline: {
+        /** @enum {string} */
+        kind: "recorded" | "version";
+        version: number | null;
+      };
+      estimate: {
+        cases: number;
+        /** @description Calls to the candidate's (and a replayed baseline's) runtime. */
+        model_calls: number;
+        /** @description Workflow http steps sent for real (only with live_calls). */
+        http_calls: number;
+        /** @description From the recorded token counts of the replayed replies and llm steps. */
+        tokens: number;
+        /** @description US dollars, from the runtime's configured prices (0 without prices). */
+        cost_usd: number;
+      };
+    };
+    EvaluationList: {
+      evaluations: components["schemas"]["EvaluationRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    EvaluationRecord: {
+      evaluation_id: string;
+      agent_id: string;
+      /** @enum {string} */
+      status: "queued" | "running" | "completed" | "cancelled" | "stopped" | "failed";
+      stop_reason: string | null;
+      candidate: {
+        version: number;
+        draft: boolean;
+      };
+      baseline: {
+        /** @enum {string} */
+        kind: "recorded" | "version";
+        version: number | null;
+      };
+      source: {
+        /**
+         * @description `sessions` (conversational agents) or `runs` (workflows).
+         * @enum {string}
+         */
+        kind: "sessions" | "runs";
+        /** @description A saved view of the sessions or runs list whose filters select the cases. */
+        view_id?: string;
+        /** @description The sessions or runs list's filters, as the console's URL spells them (`status`, `user_id`, `from`, `to`, ...). */
+        filters?: {
+          [key: string]: string;
+        };
+        /** @default 50 */
+        limit?: number;
+        /**
+         * @default latest
+         * @enum {string}
+         */
+        sample?: "latest" | "random";
+        /**
+         * @description Sessions: `last` replays each session's last user turn with its recorded history; `all` replays every user turn in order, with the history the replaying version itself produced.
+         * @default last
+         * @enum {string}
+         */
+        turns?: "last" | "all";
+      };
+      checks: (
+        | {
+            /** @constant */
+            kind: "expression";
+            name: string;
+            /** @description JSONata over `{input, output, baseline}` (the case's), evaluated in the expression sandbox; it must be `true`. */
+            expression: string;
+          }
+        | {
+            /** @constant */
+            kind: "json_schema";
+            name?: string;
+            /** @description A JSON Schema (draft 2020-12) the output must match: a reply parsed as JSON, or each item of a workflow's output. */
+            schema: {
+              [key: string]: unknown;
+            };
+          }
+        | {
+            /** @constant */
+            kind: "equals_baseline";
+            name?: string;
+          }
+        | {
+            /** @constant */
+            kind: "max_latency_ms";
+            name?: string;
+            value: number;
+          }
+        | {
+            /** @constant */
+            kind: "no_error";
+            name?: string;
+          }
+      )[];
+      budget: {
+        max_cost_usd: number | null;
+        max_tokens: number | null;
+      };
+      live_calls: boolean;
+      estimate: {
+        cases: number;
+        /** @description Calls to the candidate's (and a replayed baseline's) runtime. */
+        model_calls: number;
+        /** @description Workflow http steps sent for real (only with live_calls). */
+        http_calls: number;
+        /** @description From the recorded token counts of the replayed replies and llm steps. */
+        tokens: number;
+        /** @description US dollars, from the runtime's configured prices (0 without prices). */
+        cost_usd: number;
+      };
+      progress: {
+        total: number;
+        done: number;
+      };
+      counts: {
+        passed: number;
+        failed: number;
+        errored: number;
+        skipped: number;
+        changed: number;
+      };
+      verdicts: {
+        better: number;
+        same: number;
+        worse: number;
+      };
+      sides: {
+        baseline: {
+          cases: number;
+          error_rate: number;
+          latency_ms: {
+            p50: number | null;
+            p95: number | null;
+          };
+          tokens: number;
+          /** @description US dollars, from the runtime's configured prices (0 without prices). */
+          cost_usd: number;
+        };
+        candidate: {
+          cases: number;
+          error_rate: number;
+          latency_ms: {
+            p50: number | null;
+            p95: number | null;
+          };
+          tokens: number;
+          /** @description US dollars, from the runtime's configured prices (0 without prices). */
+          cost_usd: number;
+        };
+      };
+      spent: {
+        tokens: number;
+        /** @description US dollars, from the runtime's configured prices (0 without prices). */
+        cost_usd: number;
+      };
+      error: string | null;
+      created_by: string | null;
+      /** Format: date-time */
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
     };
     Health: {
       /** @constant */
@@ -2068,6 +2512,11 @@ export interface components {
       content_type: string;
       filename: string;
     };
+    VerdictBody: {
+      /** @description `better`, `same` or `worse`; null clears it. */
+      verdict: ("better" | "same" | "worse") | null;
+      note?: string;
+    };
     VersionDiff: {
       agent_id: string;
       from_version: number;
@@ -2375,6 +2824,39 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_json" | "invalid_request" | "invalid_agent";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_agent_version`: a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.
+     *
+     *     `invalid_check`: evaluations: a check does not compile; `details.fields` names it (`checks[i].expression` or `.schema`).
+     *
+     *     `empty_source`: evaluations: the source's filters or saved view select no session or run with anything to replay.
+     *
+     *     `invalid_status`: list runs: the `status` filter is not a run state.
+     */
+    Error400_invalid_json_invalid_request_invalid_agent_version_invalid_check_empty_source_invalid_status: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?:
+              | "invalid_json"
+              | "invalid_request"
+              | "invalid_agent_version"
+              | "invalid_check"
+              | "empty_source"
+              | "invalid_status";
           };
         };
       };
@@ -2796,6 +3278,50 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
+     *     `evaluation_not_found`: evaluations: no evaluation with this id for the agent in the organization.
+     */
+    Error404_organization_not_found_agent_not_found_evaluation_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "evaluation_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
+     *     `evaluation_not_found`: evaluations: no evaluation with this id for the agent in the organization.
+     *
+     *     `evaluation_case_not_found`: evaluations: no case with this id in the evaluation.
+     */
+    Error404_organization_not_found_agent_not_found_evaluation_not_found_evaluation_case_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "evaluation_not_found" | "evaluation_case_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `alert_rule_not_found`: alerts: no alert rule with this id in the organization.
      */
     Error404_organization_not_found_alert_rule_not_found: {
@@ -2998,6 +3524,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "draft_conflict" | "nothing_to_publish" | "rollout_in_progress";
+          };
+        };
+      };
+    };
+    /** @description `evaluation_finished`: evaluations: cancel asked for an evaluation that has already finished; `details: {status}`. */
+    Error409_evaluation_finished: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "evaluation_finished";
           };
         };
       };
@@ -3222,6 +3763,25 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "rate_limited";
+          };
+        };
+      };
+    };
+    /** @description `too_many_evaluations`: evaluations: the organization already has the most evaluations queued or running (`EVALUATIONS_PER_ORG`); retry after `Retry-After` seconds. */
+    Error429_too_many_evaluations: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        "Retry-After": components["headers"]["Retry-After"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "too_many_evaluations";
           };
         };
       };
@@ -5133,6 +5693,327 @@ export interface operations {
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
       409: components["responses"]["Error409_draft_conflict"];
+    };
+  };
+  listEvaluations: {
+    parameters: {
+      query?: {
+        /** @description Maximum evaluations to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The evaluations. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+    };
+  };
+  createEvaluation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateEvaluationBody"];
+      };
+    };
+    responses: {
+      /** @description The dry run's figures. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationDryRun"];
+        };
+      };
+      /** @description The evaluation, queued. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_agent_version_invalid_check_empty_source_invalid_status"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_agent_archived"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+      429: components["responses"]["Error429_too_many_evaluations"];
+    };
+  };
+  getEvaluation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An evaluation of this agent (`eval_...`).
+         * @example eval_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        evaluation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The evaluation. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_evaluation_not_found"];
+    };
+  };
+  cancelEvaluation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An evaluation of this agent (`eval_...`).
+         * @example eval_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        evaluation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The evaluation, cancelled. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_evaluation_not_found"];
+      409: components["responses"]["Error409_evaluation_finished"];
+    };
+  };
+  listEvaluationCases: {
+    parameters: {
+      query?: {
+        /** @description Maximum cases to return (default 50, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+        /** @description Only cases of this outcome: `passed`, `failed`, `errored` or `skipped`. */
+        outcome?: "passed" | "failed" | "errored" | "skipped";
+        /** @description `true`: only cases whose candidate output differs from the baseline's; `false`: only the others. */
+        changed?: "true" | "false";
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An evaluation of this agent (`eval_...`).
+         * @example eval_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        evaluation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The cases. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationCaseList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_evaluation_not_found"];
+    };
+  };
+  getEvaluationCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An evaluation of this agent (`eval_...`).
+         * @example eval_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        evaluation_id: string;
+        /**
+         * @description A case of this evaluation (`evc_...`).
+         * @example evc_0VdXm5Qr7St8Uv9Wx0Yz1b
+         */
+        case_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The case. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationCaseRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_evaluation_not_found_evaluation_case_not_found"];
+    };
+  };
+  judgeEvaluationCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An evaluation of this agent (`eval_...`).
+         * @example eval_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        evaluation_id: string;
+        /**
+         * @description A case of this evaluation (`evc_...`).
+         * @example evc_0VdXm5Qr7St8Uv9Wx0Yz1b
+         */
+        case_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["VerdictBody"];
+      };
+    };
+    responses: {
+      /** @description The case. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EvaluationCaseRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_evaluation_not_found_evaluation_case_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
   publishAgentDraft: {

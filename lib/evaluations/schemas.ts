@@ -231,13 +231,10 @@ export const EvaluationCaseRecord = z.strictObject({
   input: z.unknown(),
   baseline: CaseSide.nullable(),
   candidate: CaseSide.nullable(),
-  diff: z
-    .array(DiffPart)
-    .nullable()
-    .meta({
-      description:
-        "The baseline's output turned into the candidate's, word by word (lines for JSON); null when not comparable.",
-    }),
+  diff: z.array(DiffPart).nullable().meta({
+    description:
+      "The baseline's output turned into the candidate's, word by word (lines for JSON); null when not comparable.",
+  }),
   checks: z.array(CheckResult),
   verdict: Verdict.nullable(),
   verdict_note: z.string().nullable(),

@@ -662,4 +662,3 @@ export async function judgeCase(opts: {
   return caseRecord(updated);
 }
 
-export { FINISHED_STATUSES };

@@ -365,6 +365,8 @@ export function paramPools(t: RouteTarget, f: Fixtures): Record<string, { valid:
     export_id: { valid: ["exp_fuzz"], other: ["exp_unknown"] },
     delivery_id: { valid: ["dlv_fuzz"], other: ["dlv_unknown"] },
     rule_id: { valid: ["alr_fuzz"], other: ["alr_unknown"] },
+    evaluation_id: { valid: ["eval_fuzz"], other: ["eval_unknown"] },
+    case_id: { valid: ["evc_fuzz"], other: ["evc_unknown"] },
     // Agent versions: every agent has a version 1; the others are missing or malformed.
     version: { valid: ["1"], other: ["999", "0", "x"] },
   };

@@ -251,6 +251,9 @@ export async function setupFixtures(): Promise<Fixtures> {
       // The fuzz's victim agents: version routes answer their 409s (no draft, no rollout) or act on them.
       freshDraftAgent: async () => victims.agents[0]!,
       freshRolloutAgent: async () => victims.agents[0]!,
+      // None made here: the evaluation routes answer 404 evaluation_not_found.
+      evaluation: async () => ({ agentId: conversational, evaluationId: "eval_fuzz", caseId: "evc_fuzz" }),
+      freshEvaluation: async () => ({ agentId: conversational, evaluationId: "eval_fuzz" }),
     },
   };
   await f.refreshSessions();

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import * as agents from "../../agents/schemas";
 import * as callbacks from "../../callbacks/schemas";
 import * as conversations from "../../conversations/schemas";
+import * as evaluations from "../../evaluations/schemas";
 import * as files from "../../files/schemas";
 import * as keys from "../../keys/schemas";
 import * as orgs from "../../orgs/schemas";
@@ -22,7 +23,7 @@ const isSchema = (value: unknown): value is z.ZodType => typeof value === "objec
  */
 const NAMES = (() => {
   const names = new Map<z.ZodType, string>();
-  for (const mod of [parts, agents, callbacks, conversations, files, keys, orgs, runs, secrets]) {
+  for (const mod of [parts, agents, callbacks, conversations, evaluations, files, keys, orgs, runs, secrets]) {
     for (const [name, value] of Object.entries(mod)) if (isSchema(value) && !names.has(value)) names.set(value, name);
   }
   return names;

@@ -44,7 +44,8 @@ export const ERROR_DOCS: ErrorDocs = {
     "an agent's configuration names an organization secret that does not exist, or an environment variable the operator does not allow (MODEL_KEY_ENV_ALLOWLIST); `details.fields` lists `{field, message}`.",
   search_query_too_long: "console search: the text is longer than 200 characters.",
   empty_source: "evaluations: the source's filters or saved view select no session or run with anything to replay.",
-  invalid_check: "evaluations: a check does not compile; `details.fields` names it (`checks[i].expression` or `.schema`).",
+  invalid_check:
+    "evaluations: a check does not compile; `details.fields` names it (`checks[i].expression` or `.schema`).",
   evaluation_not_found: "evaluations: no evaluation with this id for the agent in the organization.",
   evaluation_case_not_found: "evaluations: no case with this id in the evaluation.",
   evaluation_finished: "evaluations: cancel asked for an evaluation that has already finished; `details: {status}`.",

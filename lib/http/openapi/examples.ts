@@ -429,3 +429,84 @@ export const alertRuleRecord = {
   last_value: 2.5,
   created_at: "2026-11-20T10:00:00.000Z",
 };
+
+const EVALUATION_ID = "eval_0VdXm5Qr7St8Uv9Wx0Yz1a";
+const CASE_ID = "evc_0VdXm5Qr7St8Uv9Wx0Yz1b";
+
+export const evaluationEstimate = { cases: 50, model_calls: 50, http_calls: 0, tokens: 21_400, cost_usd: 0.0642 };
+
+export const evaluationRecord = {
+  evaluation_id: EVALUATION_ID,
+  agent_id: ID.agent,
+  status: "completed",
+  stop_reason: null,
+  candidate: { version: 5, draft: true },
+  baseline: { kind: "recorded", version: null },
+  source: { kind: "sessions", filters: { status: "closed" }, limit: 50, sample: "latest", turns: "last" },
+  checks: [
+    { kind: "expression", name: "mentions the order", expression: '$contains(output, "order")' },
+    { kind: "no_error" },
+  ],
+  budget: { max_cost_usd: 1, max_tokens: null },
+  live_calls: false,
+  estimate: evaluationEstimate,
+  progress: { total: 50, done: 50 },
+  counts: { passed: 46, failed: 3, errored: 1, skipped: 0, changed: 41 },
+  verdicts: { better: 12, same: 5, worse: 2 },
+  sides: {
+    baseline: { cases: 50, error_rate: 0, latency_ms: { p50: 1840, p95: 3920 }, tokens: 21_012, cost_usd: 0.0631 },
+    candidate: { cases: 50, error_rate: 0.02, latency_ms: { p50: 1210, p95: 2875 }, tokens: 17_730, cost_usd: 0.0532 },
+  },
+  spent: { tokens: 17_730, cost_usd: 0.0532 },
+  error: null,
+  created_by: "admin@example.com",
+  created_at: AT,
+  started_at: AT,
+  finished_at: LATER,
+};
+
+export const evaluationDryRun = {
+  dry_run: true,
+  candidate: { version: 5, draft: true },
+  baseline: { kind: "recorded", version: null },
+  estimate: evaluationEstimate,
+};
+
+export const evaluationCase = {
+  case_id: CASE_ID,
+  position: 0,
+  source: { type: "session", id: ID.session },
+  status: "done",
+  outcome: "passed",
+  skip_reason: null,
+  changed: true,
+  input: "Where is my order?",
+  baseline: {
+    output: "Your order shipped yesterday.",
+    error: null,
+    latency_ms: 1840,
+    tokens: 412,
+    cost_usd: 0.0012,
+  },
+  candidate: {
+    output: "Your order shipped yesterday; it arrives Friday.",
+    error: null,
+    latency_ms: 1210,
+    tokens: 398,
+    cost_usd: 0.0011,
+  },
+  diff: [
+    { op: "equal", text: "Your order shipped " },
+    { op: "delete", text: "yesterday." },
+    { op: "insert", text: "yesterday; it arrives Friday." },
+  ],
+  checks: [
+    { name: "mentions the order", kind: "expression", passed: true, message: null },
+    { name: "no_error#2", kind: "no_error", passed: true, message: null },
+  ],
+  verdict: "better",
+  verdict_note: "Gives the delivery day",
+  verdict_by: "support@example.com",
+  verdict_at: LATER,
+  finished_at: LATER,
+};

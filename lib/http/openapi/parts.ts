@@ -30,6 +30,12 @@ export const IF_MATCH = {
 export const SESSION_ID = pathParameter("session_id", "A session of this agent (`sess_...`).", ex.ID.session);
 export const MESSAGE_ID = pathParameter("message_id", "A message of this session (`msg_...`).", ex.ID.reply);
 export const RUN_ID = pathParameter("run_id", "A run of this agent (`run_...`).", ex.ID.run);
+export const EVALUATION_ID = pathParameter(
+  "evaluation_id",
+  "An evaluation of this agent (`eval_...`).",
+  ex.evaluationRecord.evaluation_id,
+);
+export const CASE_ID = pathParameter("case_id", "A case of this evaluation (`evc_...`).", ex.evaluationCase.case_id);
 
 export const ref = (name: string) => ({ $ref: `#/components/${name}` });
 export const IDEMPOTENCY_KEY = ref("parameters/Idempotency-Key");

@@ -1,0 +1,23 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { EvaluationCaseParams, EvaluationCaseRecord } from "@/lib/evaluations/schemas";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { AGENT_ID, CASE_ID, EVALUATION_ID } from "@/lib/http/openapi/parts";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]",
+  auth: "member",
+  params: EvaluationCaseParams,
+  responses: { 200: EvaluationCaseRecord },
+  errors: [...USER_ERRORS, "agent_not_found", "evaluation_not_found", "evaluation_case_not_found"],
+  openapi: () => ({
+    operationId: "getEvaluationCase",
+    summary: "Get an evaluation case",
+    tag: "Evaluations",
+    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID, CASE_ID],
+    responses: {
+      "200": { description: "The case.", examples: { case: { summary: "A case", value: ex.evaluationCase } } },
+    },
+  }),
+});

@@ -1,0 +1,7 @@
+import { listCases } from "@/lib/evaluations/service";
+import { withMember } from "@/lib/http/member";
+import * as contract from "./contract";
+
+export const GET = withMember(contract.GET, ({ organizationId, params, query }) =>
+  listCases({ organizationId, agentId: params.agent_id, evaluationId: params.evaluation_id, ...query }),
+);

@@ -140,6 +140,45 @@ describe("evaluations", () => {
         worse: 0,
       });
 
+      // The cases as a JSON Lines export, with email addresses redacted.
+      const org = `/api/v1/organizations/${ctx().orgA.organization_id}`;
+      const auth = ctx().orgA.user_token;
+      const missing = await call("POST", `${org}/exports`, { auth, body: { kind: "evaluation_cases" } });
+      expectError(missing, 400, "invalid_request");
+      expect(fieldsOf(missing)).toEqual(["filters.evaluation_id"]);
+      const exported = await call("POST", `${org}/exports`, {
+        auth,
+        body: {
+          kind: "evaluation_cases",
+          format: "jsonl",
+          filters: { evaluation_id: made.body.evaluation_id },
+          redact: { emails: true },
+        },
+      });
+      expect(exported.status, exported.text).toBe(201);
+      let file = exported.body;
+      while (file.status !== "succeeded" && Date.now() < deadline + 30_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        file = (await call("GET", `${org}/exports/${file.export_id}`, { auth })).body;
+      }
+      expect(file).toMatchObject({ status: "succeeded", rows_written: 3, rows_estimated: 3 });
+      const lines = (await (await fetch(file.download_url, { headers: { authorization: `Bearer ${auth}` } })).text())
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.type, l.outcome, l.evaluation_id])).toEqual(
+        Array(3).fill(["evaluation_case", "passed", made.body.evaluation_id]),
+      );
+      expect(lines.map((l) => l.input).sort()).toEqual(["cancel it please", "thanks", "where is my order"]);
+
+      // Publishing the draft from its evaluation names it in the version's note; another version's evaluation is refused.
+      const wrong = await a.admin("POST", "/publish", { evaluation_id: "eval_0VdXm5Qr7St8Uv9Wx0Yz1a" });
+      expectError(wrong, 400, "invalid_request");
+      expect(fieldsOf(wrong)).toEqual(["evaluation_id"]);
+      const published = await a.admin("POST", "/publish", { note: "Faster", evaluation_id: made.body.evaluation_id });
+      expect(published.status, published.text).toBe(200);
+      expect((await a.admin("GET", "/versions/2")).body.note).toBe(`Faster (evaluation ${made.body.evaluation_id})`);
+
       // Isolation: no callback, no session, no usage from the replays.
       // A second and a half: what a replay had recorded (usage flushed each second, a callback sent at once) would be here.
       await new Promise((r) => setTimeout(r, 1_500));

@@ -22,7 +22,14 @@ describe("retention in the management API", () => {
     const res = await call("GET", retentionPath(orgA.organization_id), { auth: orgA.user_token });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ retention_days: null, default_retention_days: 0, effective_days: 0 });
-    expect(Object.keys(res.body.oldest).sort()).toEqual(["audit", "deliveries", "runs", "sessions", "uploads"]);
+    expect(Object.keys(res.body.oldest).sort()).toEqual([
+      "audit",
+      "deliveries",
+      "evaluations",
+      "runs",
+      "sessions",
+      "uploads",
+    ]);
     expect(res.body).not.toHaveProperty("preview");
   });
 
@@ -32,7 +39,14 @@ describe("retention in the management API", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.preview.retention_days).toBe(30);
     // The suite's history is minutes old: nothing is older than 30 days.
-    expect(res.body.preview.counts).toEqual({ sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0 });
+    expect(res.body.preview.counts).toEqual({
+      sessions: 0,
+      runs: 0,
+      uploads: 0,
+      deliveries: 0,
+      audit: 0,
+      evaluations: 0,
+    });
     const cutoff = Date.parse(res.body.preview.cutoff);
     expect(Math.abs(cutoff - (Date.now() - 30 * 86_400_000))).toBeLessThan(5 * 60_000);
   });
@@ -244,7 +258,10 @@ describe("the sweep applies a new retention", () => {
     expect(audit.body.events).toHaveLength(1);
     expect(audit.body.events[0]).toMatchObject({
       actor: { type: "system" },
-      data: { retention_days: 1, deleted: { sessions: 1, runs: 0, uploads: 1, deliveries: 0, audit: 0 } },
+      data: {
+        retention_days: 1,
+        deleted: { sessions: 1, runs: 0, uploads: 1, deliveries: 0, audit: 0, evaluations: 0 },
+      },
     });
   });
 });

@@ -81,6 +81,8 @@ export const PublishBody = z
     guard_rule_ids: z.array(idString("alr", "alert rule")).max(10).optional(),
     /** Answer what publishing would change, change nothing. */
     dry_run: z.boolean().optional(),
+    /** The evaluation of this draft the publish follows (docs/api.md, Evaluations): named in the version's note and the audit event. */
+    evaluation_id: idString("eval", "evaluation").optional(),
   })
   .refine((b) => !b.guard_rule_ids?.length || b.rollout_percent < 100, {
     path: ["guard_rule_ids"],

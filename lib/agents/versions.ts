@@ -496,7 +496,11 @@ export async function publishDraft(opts: {
   const guards = input.guard_rule_ids ?? [];
   await checkGuardRules(agent, guards);
   const percent = input.rollout_percent ?? 100;
+  if (input.evaluation_id) await checkEvaluation(agent, draft.version, input.evaluation_id);
   if (input.dry_run) return previewPublish(agent, draft, published, percent);
+  const note = input.evaluation_id
+    ? `${input.note ?? draft.note ?? "Published"} (evaluation ${input.evaluation_id})`
+    : input.note;
   const now = new Date();
   const saved = await db.$transaction(async (tx) => {
     const locked = await lockAgent(tx, organizationId, agent.id);
@@ -506,7 +510,7 @@ export async function publishDraft(opts: {
     }
     await tx.agentVersion.update({
       where: { agentId_version: { agentId: agent.id, version: draft.version } },
-      data: { publishedAt: now, ...(input.note ? { note: input.note } : {}) },
+      data: { publishedAt: now, ...(note ? { note } : {}) },
     });
     const next: Rollout = {
       version: draft.version,
@@ -533,8 +537,9 @@ export async function publishDraft(opts: {
       data: {
         version: draft.version,
         rollout_percent: percent,
-        note: input.note ?? draft.note ?? null,
+        note: note ?? draft.note ?? null,
         guard_rule_ids: guards,
+        ...(input.evaluation_id ? { evaluation_id: input.evaluation_id } : {}),
         before: servingState(locked),
         after: servingState(updated),
       },
@@ -544,6 +549,20 @@ export async function publishDraft(opts: {
   evictAgent(organizationId, agent.id);
   await auditSecretUse(organizationId, opts.actor, agent.id, secrets);
   return agentRecord(saved);
+}
+
+/** A publish that names an evaluation: one of this agent's, of this very draft. */
+async function checkEvaluation(agent: Agent, draftVersion: number, evaluationId: string) {
+  const db = await prisma();
+  const e = await db.evaluation.findFirst({
+    where: { id: evaluationId, organizationId: agent.organizationId, agentId: agent.id },
+    select: { candidateVersion: true },
+  });
+  const refuse = (message: string) => fieldError("evaluation_id", message);
+  if (!e) throw refuse("is not an evaluation of this agent");
+  if (e.candidateVersion !== draftVersion) {
+    throw refuse(`evaluated version ${e.candidateVersion}, not the draft (version ${draftVersion})`);
+  }
 }
 
 /** The agent row's columns that make `v` the published version. */

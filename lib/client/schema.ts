@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Publish the draft
-     * @description Admin only. The draft becomes live: at `rollout_percent` 100 (the default) for every new session and run at once; below 100, for that share of them (a canary rollout: each end user, else each session or run, is placed by a stable hash, so raising the share keeps everyone who had the new version on it). Open sessions and unfinished runs keep the version they have. `guard_rule_ids` name error_rate or latency_p95 alert rules that roll the canary back when they fire on its traffic. `version` publishes exactly that draft (`409 draft_conflict` when the draft is another by now). The draft is checked as a new agent is (`400` with the fields). `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.
+     * @description Admin only. The draft becomes live: at `rollout_percent` 100 (the default) for every new session and run at once; below 100, for that share of them (a canary rollout: each end user, else each session or run, is placed by a stable hash, so raising the share keeps everyone who had the new version on it). Open sessions and unfinished runs keep the version they have. `guard_rule_ids` name error_rate or latency_p95 alert rules that roll the canary back when they fire on its traffic. `version` publishes exactly that draft (`409 draft_conflict` when the draft is another by now). The draft is checked as a new agent is (`400` with the fields). `evaluation_id` names the evaluation of this draft the publish follows (docs/api.md, Evaluations): the version's note and the audit event record it. `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.
      */
     post: operations["publishAgentDraft"];
     delete?: never;
@@ -1631,7 +1631,7 @@ export interface components {
     };
     CreateExportBody: {
       /** @enum {string} */
-      kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+      kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
       /**
        * @default csv
        * @enum {string}
@@ -1647,6 +1647,7 @@ export interface components {
         status?: string;
         user_id?: string;
         action?: string;
+        evaluation_id?: string;
       };
       /**
        * @default {
@@ -2212,6 +2213,7 @@ export interface components {
       version?: number;
       guard_rule_ids?: string[];
       dry_run?: boolean;
+      evaluation_id?: string;
     };
     PublishPreview: {
       agent_id: string;
@@ -6761,7 +6763,7 @@ export interface operations {
             exports: {
               export_id: string;
               /** @enum {string} */
-              kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+              kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
               /** @enum {string} */
               format: "csv" | "jsonl";
               /** @enum {string} */
@@ -6775,6 +6777,7 @@ export interface operations {
                 status?: string;
                 user_id?: string;
                 action?: string;
+                evaluation_id?: string;
               };
               redact: {
                 emails: boolean;
@@ -6836,7 +6839,7 @@ export interface operations {
           "application/json": {
             export_id: string;
             /** @enum {string} */
-            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @enum {string} */
@@ -6850,6 +6853,7 @@ export interface operations {
               status?: string;
               user_id?: string;
               action?: string;
+              evaluation_id?: string;
             };
             redact: {
               emails: boolean;
@@ -6913,7 +6917,7 @@ export interface operations {
           "application/json": {
             export_id: string;
             /** @enum {string} */
-            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline";
+            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @enum {string} */
@@ -6927,6 +6931,7 @@ export interface operations {
               status?: string;
               user_id?: string;
               action?: string;
+              evaluation_id?: string;
             };
             redact: {
               emails: boolean;
@@ -7069,6 +7074,7 @@ export interface operations {
               uploads: string | null;
               deliveries: string | null;
               audit: string | null;
+              evaluations: string | null;
             };
             /** @description Only with `preview_days`. */
             preview?: {
@@ -7082,6 +7088,7 @@ export interface operations {
                 uploads: number;
                 deliveries: number;
                 audit: number;
+                evaluations: number;
               };
             };
           };
@@ -7132,6 +7139,7 @@ export interface operations {
               uploads: string | null;
               deliveries: string | null;
               audit: string | null;
+              evaluations: string | null;
             };
             /** @description Only with `preview_days`. */
             preview?: {
@@ -7145,6 +7153,7 @@ export interface operations {
                 uploads: number;
                 deliveries: number;
                 audit: number;
+                evaluations: number;
               };
             };
           };

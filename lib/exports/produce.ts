@@ -82,6 +82,31 @@ const COLUMNS = {
     "created_at",
     "delivered_at",
   ],
+  evaluation_case: [
+    "type",
+    "case_id",
+    "evaluation_id",
+    "position",
+    "source_type",
+    "source_id",
+    "outcome",
+    "skip_reason",
+    "changed",
+    "input",
+    "baseline_output",
+    "baseline_error",
+    "baseline_latency_ms",
+    "candidate_output",
+    "candidate_error",
+    "candidate_latency_ms",
+    "tokens",
+    "cost",
+    "checks",
+    "verdict",
+    "verdict_note",
+    "verdict_by",
+    "finished_at",
+  ],
   audit_event: [
     "type",
     "event_id",
@@ -102,6 +127,7 @@ const TYPES_OF: Record<ExportKind, (keyof typeof COLUMNS)[]> = {
   deliveries: ["delivery"],
   audit: ["audit_event"],
   user_timeline: ["session", "message", "run", "run_item", "delivery"],
+  evaluation_cases: ["evaluation_case"],
 };
 
 /** The CSV header of a kind: each record type's columns, once, in order. */
@@ -212,6 +238,38 @@ const auditRec = (r: Redactor, e: Prisma.AuditEventGetPayload<object>): Rec =>
     target_id: e.targetId,
     data: r.apply(e.data, { fields: true }),
   });
+
+type Side = { output?: unknown; error?: string | null; latency_ms?: number | null } | null;
+
+const caseRec = (r: Redactor, c: Prisma.EvaluationCaseGetPayload<object>): Rec => {
+  const baseline = c.baseline as Side;
+  const candidate = c.candidate as Side;
+  return r.apply({
+    type: "evaluation_case",
+    case_id: c.id,
+    evaluation_id: c.evaluationId,
+    position: c.position,
+    source_type: c.sourceType,
+    source_id: c.sourceId,
+    outcome: c.outcome,
+    skip_reason: c.skipReason,
+    changed: c.changed,
+    input: c.input,
+    baseline_output: baseline?.output ?? null,
+    baseline_error: baseline?.error ?? null,
+    baseline_latency_ms: baseline?.latency_ms ?? null,
+    candidate_output: candidate?.output ?? null,
+    candidate_error: candidate?.error ?? null,
+    candidate_latency_ms: candidate?.latency_ms ?? null,
+    tokens: c.tokens,
+    cost: c.cost,
+    checks: c.checkResults,
+    verdict: c.verdict,
+    verdict_note: c.verdictNote,
+    verdict_by: c.verdictBy,
+    finished_at: iso(c.finishedAt),
+  });
+};
 
 /** Every row of a query in keyset batches: `fetch` gets the cursor after the previous batch's last row. */
 async function* batches<T extends { id: string }>(
@@ -375,6 +433,19 @@ async function* records(db: Db, kind: ExportKind, org: string, f: ExportFilters,
       (e) => e.createdAt,
     );
     for await (const e of events) yield auditRec(r, e);
+  } else if (kind === "evaluation_cases") {
+    // In replay order, by position.
+    let after = -1;
+    for (;;) {
+      const rows = await db.evaluationCase.findMany({
+        where: { organizationId: org, evaluationId: f.evaluation_id ?? "", position: { gt: after } },
+        orderBy: { position: "asc" },
+        take: EXPORT_BATCH,
+      });
+      for (const c of rows) yield caseRec(r, c);
+      if (rows.length < EXPORT_BATCH) return;
+      after = rows.at(-1)!.position;
+    }
   } else {
     yield* timeline(db, org, f, r);
   }
@@ -476,6 +547,9 @@ async function estimate(db: Db, kind: ExportKind, org: string, f: ExportFilters)
     return x._count + (x._sum.itemsTotal ?? 0);
   }
   if (kind === "audit") return db.auditEvent.count({ where: { organizationId: org, ...range(f) } });
+  if (kind === "evaluation_cases") {
+    return db.evaluationCase.count({ where: { organizationId: org, evaluationId: f.evaluation_id ?? "" } });
+  }
   if (f.user_id) return null;
   return db.callbackDelivery.count({
     where: {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 
-export const EXPORT_KINDS = ["sessions", "runs", "deliveries", "audit", "user_timeline"] as const;
+export const EXPORT_KINDS = ["sessions", "runs", "deliveries", "audit", "user_timeline", "evaluation_cases"] as const;
 export const ExportKind = z.enum(EXPORT_KINDS);
 export type ExportKind = z.infer<typeof ExportKind>;
 
@@ -31,6 +31,8 @@ export const ExportFilters = z.strictObject({
   status: z.string().min(1).max(64).optional(),
   user_id: z.string().min(1).max(256).optional(),
   action: z.string().min(1).max(100).optional(),
+  /** evaluation_cases: the evaluation whose cases are exported (required for that kind, refused for the others). */
+  evaluation_id: z.string().min(1).max(64).optional(),
 });
 export type ExportFilters = z.infer<typeof ExportFilters>;
 

@@ -80,8 +80,29 @@ function checkFilters(kind: string, filters: ExportFilters, role: Role) {
     throw bad("filters.status", "must be one of pending, delivered, failed");
   }
   if (kind !== "audit" && filters.action) throw bad("filters.action", "filters the audit log only");
+  if (kind === "evaluation_cases" && !filters.evaluation_id) {
+    throw bad("filters.evaluation_id", "is required for an evaluation's cases");
+  }
+  if (kind !== "evaluation_cases" && filters.evaluation_id) {
+    throw bad("filters.evaluation_id", "filters an evaluation's cases only");
+  }
   if (filters.from && filters.to && new Date(filters.from) > new Date(filters.to)) {
     throw bad("filters.to", "must not be before from");
+  }
+}
+
+/** An evaluation_cases export names an evaluation of the organization. */
+async function checkEvaluation(organizationId: string, evaluationId: string) {
+  const db = await prisma();
+  const found = await db.evaluation.findFirst({ where: { id: evaluationId, organizationId }, select: { id: true } });
+  if (!found) {
+    throw new ApiError(
+      "invalid_request",
+      "Invalid body: filters.evaluation_id is not an evaluation of this organization",
+      {
+        fields: [{ field: "filters.evaluation_id", message: "is not an evaluation of this organization" }],
+      },
+    );
   }
 }
 
@@ -95,6 +116,7 @@ export async function createExport(opts: {
 }): Promise<ExportRecord> {
   const { input } = opts;
   checkFilters(input.kind, input.filters, opts.role);
+  if (input.filters.evaluation_id) await checkEvaluation(opts.organizationId, input.filters.evaluation_id);
   const redact: ExportRedaction = {
     ...input.redact,
     fields: [...new Set(input.redact.fields.map((f) => f.trim()))],

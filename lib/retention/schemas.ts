@@ -36,7 +36,7 @@ export const RetentionQuery = z.object({
 });
 export type RetentionQuery = z.infer<typeof RetentionQuery>;
 
-const KINDS = ["sessions", "runs", "uploads", "deliveries", "audit"] as const;
+const KINDS = ["sessions", "runs", "uploads", "deliveries", "audit", "evaluations"] as const;
 export type RetentionKind = (typeof KINDS)[number];
 
 const perKind = <T extends z.ZodType>(schema: T) =>

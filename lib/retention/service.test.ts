@@ -146,7 +146,38 @@ async function organizationWithHistory(retentionDays: number | null, oldSessions
     });
   const oldAudit = await auditRow(daysAgo(40));
   const newAudit = await auditRow(daysAgo(10));
+  // Evaluations: an old finished one with 6,000 cases (more than a statement may cascade to), an old
+  // one still running (kept whatever its age), a young one.
+  const evaluation = async (status: string, createdAt: Date, cases: number) => {
+    const id = newId("eval");
+    await p.evaluation.create({
+      data: {
+        id,
+        organizationId: org,
+        agentId: conv,
+        status,
+        candidateVersion: 1,
+        sourceKind: "sessions",
+        source: {},
+        casesTotal: cases,
+        actorType: "system",
+        createdAt,
+      },
+    });
+    await db.sql.query(
+      `INSERT INTO evaluation_cases (id, evaluation_id, organization_id, position, source_type, source_id, input)
+       SELECT $1 || i, $2, $3, i, 'session', 'sess_x', '{}' FROM generate_series(0, $4 - 1) i`,
+      [`evc_${id}_`, id, org, cases],
+    );
+    return id;
+  };
+  const oldEvaluation = await evaluation("completed", daysAgo(40), 6_000);
+  const liveOldEvaluation = await evaluation("running", daysAgo(40), 2);
+  const newEvaluation = await evaluation("stopped", daysAgo(10), 2);
   return {
+    oldEvaluation,
+    liveOldEvaluation,
+    newEvaluation,
     org,
     newSession,
     oldRun,
@@ -177,9 +208,9 @@ describe("retention", () => {
 
     // A sweep with no time left does one batch of each kind; the next one continues.
     const first = await sweepRetention({ now: NOW, budgetMs: 0 });
-    expect(first.get(a.org)).toEqual({ sessions: 500, runs: 1, uploads: 1, deliveries: 1, audit: 1 });
+    expect(first.get(a.org)).toEqual({ sessions: 500, runs: 1, uploads: 1, deliveries: 1, audit: 1, evaluations: 1 });
     const second = await sweepRetention({ now: NOW });
-    expect(second.get(a.org)).toEqual({ sessions: 700, runs: 0, uploads: 0, deliveries: 0, audit: 0 });
+    expect(second.get(a.org)).toEqual({ sessions: 700, runs: 0, uploads: 0, deliveries: 0, audit: 0, evaluations: 0 });
     expect([...second.keys()]).toEqual([a.org]);
 
     // Gone: old sessions with their messages, the finished run with its 12,000 items and output file,
@@ -195,6 +226,10 @@ describe("retention", () => {
     expect(await exists(a.fileKey)).toBe(false);
     expect(await p.callbackDelivery.findUnique({ where: { id: a.oldDelivered.id } })).toBeNull();
     expect(await p.auditEvent.findUnique({ where: { id: a.oldAudit.id } })).toBeNull();
+    expect(await p.evaluation.findUnique({ where: { id: a.oldEvaluation } })).toBeNull();
+    expect(await p.evaluationCase.count({ where: { evaluationId: a.oldEvaluation } })).toBe(0);
+    expect(await p.evaluation.findUnique({ where: { id: a.liveOldEvaluation } })).not.toBeNull();
+    expect(await p.evaluation.findUnique({ where: { id: a.newEvaluation } })).not.toBeNull();
     // Kept: the young, the live and the pending.
     expect(await p.session.findUnique({ where: { id: a.newSession.id } })).not.toBeNull();
     expect(await p.run.findUnique({ where: { id: a.liveOldRun.id } })).not.toBeNull();
@@ -213,6 +248,7 @@ describe("retention", () => {
       expect(await p.runItem.count({ where: { runId: o.oldRun.id } })).toBe(12_000);
       expect(await exists(o.outputKey)).toBe(true);
       expect(await p.auditEvent.findUnique({ where: { id: o.oldAudit.id } })).not.toBeNull();
+      expect(await p.evaluationCase.count({ where: { evaluationId: o.oldEvaluation } })).toBe(6_000);
     }
 
     // Nothing left to do: a third sweep deletes nothing and writes no audit row.
@@ -274,14 +310,21 @@ describe("retention", () => {
     expect(await preview(30)).toEqual({
       retention_days: 30,
       cutoff: daysAgo(30).toISOString(),
-      counts: { sessions: 10_001, runs: 1, uploads: 1, deliveries: 1, audit: 1 },
+      counts: { sessions: 10_001, runs: 1, uploads: 1, deliveries: 1, audit: 1, evaluations: 1 },
     });
     // 5 days: the young records too, never the live run or the pending delivery; forever: nothing.
-    expect((await preview(5))?.counts).toEqual({ sessions: 10_001, runs: 2, uploads: 1, deliveries: 1, audit: 2 });
+    expect((await preview(5))?.counts).toEqual({
+      sessions: 10_001,
+      runs: 2,
+      uploads: 1,
+      deliveries: 1,
+      audit: 2,
+      evaluations: 2,
+    });
     expect(await preview(0)).toEqual({
       retention_days: 0,
       cutoff: null,
-      counts: { sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0 },
+      counts: { sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0, evaluations: 0 },
     });
   });
 });

@@ -3,7 +3,8 @@
 // index, oldest first), so that no sweep holds long locks and a sweep cut short by a restart simply
 // continues next time. What is deleted: sessions with their messages (by last activity), finished
 // runs with their items and output files (live runs, whatever their age, stay), files (and the
-// uploads that made them), callback deliveries that are no longer pending, and audit rows. A row
+// uploads that made them), callback deliveries that are no longer pending, audit rows, and finished
+// evaluations with their cases. A row
 // whose delete would cascade to many (a session's messages, a run's items) loses those first, in
 // chunks. Each delete checks its condition again on the row it deletes, so that a row that became
 // young (a new message) or live (a retried run) meanwhile stays. Stored bytes are removed after
@@ -118,6 +119,7 @@ async function drainParents(p: {
 }
 
 const FINISHED = `('completed', 'failed', 'cancelled')`;
+const EVALUATION_FINISHED = `('completed', 'cancelled', 'stopped', 'failed')`;
 
 /** One organization's expired history, oldest first, within the time budget. */
 async function sweepOrganization(organizationId: string, cutoffDate: Date, until: number): Promise<RetentionCounts> {
@@ -179,7 +181,19 @@ async function sweepOrganization(organizationId: string, cutoffDate: Date, until
     params,
     until,
   );
-  return { sessions, runs, uploads, deliveries, audit: auditEvents };
+
+  // Finished evaluations with their cases (replayed replies and items: lib/evaluations).
+  const evaluations = await drainParents({
+    select: `SELECT id, cases_total AS children FROM evaluations
+             WHERE organization_id = $1 AND created_at < $2 AND status IN ${EVALUATION_FINISHED}
+             ORDER BY created_at LIMIT $3`,
+    trim: `DELETE FROM evaluation_cases WHERE id IN (SELECT id FROM evaluation_cases WHERE evaluation_id = $1 LIMIT $2)
+           AND EXISTS (SELECT 1 FROM evaluations WHERE id = $1 AND created_at < $3) RETURNING id`,
+    remove: `DELETE FROM evaluations WHERE id = ANY($1) AND created_at < $2 AND status IN ${EVALUATION_FINISHED} RETURNING id`,
+    params,
+    until,
+  });
+  return { sessions, runs, uploads, deliveries, audit: auditEvents, evaluations };
 }
 
 /**
@@ -256,7 +270,7 @@ export async function sweepRetentionExclusively(
  * are the sweep's.
  */
 async function previewRetention(organizationId: string, days: number, now: Date) {
-  const none = { sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0 };
+  const none = { sessions: 0, runs: 0, uploads: 0, deliveries: 0, audit: 0, evaluations: 0 };
   if (days === 0) return { retention_days: 0, cutoff: null, counts: none };
   const cutoff = cutoffOf(now, days).toISOString();
   const upTo = (from: string) => `(SELECT count(*)::int FROM (SELECT 1 FROM ${from} LIMIT $3) AS t)`;
@@ -266,7 +280,8 @@ async function previewRetention(organizationId: string, days: number, now: Date)
        ${upTo(`runs WHERE organization_id = $1 AND created_at < $2 AND status IN ${FINISHED}`)} AS runs,
        ${upTo("files WHERE organization_id = $1 AND created_at < $2")} AS uploads,
        ${upTo("callback_deliveries WHERE organization_id = $1 AND created_at < $2 AND status <> 'pending'")} AS deliveries,
-       ${upTo("audit_events WHERE organization_id = $1 AND created_at < $2")} AS audit`,
+       ${upTo("audit_events WHERE organization_id = $1 AND created_at < $2")} AS audit,
+       ${upTo(`evaluations WHERE organization_id = $1 AND created_at < $2 AND status IN ${EVALUATION_FINISHED}`)} AS evaluations`,
     [organizationId, cutoff, PREVIEW_LIMIT + 1],
   );
   return { retention_days: days, cutoff, counts: counts ?? none };
@@ -292,18 +307,19 @@ export async function retentionSetting(opts: {
     );
     return row?.at ? new Date(row.at).toISOString() : null;
   };
-  const [sessions, runs, uploads, deliveries, auditEvents] = await Promise.all([
+  const [sessions, runs, uploads, deliveries, auditEvents, evaluations] = await Promise.all([
     oldest("sessions", "last_message_at"),
     oldest("runs", "created_at"),
     oldest("files", "created_at"),
     oldest("callback_deliveries", "created_at"),
     oldest("audit_events", "created_at"),
+    oldest("evaluations", "created_at"),
   ]);
   return {
     retention_days: org.retentionDays,
     default_retention_days: env().RETENTION_DAYS,
     effective_days: effectiveRetentionDays(org.retentionDays),
-    oldest: { sessions, runs, uploads, deliveries, audit: auditEvents },
+    oldest: { sessions, runs, uploads, deliveries, audit: auditEvents, evaluations },
     ...(opts.previewDays !== undefined
       ? { preview: await previewRetention(organizationId, opts.previewDays, opts.now ?? new Date()) }
       : {}),

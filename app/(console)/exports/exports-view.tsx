@@ -28,9 +28,10 @@ const KIND_LABELS: Record<ExportKind, string> = {
   deliveries: "Callback deliveries",
   audit: "Audit log",
   user_timeline: "One end user's timeline",
+  evaluation_cases: "An evaluation's cases",
 };
 
-const FILTER_KEYS = ["agent_id", "status", "user_id", "from", "to", "action"] as const;
+const FILTER_KEYS = ["agent_id", "status", "user_id", "from", "to", "action", "evaluation_id"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 const FILTER_LABELS: Record<FilterKey, string> = {
   agent_id: "Agent id",
@@ -39,7 +40,11 @@ const FILTER_LABELS: Record<FilterKey, string> = {
   from: "From (ISO 8601)",
   to: "To (ISO 8601)",
   action: "Audit action",
+  evaluation_id: "Evaluation id",
 };
+
+/** The filters a kind takes beyond the common ones: the audit action, the evaluation. */
+const OWN_FILTER: Partial<Record<FilterKey, ExportKind>> = { action: "audit", evaluation_id: "evaluation_cases" };
 
 const isKind = (k: string | null): k is ExportKind => (EXPORT_KINDS as readonly string[]).includes(k ?? "");
 
@@ -92,7 +97,7 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
     setErrors({});
     try {
       const chosen = Object.fromEntries(
-        Object.entries(filters).filter(([k, v]) => v.trim() && (k !== "action" || kind === "audit")),
+        Object.entries(filters).filter(([k, v]) => v.trim() && (OWN_FILTER[k as FilterKey] ?? kind) === kind),
       );
       const made = await createExport({
         kind,
@@ -157,7 +162,7 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
       </Field>
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-medium text-zinc-800">Filters</legend>
-        {FILTER_KEYS.filter((k) => k !== "action" || kind === "audit").map((k) => (
+        {FILTER_KEYS.filter((k) => (OWN_FILTER[k] ?? kind) === kind).map((k) => (
           <TextField
             key={k}
             label={FILTER_LABELS[k] + (k === "user_id" && kind === "user_timeline" ? " (required)" : "")}

@@ -29,6 +29,7 @@ const KINDS: [keyof Retention["oldest"], string][] = [
   ["uploads", "Uploads"],
   ["deliveries", "Callback deliveries"],
   ["audit", "Audit log"],
+  ["evaluations", "Finished evaluations"],
 ];
 
 const days = (n: number) => (n === 0 ? "Forever" : n === 1 ? "1 day" : `${formatNumber(n)} days`);
@@ -134,7 +135,7 @@ function ChangeDialog({
       open={open}
       onClose={close}
       title="Change retention"
-      description="History older than this is deleted by the worker: sessions with their messages, finished runs with their items and files, uploads, settled callback deliveries and audit rows."
+      description="History older than this is deleted by the worker: sessions with their messages, finished runs with their items and files, uploads, settled callback deliveries, audit rows and finished evaluations with their cases."
       formId="retention-form"
       submitLabel="Continue"
       pendingLabel="Continue"

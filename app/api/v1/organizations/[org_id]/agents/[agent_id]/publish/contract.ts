@@ -33,7 +33,8 @@ export const POST = route({
       "and unfinished runs keep the version they have. `guard_rule_ids` name error_rate or latency_p95 alert rules " +
       "that roll the canary back when they fire on its traffic. `version` publishes exactly that draft " +
       "(`409 draft_conflict` when the draft is another by now). The draft is checked as a new agent is (`400` with " +
-      "the fields). `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to " +
+      "the fields). `evaluation_id` names the evaluation of this draft the publish follows (docs/api.md, " +
+      "Evaluations): the version's note and the audit event record it. `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to " +
       "the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.",
     parameters: [ORG_ID, AGENT_ID],
     requestBody: {

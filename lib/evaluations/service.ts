@@ -661,4 +661,3 @@ export async function judgeCase(opts: {
   });
   return caseRecord(updated);
 }
-

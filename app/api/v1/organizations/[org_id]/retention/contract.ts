@@ -14,6 +14,7 @@ const setting = {
     uploads: null,
     deliveries: "2026-08-30T12:00:02.000Z",
     audit: "2026-08-29T16:45:10.000Z",
+    evaluations: "2026-10-02T09:12:00.000Z",
   },
 };
 
@@ -45,7 +46,7 @@ export const GET = route({
               preview: {
                 retention_days: 30,
                 cutoff: "2026-10-28T06:00:00.000Z",
-                counts: { sessions: 10001, runs: 412, uploads: 0, deliveries: 398, audit: 77 },
+                counts: { sessions: 10001, runs: 412, uploads: 0, deliveries: 398, audit: 77, evaluations: 3 },
               },
             },
           },

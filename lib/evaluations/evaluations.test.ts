@@ -11,7 +11,7 @@ import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime
 import { openTestDatabase } from "../../test-support/db";
 import { drive, startRun, workflowAgent } from "../../test-support/workflow";
 import { userActor } from "../audit";
-import { runEvaluation } from "./job";
+import { resumeOrphanedEvaluations, runEvaluation } from "./job";
 import { closeSchemaChecker } from "./schema-check";
 import { CreateEvaluationBody } from "./schemas";
 import { cancelEvaluation, createEvaluation, getEvaluation, judgeCase, listCases } from "./service";
@@ -311,6 +311,28 @@ describe("evaluations of conversational agents", () => {
     await expect(cancelEvaluation({ ...ids, actor })).rejects.toMatchObject({ code: "evaluation_finished" });
   });
 
+  it("gives an evaluation whose job died with its process a new job, once", async () => {
+    const { agent } = await conversational({ type: "echo" }, { type: "echo" });
+    await recordedSession(agent, ["orphan"]);
+    const e = await create(agent, { source: { kind: "sessions" } });
+    // As when the job's last attempt died: no job left for it, and nothing has moved for a while.
+    await db.sql.query(`DELETE FROM pgboss.job WHERE name = 'evaluation' AND data->>'evaluationId' = $1`, [
+      e.evaluation_id,
+    ]);
+    await db.prisma.evaluation.update({
+      where: { id: e.evaluation_id },
+      data: { updatedAt: new Date(Date.now() - 60_000) },
+    });
+    expect(await resumeOrphanedEvaluations({ graceMs: 30_000 })).toEqual([e.evaluation_id]);
+    // Its new job is live: the next sweep leaves it alone.
+    expect(await resumeOrphanedEvaluations({ graceMs: 0 })).toEqual([]);
+    const [job] = await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'evaluation' AND data->>'evaluationId' = $1`,
+      [e.evaluation_id],
+    );
+    expect(job!.n).toBe(1);
+  });
+
   it("completes 200 cases on the echo runtime", async () => {
     const { agent } = await conversational({ type: "echo" }, { type: "echo" });
     const now = Date.now();
@@ -326,12 +348,20 @@ async function runEvaluationCases(evaluationId: string, n: number) {
   const ids = (await db.prisma.evaluationCase.findMany({ where: { evaluationId }, orderBy: { position: "asc" } }))
     .slice(n)
     .map((c) => c.id);
-  // Hold back every case after the first n, let one pass run, then release them.
+  // Hold back every case after the first n (another worker's claim), run a worker until those n are
+  // done (it then waits for the held ones), stop it, then release them.
   await db.prisma.evaluationCase.updateMany({
     where: { id: { in: ids } },
     data: { status: "running", claimToken: "held", claimedUntil: new Date(Date.now() + 60_000) },
   });
-  await runEvaluation(evaluationId, { stopping: new AbortController().signal });
+  const stopping = new AbortController();
+  const watcher = setInterval(() => {
+    void db.prisma.evaluationCase.count({ where: { evaluationId, status: "done" } }).then((done) => {
+      if (done >= n) stopping.abort();
+    });
+  }, 20);
+  await runEvaluation(evaluationId, { stopping: stopping.signal });
+  clearInterval(watcher);
   await db.prisma.evaluationCase.updateMany({
     where: { id: { in: ids } },
     data: { status: "pending", claimToken: null, claimedUntil: null },

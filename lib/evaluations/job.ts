@@ -28,7 +28,9 @@ import { Check, EvaluationSource, type CaseSide } from "./schemas";
 import { isFinished, skipPending } from "./service";
 
 /** A claim lasts this long unless renewed (every third of it while the case runs). */
-const LEASE_MS = 60_000;
+const LEASE_MS = 30_000;
+/** How often a job with nothing to claim looks again while another worker holds the last cases. */
+const HELD_POLL_MS = 1_000;
 /** Cases a job replays before it yields its slot to the queue (other organizations' evaluations). */
 const CASES_PER_JOB = 50;
 /** How often a running job looks for a cancel. */
@@ -229,9 +231,11 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
       const token = randomUUID();
       const batch = await claim(e.id, env().EVALUATION_CONCURRENCY, token);
       if (!batch.length) {
-        // Cases still held by another worker: that one finishes them (and the evaluation).
-        if (s.running === 0) await finish(e, "completed", null);
-        return;
+        if (s.running === 0) return await finish(e, "completed", null);
+        // The last cases are held by another worker: it finishes them, or it died and their leases
+        // lapse; either way this job looks again (the evaluation ends once none is held).
+        await new Promise((r) => setTimeout(r, HELD_POLL_MS));
+        continue;
       }
       const stopRenewing = renewLeases(
         batch.map((c) => c.id),

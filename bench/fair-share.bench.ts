@@ -8,7 +8,7 @@
 // each of their 5,000 items, default 20), BENCH_FAIR_ONLY (on or off: one scenario); TEST_DATABASE_URL
 // runs it on PostgreSQL. Needs a production build.
 import { Worker } from "node:worker_threads";
-import { admin, ownServer, startServer, type OwnServer } from "../e2e/api/server";
+import { agentOf, triggersOfB, twoOrgs, workflow, type Orgs } from "./two-orgs";
 
 /** A's flood: async triggers at `rate` a second until told to stop; answers the count of each status. */
 const FLOOD = `
@@ -41,69 +41,6 @@ parentPort.on("message", () => (flooding = false));
   parentPort.close();
 })();
 `;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-
-interface Orgs {
-  own: OwnServer;
-  b: { organization_id: string; user_token: string };
-  keyA: string;
-  keyB: string;
-}
-
-/** A server with two organizations (the embedded database takes the CLI only while it is stopped). */
-async function twoOrgs(label: string, env: Record<string, string>): Promise<Orgs> {
-  const own = await ownServer(label, { LOG_LEVEL: "warn", ...env });
-  const keyA = await own.mintKey();
-  await own.server.stop();
-  const b = (await admin(own.target, [
-    "bootstrap",
-    "--org",
-    `${label}-b`,
-    "--email",
-    `${label}-b@example.com`,
-    "--password",
-    "correct horse battery",
-  ])) as Orgs["b"];
-  own.server = await startServer(own.target, { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env }, own.server.port);
-  const minted = await own.call("POST", `/api/v1/organizations/${b.organization_id}/access-keys`, {
-    auth: b.user_token,
-    body: { name: "b" },
-  });
-  return { own, b, keyA, keyB: minted.body.key };
-}
-
-async function agentOf(o: Orgs, org: { organization_id: string; user_token: string }, spec: unknown) {
-  const res = await o.own.call("POST", `/api/v1/organizations/${org.organization_id}/agents`, {
-    auth: org.user_token,
-    body: spec,
-  });
-  if (res.status !== 201) throw new Error(`create agent: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.agent_id as string;
-}
-
-const workflow = (steps: unknown[]) => ({
-  name: "wf",
-  kind: "workflow",
-  runtime: { type: "echo" },
-  workflow: { inputs: { rows: { type: "array", required: true } }, items: { from: "rows" }, steps },
-});
-
-/** B's synchronous triggers one after another, at most `amount` or for `budgetMs`: p50 and p99 in ms. */
-async function triggersOfB(o: Orgs, agent: string, amount: number, budgetMs = 60_000) {
-  const latencies: number[] = [];
-  let failed = 0;
-  const until = performance.now() + budgetMs;
-  for (let i = 0; i < amount && performance.now() < until; i++) {
-    const t = performance.now();
-    const res = await o.own.call("POST", `/api/agents/webhook/${agent}`, { auth: o.keyB, body: { message: "hi" } });
-    if (res.status !== 200) failed++;
-    latencies.push(performance.now() - t);
-  }
-  latencies.sort((x, y) => x - y);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed, count: latencies.length };
-}
 
 const RUN_BUDGET_MS = 120_000;
 

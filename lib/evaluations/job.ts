@@ -23,6 +23,7 @@ import {
   replayRun,
   replaySession,
   sessionInput,
+  step,
 } from "./replay";
 import { Check, EvaluationSource, type CaseSide } from "./schemas";
 import { isFinished, skipPending } from "./service";
@@ -105,7 +106,7 @@ async function replayCase(
   let baseline: CaseSide;
   let candidate: CaseSide;
   if (c.sourceType === "session") {
-    const s = await readSession(c.sourceId, ctx.source.turns);
+    const s = await step(() => readSession(c.sourceId, ctx.source.turns));
     if (!s) return { skipped: "source_gone" } as const;
     input = sessionInput(s, ctx.source.turns);
     baseline = sides.baseline
@@ -113,7 +114,7 @@ async function replayCase(
       : recordedSessionSide(s, ctx.source.turns);
     candidate = await replaySession(s, ctx.source.turns, sides.candidate, opts);
   } else {
-    const r = await readRun(c.sourceId, e.organizationId);
+    const r = await step(() => readRun(c.sourceId, e.organizationId));
     if (!r || !r.items.length) return { skipped: "source_gone" } as const;
     input = r.run.inputs;
     const runOpts = { ...opts, evaluator: ctx.evaluator, liveCalls: e.liveCalls };
@@ -147,6 +148,14 @@ async function store(c: EvaluationCase, token: string, result: Awaited<ReturnTyp
           input: (result.input ?? null) as P.InputJsonValue,
           baseline: result.baseline as P.InputJsonValue,
           candidate: result.candidate as P.InputJsonValue,
+          baselineLatencyMs: result.baseline.latency_ms,
+          baselineFailed: result.baseline.error !== null,
+          baselineTokens: result.baseline.tokens,
+          baselineCost: result.baseline.cost_usd,
+          candidateLatencyMs: result.candidate.latency_ms,
+          candidateFailed: result.candidate.error !== null,
+          candidateTokens: result.candidate.tokens,
+          candidateCost: result.candidate.cost_usd,
           checkResults: result.checks,
           changed: result.changed,
           tokens: result.tokens,
@@ -218,9 +227,9 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
   let replayed = 0;
   try {
     for (;;) {
-      e = await db.evaluation.findUnique({ where: { id: evaluationId } });
+      e = await step(() => db.evaluation.findUnique({ where: { id: evaluationId } }));
       if (!e || isFinished(e.status)) return;
-      const s = await spent(e.id);
+      const s = await step(() => spent(e!.id));
       const over = overBudget(budget, s);
       if (over) return await finish(e, "stopped", over);
       if (job.stopping.aborted || replayed >= CASES_PER_JOB) {
@@ -229,7 +238,7 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
         return;
       }
       const token = randomUUID();
-      const batch = await claim(e.id, env().EVALUATION_CONCURRENCY, token);
+      const batch = await step(() => claim(e!.id, env().EVALUATION_CONCURRENCY, token));
       if (!batch.length) {
         if (s.running === 0) return await finish(e, "completed", null);
         // The last cases are held by another worker: it finishes them, or it died and their leases
@@ -247,14 +256,14 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
             const result = await replayCase(e!, c, sides, { ...ctx, signal: controller.signal });
             // A cancel dropped the case mid-way: what it got so far is not a result.
             if (controller.signal.aborted) return;
-            await store(c, token, result);
+            await step(() => store(c, token, result));
           }),
         );
       } finally {
         stopRenewing();
       }
       replayed += batch.length;
-      await db.evaluation.update({ where: { id: e.id }, data: { updatedAt: new Date() } });
+      await step(() => db.evaluation.update({ where: { id: e!.id }, data: { updatedAt: new Date() } }));
     }
   } finally {
     stopWatching();

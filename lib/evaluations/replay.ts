@@ -8,6 +8,7 @@ import { withReplySlot } from "../conversations/replies";
 import { prisma } from "../db";
 import { publicBaseUrl } from "../env";
 import type { Evaluator } from "../expressions";
+import { backgroundStep } from "../lifecycle";
 import { refreshFileUrls, resolveFileRefs } from "../files/refs";
 import type { Message, Run, RunItem } from "../generated/prisma/client";
 import { generateReply, isRuntimeError, postJson, RuntimeConfig, toApiError, GENERIC_RUNTIME_ERROR } from "../runtime";
@@ -17,6 +18,15 @@ import type { AgentAtVersion } from "../serving";
 import { StoredWorkflowDefinition } from "../workflow/schema";
 import { NoRecording, runItem, type Replay, type StepContext } from "../workflow/steps";
 import { RUN_CASE_ITEMS, SESSION_CASE_TURNS, type CaseSide } from "./schemas";
+
+/**
+ * A replay is background work: its database reads and writes run a step at a time between the
+ * process's live requests, each waiting at most this long for a gap (lib/lifecycle.ts).
+ */
+export const QUIET_WAIT_MS = 100;
+
+/** A step of a replay's own work (database statements), between live requests. */
+export const step = <T>(work: () => Promise<T>) => backgroundStep(work, QUIET_WAIT_MS);
 
 /** Earlier messages handed to the runtime as context, as a live reply gets (lib/conversations/replies.ts). */
 const HISTORY_LIMIT = 50;
@@ -115,7 +125,7 @@ export async function replaySession(
   if (!config.success) error = "The version's runtime settings are invalid.";
   for (const [i, turn] of s.turns.entries()) {
     if (error || !config.success) break;
-    const files = await filesOf(turn.message, agent);
+    const files = await step(() => filesOf(turn.message, agent));
     const started = Date.now();
     try {
       const reply = await withReplySlot(agent.organizationId, () =>
@@ -233,6 +243,8 @@ export async function replayRun(
   const started = Date.now();
   for (const item of r.items) {
     if (opts.signal.aborted) break;
+    // Each item starts in a gap between live requests (its steps' calls then run outside any step).
+    await step(async () => undefined);
     const recordings = recordingsOf(r.run.definition, item.steps);
     let gap = false;
     const replay: Replay = {

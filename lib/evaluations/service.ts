@@ -414,10 +414,10 @@ export async function evaluationRecord(e: Evaluation): Promise<EvaluationRecord>
     }[]
   >(P.sql`
     SELECT status, outcome, changed, verdict, tokens, cost,
-      (candidate->>'latency_ms')::int AS c_latency, (candidate->>'error') IS NOT NULL AS c_error,
-      (candidate->>'tokens')::int AS c_tokens, (candidate->>'cost_usd')::float8 AS c_cost,
-      (baseline->>'latency_ms')::int AS b_latency, (baseline->>'error') IS NOT NULL AS b_error,
-      (baseline->>'tokens')::int AS b_tokens, (baseline->>'cost_usd')::float8 AS b_cost
+      candidate_latency_ms AS c_latency, coalesce(candidate_failed, false) AS c_error,
+      candidate_tokens AS c_tokens, candidate_cost AS c_cost,
+      baseline_latency_ms AS b_latency, coalesce(baseline_failed, false) AS b_error,
+      baseline_tokens AS b_tokens, baseline_cost AS b_cost
     FROM evaluation_cases WHERE evaluation_id = ${e.id}`);
   const count = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).length;
   const replayed = rows.filter((r) => r.status === "done" && r.outcome !== "skipped");

@@ -9,6 +9,7 @@ import { requirePermission, verifyAccessKey, type KeyPrincipal } from "../auth/a
 import { bearerToken } from "../auth/secrets";
 import { ApiError, ClientAbortError } from "../errors";
 import { newId } from "../ids";
+import { serveRequest } from "../lifecycle";
 import { log } from "../log";
 import { assertStorable, parseWith } from "../validate";
 import { baseUrl } from "./base-url";
@@ -81,6 +82,7 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
 ): Promise<Response> {
   const requestId = newId("req");
   const started = performance.now();
+  const served = serveRequest();
   const url = new URL(req.url);
   let status = 500;
   let clientAborted = false;
@@ -130,6 +132,7 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
     status = res.status;
     return res;
   } finally {
+    served();
     // Never the headers: the Authorization header must not reach a log line.
     const line = {
       request_id: requestId,

@@ -89,6 +89,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Where a code is documented, as every error answer names it (`doc_url`): its row of the errors table
+ * in the API reference (/docs/api), relative to the service's address.
+ */
+export const errorDocUrl = (code: ErrorCode) => `/docs/api#error-${code}`;
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(

@@ -50,6 +50,11 @@ test("signed out: the reference renders every operation of the document, accessi
   // The error table of the overview: every code of the document's ErrorCode enum.
   const codes = await page.locator("#overview td:nth-child(2) code").allTextContents();
   expect(codes.sort()).toEqual([...(doc.components.schemas.ErrorCode.enum as string[])].sort());
+  // Every error answer's doc_url points at its code's row.
+  const refused = await call("GET", "/api/agents/agt_nobody/runs");
+  expect(refused.body.error.doc_url).toBe("/docs/api#error-unauthorized");
+  const rows = await page.locator("#overview tr[id^='error-']").evaluateAll((els) => els.map((e) => e.id));
+  expect(rows.sort()).toEqual(codes.map((c) => `error-${c}`).sort());
   await expect(page.locator("#schema-RunRecord")).toContainText("output_files");
 
   await expectAccessible(page);

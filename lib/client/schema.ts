@@ -1778,6 +1778,8 @@ export interface components {
         message: string;
         /** @description Equal to the `X-Request-Id` header. */
         request_id: string;
+        /** @description The code's row in the API reference's errors table, relative to the service's address. */
+        doc_url: string;
         /** @description Depends on the code. */
         details?: {
           [key: string]: unknown;

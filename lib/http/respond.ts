@@ -1,6 +1,6 @@
 // Response helpers and the error envelope.
 import { isDatabaseUnavailable } from "../db/unavailable";
-import { ApiError, isApiError } from "../errors";
+import { ApiError, errorDocUrl, isApiError } from "../errors";
 import { log } from "../log";
 
 /** A handler's result with a status other than 200, or extra headers. */
@@ -37,6 +37,7 @@ export function errorBody(err: ApiError, requestId: string) {
       code: err.code,
       message: err.message,
       request_id: requestId,
+      doc_url: errorDocUrl(err.code),
       ...(err.details ? { details: err.details } : {}),
     },
   };

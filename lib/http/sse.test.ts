@@ -42,7 +42,7 @@ describe("sseResponse", () => {
 
   it("renders an error as the error envelope, and ends with one when the events throw", async () => {
     expect(formatEvent({ event: "error", error: new ApiError("upstream_error", "failed", { x: 1 }) }, "req_2")).toBe(
-      'event: error\ndata: {"error":{"code":"upstream_error","message":"failed","request_id":"req_2","details":{"x":1}}}\n\n',
+      'event: error\ndata: {"error":{"code":"upstream_error","message":"failed","request_id":"req_2","doc_url":"/docs/api#error-upstream_error","details":{"x":1}}}\n\n',
     );
     async function* failing(): AsyncGenerator<SseEvent> {
       yield { event: "delta", data: { content: "x" } };

@@ -2,7 +2,7 @@
 // 2020-12, OpenAPI 3.1's dialect) through zod's own z.toJSONSchema, named components through one
 // registry, and every operation's error answers through the one taxonomy of lib/errors.ts.
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../../errors";
+import { ERROR_STATUS, errorDocUrl, type ErrorCode } from "../../errors";
 
 export type Json = Record<string, unknown>;
 
@@ -195,7 +195,12 @@ export function errorExamples(codes: readonly ErrorCode[]): Record<string, Json>
   return Object.fromEntries(
     codes.map((code) => [
       code,
-      { summary: code, value: { error: { code, message: exampleMessage(code), request_id: EXAMPLE_REQUEST_ID } } },
+      {
+        summary: code,
+        value: {
+          error: { code, message: exampleMessage(code), request_id: EXAMPLE_REQUEST_ID, doc_url: errorDocUrl(code) },
+        },
+      },
     ]),
   );
 }

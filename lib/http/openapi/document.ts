@@ -145,6 +145,10 @@ export const ErrorEnvelope = z.strictObject({
       .string()
       .regex(/^req_[0-9A-Za-z]+$/)
       .meta({ description: "Equal to the `X-Request-Id` header." }),
+    doc_url: z
+      .string()
+      .regex(/^\/docs\/api#error-[a-z_]+$/)
+      .meta({ description: "The code's row in the API reference's errors table, relative to the service's address." }),
     details: z.record(z.string(), z.unknown()).optional().meta({ description: "Depends on the code." }),
   }),
 });
@@ -164,7 +168,8 @@ replies and workflow runs, and control runs. The management API mints Access Key
 (else \`404\`). The management API (\`/api/v1/organizations/{org_id}/...\`) takes a user token,
 \`Authorization: Bearer ut_...\`; writes need the \`admin\` role. Missing or invalid credentials: \`401 unauthorized\`.
 
-**Errors.** Every error answer is \`{"error": {"code", "message", "request_id", "details"?}}\` and every answer
+**Errors.** Every error answer is \`{"error": {"code", "message", "request_id", "doc_url", "details"?}}\` (\`doc_url\`: the
+code's row of the table below, \`/docs/api#error-<code>\`) and every answer
 carries \`X-Request-Id\`. Besides the codes each operation lists, any request may get \`405 method_not_allowed\`
 (with \`Allow\`), \`408 request_timeout\`, \`431 headers_too_large\` or \`500 internal_error\`.
 
@@ -202,6 +207,12 @@ const TAGS = [
     description:
       "Management API: an agent's numbered versions; the draft, publish, canary rollouts and their guards, " +
       "rollback, restore and diff (docs/api.md, Versions).",
+  },
+  {
+    name: "Evaluations",
+    description:
+      "Management API: a version replayed on a slice of the agent's real sessions or runs, beside what production " +
+      "answered or another version, with checks, a budget and people's verdicts (docs/api.md, Evaluations).",
   },
   {
     name: "Organization secrets",

@@ -55,6 +55,16 @@ const cells = (row: string) =>
     .split(/(?<!\\)\|/)
     .map((c) => c.trim().replace(/\\\|/g, "|"));
 
+/**
+ * A row's anchor in a table with a `code` column holding one code: `error-<code>`, what every error
+ * answer's `doc_url` points at (lib/errors.ts errorDocUrl).
+ */
+function anchorOf(head: string[], row: string[]): string | undefined {
+  const at = head.indexOf("code");
+  const code = at < 0 ? undefined : /^`([a-z_]+)`$/.exec(row[at] ?? "")?.[1];
+  return code ? `error-${code}` : undefined;
+}
+
 /** Blocks separated by blank lines; a block of `- ` lines is a list, of `|` lines a table. */
 export function Markdown({ text, headingLevel = 2 }: { text: string; headingLevel?: 2 | 3 }) {
   const blocks = text.trim().split(/\n\s*\n/);
@@ -83,7 +93,7 @@ export function Markdown({ text, headingLevel = 2 }: { text: string; headingLeve
               </THead>
               <TBody>
                 {rows.map((row, r) => (
-                  <Tr key={r}>
+                  <Tr key={r} id={anchorOf(cells(head!), cells(row))}>
                     {cells(row).map((c, k) => (
                       <Td key={k} className={k < 2 ? "whitespace-nowrap" : undefined}>
                         <Inline text={c} />

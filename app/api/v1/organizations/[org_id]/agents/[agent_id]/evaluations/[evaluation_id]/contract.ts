@@ -10,7 +10,7 @@ export const GET = route({
   auth: "member",
   params: EvaluationParams,
   responses: { 200: EvaluationRecord },
-  errors: [...USER_ERRORS, "agent_not_found", "evaluation_not_found"],
+  errors: [...USER_ERRORS, "invalid_request", "agent_not_found", "evaluation_not_found"],
   openapi: () => ({
     operationId: "getEvaluation",
     summary: "Get an evaluation",

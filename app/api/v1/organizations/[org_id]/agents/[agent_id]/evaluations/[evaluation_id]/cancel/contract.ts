@@ -10,9 +10,8 @@ export const POST = route({
   auth: "member",
   admin: true,
   params: EvaluationParams,
-  bodyOptional: true,
   responses: { 200: EvaluationRecord },
-  errors: [...ADMIN_ERRORS, "agent_not_found", "evaluation_not_found", "evaluation_finished"],
+  errors: [...ADMIN_ERRORS, "invalid_request", "agent_not_found", "evaluation_not_found", "evaluation_finished"],
   openapi: () => ({
     operationId: "cancelEvaluation",
     summary: "Cancel an evaluation",

@@ -10,7 +10,7 @@ export const GET = route({
   auth: "member",
   params: EvaluationCaseParams,
   responses: { 200: EvaluationCaseRecord },
-  errors: [...USER_ERRORS, "agent_not_found", "evaluation_not_found", "evaluation_case_not_found"],
+  errors: [...USER_ERRORS, "invalid_request", "agent_not_found", "evaluation_not_found", "evaluation_case_not_found"],
   openapi: () => ({
     operationId: "getEvaluationCase",
     summary: "Get an evaluation case",

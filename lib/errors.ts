@@ -1,6 +1,6 @@
 // The one error taxonomy: a machine code, the HTTP status it maps to, a message that is safe to
 // show to callers, and optional details (field errors, ids). Services throw ApiError; the HTTP
-// layer renders it in the envelope {"error": {code, message, request_id, details}}.
+// layer renders it in the envelope {"error": {code, message, request_id, doc_url, details}}.
 
 export const ERROR_STATUS = {
   invalid_json: 400,

@@ -47,7 +47,8 @@ describe("HTTP layer", () => {
     const err = await call("GET", keysPath());
     expectError(err, 401, "unauthorized");
     expect(Object.keys(err.body)).toEqual(["error"]);
-    expect(Object.keys(err.body.error).sort()).toEqual(["code", "message", "request_id"]);
+    expect(Object.keys(err.body.error).sort()).toEqual(["code", "doc_url", "message", "request_id"]);
+    expect(err.body.error.doc_url).toBe("/docs/api#error-unauthorized");
   });
 
   it("answers unknown API paths with 404 in the envelope", async () => {

@@ -208,7 +208,7 @@ describe("alerts delivered", () => {
     own = await ownServer("alerts", { ALERT_EVALUATION_INTERVAL_MS: "1000" });
     const session = await signIn("alerts@example.com", "correct horse battery", own.server.baseUrl);
     cookie = session.cookie;
-    const rotated = await session.call("POST", "/api/console/webhooks/secret");
+    const rotated = await session.call("POST", `/api/v1/organizations/${own.org.organization_id}/webhook-secret`);
     expect(rotated.status, rotated.text).toBe(201);
     secret = rotated.body.secret;
   });

@@ -117,7 +117,10 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
     bulkActionId: bulk.body.bulk_action_id,
     freshView: async () => {
-      const res = await adminA.call("POST", "/api/console/views", { list: "runs", name: `fresh ${unique()}` });
+      const res = await adminA.call("POST", `/api/v1/organizations/${orgA.organization_id}/views`, {
+        list: "runs",
+        name: `fresh ${unique()}`,
+      });
       expect(res.status).toBe(201);
       return res.body.view_id;
     },
@@ -295,12 +298,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_id: "exc_unknown", resolution: "approved" }),
     otherOrg: "run_not_found",
   },
-  { method: "GET", pattern: "/api/console/webhooks/secret", path: () => "/api/console/webhooks/secret" },
-  {
-    method: "POST",
-    pattern: "/api/console/webhooks/secret",
-    path: () => "/api/console/webhooks/secret",
-  },
   { method: "GET", pattern: "/api/console/deliveries", path: () => "/api/console/deliveries" },
   {
     method: "GET",
@@ -405,7 +402,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
-  { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
   {
     method: "GET",
     pattern: "/api/console/agents/[agent_id]/files/[file_id]",
@@ -417,25 +413,6 @@ export const REQUESTS: ConsoleRequest[] = [
     pattern: "/api/console/agents/[agent_id]/files/[file_id]",
     path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
     otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/views",
-    path: () => "/api/console/views",
-    body: () => ({ list: "runs", name: `matrix ${unique()}`, filters: { status: "failed" } }),
-  },
-  {
-    method: "PATCH",
-    pattern: "/api/console/views/[view_id]",
-    path: async (f) => `/api/console/views/${await f.freshView()}`,
-    body: () => ({ name: "renamed" }),
-    otherOrg: "view_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/views/[view_id]",
-    path: async (f) => `/api/console/views/${await f.freshView()}`,
-    otherOrg: "view_not_found",
   },
 ];
 

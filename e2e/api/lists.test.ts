@@ -267,7 +267,8 @@ describe("deliveries, audit and files filters", () => {
 });
 
 describe("saved views", () => {
-  const views = "/api/console/views";
+  const views = `/api/v1/organizations/${ctx().orgA.organization_id}/views`;
+  const viewsOfB = () => `/api/v1/organizations/${ctx().orgB.organization_id}/views`;
 
   it("saves, lists, renames and deletes a personal view; checks its filters against the list", async () => {
     const made = await admin.call("POST", views, {
@@ -309,9 +310,10 @@ describe("saved views", () => {
     expectError(await support.call("DELETE", `${views}/${shared.view_id}`), 403, "forbidden");
     expectError(await support.call("PATCH", `${views}/${shared.view_id}`, { name: "x" }), 403, "forbidden");
     // Another organization sees neither.
-    const other = ids((await adminB.call("GET", `${views}?list=sessions`)).body.views, "view_id");
+    const other = ids((await adminB.call("GET", `${viewsOfB()}?list=sessions`)).body.views, "view_id");
     expect(other).not.toContain(shared.view_id);
-    expectError(await adminB.call("DELETE", `${views}/${shared.view_id}`), 404, "view_not_found");
+    expectError(await adminB.call("DELETE", `${viewsOfB()}/${shared.view_id}`), 404, "view_not_found");
+    expectError(await adminB.call("DELETE", `${views}/${shared.view_id}`), 404, "organization_not_found");
     // An admin deletes a support member's shared view; the deletion is audited.
     const theirs = (await support.call("POST", views, { list: "sessions", name: "support's", shared: true })).body;
     expect(theirs.editable).toBe(true);

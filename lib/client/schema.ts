@@ -1115,6 +1115,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/views": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List saved views
+     * @description Every member. The caller's own views and the organization's shared views of one console list, newest first; `mine` and `editable` are the caller's. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listViews"];
+    put?: never;
+    /**
+     * Save a view
+     * @description Every member. A named set of a list's filters, as the list's URL writes them and checked by that list's own filter rules (`400 invalid_request` naming `filters.<field>`); `shared` shows it to every member. At most 100 views per member and list (`409 too_many_views`).
+     */
+    post: operations["createView"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/views/{view_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a saved view
+     * @description Its owner, or an admin for a shared view: another member's shared view answers `403 forbidden` to support, another member's personal view `404 view_not_found`. A shared view's deletion is written to the audit log (`saved_view.deleted`).
+     */
+    delete: operations["deleteView"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a saved view
+     * @description Its owner, or an admin for a shared view: another member's shared view answers `403 forbidden` to support, another member's personal view `404 view_not_found`. Only the fields given change.
+     */
+    patch: operations["updateView"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/webhook-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the webhook signing secret's state
+     * @description Every member. Whether the organization has a signing secret for its completion callbacks and alert events (Standard Webhooks), when it was made and its last 4 characters; never the secret itself.
+     */
+    get: operations["getWebhookSecret"];
+    put?: never;
+    /**
+     * Rotate the webhook signing secret
+     * @description Admin only. Makes a new signing secret and answers it, this once; deliveries from now on are signed with it (the previous one stops at once). Written to the audit log.
+     */
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/workflows/{agent_id}/trigger": {
     parameters: {
       query?: never;
@@ -1667,6 +1739,17 @@ export interface components {
         /** @default [] */
         fields?: string[];
       };
+    };
+    CreateViewBody: {
+      /** @enum {string} */
+      list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+      name: string;
+      /** @default {} */
+      filters?: {
+        [key: string]: string;
+      };
+      /** @default false */
+      shared?: boolean;
     };
     DeletedSecret: {
       /**
@@ -2315,6 +2398,12 @@ export interface components {
         cost: number;
       }[];
     };
+    RotatedSecret: {
+      /** @description whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown once. */
+      secret: string;
+      /** Format: date-time */
+      created_at: string;
+    };
     RunAccepted: {
       run_id: string;
       /** @constant */
@@ -2482,6 +2571,12 @@ export interface components {
       /** @description The credential. Write-only: no answer ever contains it. */
       value: string & unknown;
     };
+    SigningSecretInfo: {
+      configured: boolean;
+      created_at: string | null;
+      /** @description The last 4 characters of the secret. */
+      hint: string | null;
+    };
     TokenUsage: {
       prompt_tokens: number;
       completion_tokens: number;
@@ -2506,6 +2601,13 @@ export interface components {
       expires_at?: string | null;
       /** @description The agents the key may reach; null or absent: every agent of the organization. */
       agent_ids?: string[] | null;
+    };
+    UpdateViewBody: {
+      name?: string;
+      filters?: {
+        [key: string]: string;
+      };
+      shared?: boolean;
     };
     UploadedFile: {
       /** @description Use it as `{"file_id": "fi_..."}` in a trigger body. */
@@ -3421,6 +3523,25 @@ export interface components {
       };
     };
     /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `view_not_found`: console: no saved view with this id that you can see.
+     */
+    Error404_organization_not_found_view_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "view_not_found";
+          };
+        };
+      };
+    };
+    /**
      * @description `access_key_revoked`: the Access Key is revoked: it cannot be rolled or changed.
      *
      *     `access_key_expired_for_good`: the Access Key has expired: it cannot be rolled, nor given another expiry (mint a new key); `details: {expired_at}`.
@@ -3652,6 +3773,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "too_many_alert_rules";
+          };
+        };
+      };
+    };
+    /** @description `too_many_views`: a member already has 100 saved views of this list. */
+    Error409_too_many_views: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "too_many_views";
           };
         };
       };
@@ -7376,6 +7512,267 @@ export interface operations {
       };
       400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  listViews: {
+    parameters: {
+      query: {
+        /** @description The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`. */
+        list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+        /** @description Maximum views to return (default 100, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The views. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            views: {
+              view_id: string;
+              /** @enum {string} */
+              list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+              name: string;
+              filters: {
+                [key: string]: string;
+              };
+              shared: boolean;
+              owner_id: string;
+              mine: boolean;
+              editable: boolean;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateViewBody"];
+      };
+    };
+    responses: {
+      /** @description The view. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @enum {string} */
+            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+            name: string;
+            filters: {
+              [key: string]: string;
+            };
+            shared: boolean;
+            owner_id: string;
+            mine: boolean;
+            editable: boolean;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+      409: components["responses"]["Error409_too_many_views"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  deleteView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The saved view (`view_...`).
+         * @example view_0Lm3Np6Qr9St2Uv5Wx8Yz1
+         */
+        view_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The view is gone. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_view_not_found"];
+    };
+  };
+  updateView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The saved view (`view_...`).
+         * @example view_0Lm3Np6Qr9St2Uv5Wx8Yz1
+         */
+        view_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateViewBody"];
+      };
+    };
+    responses: {
+      /** @description The view. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @enum {string} */
+            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+            name: string;
+            filters: {
+              [key: string]: string;
+            };
+            shared: boolean;
+            owner_id: string;
+            mine: boolean;
+            editable: boolean;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_view_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The secret's state. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SigningSecretInfo"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RotatedSecret"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
     };
   };

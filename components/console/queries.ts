@@ -311,19 +311,22 @@ export const useKeyUsage = (keyId: string | undefined) =>
   });
 
 export const useMembers = () =>
-  useQuery({ queryKey: queryKeys.members(), queryFn: () => api<z.infer<typeof MemberList>>("/members") });
+  useQuery({
+    queryKey: queryKeys.members(),
+    queryFn: () => everyPage<z.infer<typeof MemberList>>(org("/members"), "members"),
+  });
 
 export const useInvitations = () =>
   useQuery({
     queryKey: queryKeys.invitations(),
-    queryFn: () => api<z.infer<typeof InvitationPage>>("/invitations?limit=100"),
+    queryFn: () => everyPage<z.infer<typeof InvitationPage>>(org("/invitations"), "invitations", 100),
   });
 
 export const useAudit = (p: { action: string; limit: number; cursor: string; filters?: ListFilters }) => {
   const query = search({ ...p.filters, limit: p.limit, cursor: p.cursor, action: p.action });
   return useQuery({
     queryKey: [...queryKeys.audit(), query],
-    queryFn: () => api<z.infer<typeof AuditPage>>(`/audit?${query}`),
+    queryFn: () => api<z.infer<typeof AuditPage>>(org(`/audit?${query}`)),
     placeholderData: keepPreviousData,
   });
 };
@@ -419,11 +422,11 @@ export const requests = {
     }),
   updateKey: (keyId: string, body: z.input<typeof UpdateKeyBody>) =>
     patch<AccessKey>(org(`/access-keys/${id(keyId)}`), body),
-  invite: (body: InviteBody) => post<NewInvitation>("/invitations", body),
+  invite: (body: InviteBody) => post<NewInvitation>(org("/invitations"), body),
   revokeInvitation: (invitationId: string) =>
-    del<z.infer<typeof RevokedInvitation>>(`/invitations/${id(invitationId)}`),
-  changeRole: (userId: string, role: RoleName) => patch<Member>(`/members/${id(userId)}`, { role }),
-  removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(`/members/${id(userId)}`),
+    del<z.infer<typeof RevokedInvitation>>(org(`/invitations/${id(invitationId)}`)),
+  changeRole: (userId: string, role: RoleName) => patch<Member>(org(`/members/${id(userId)}`), { role }),
+  removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(org(`/members/${id(userId)}`)),
   setSecret: (name: string, value: string) =>
     api<Secret>(org(`/secrets/${id(name)}`), { method: "PUT", json: { value } }),
   deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(org(`/secrets/${id(name)}`)),

@@ -229,6 +229,27 @@ const REQUESTS: MemberRequest[] = [
   },
   { method: "DELETE", pattern: `${ORG}/secrets/[name]`, path: async (f) => `/secrets/${await f.freshSecret()}` },
   { method: "GET", pattern: `${ORG}/usage`, path: () => "/usage?group_by=hour" },
+  { method: "GET", pattern: `${ORG}/members`, path: () => "/members" },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/members/[user_id]`,
+    path: (f) => `/members/${f.supportUserId}`,
+    body: () => ({ role: "support" }),
+  },
+  { method: "DELETE", pattern: `${ORG}/members/[user_id]`, path: async (f) => `/members/${await f.freshMember()}` },
+  { method: "GET", pattern: `${ORG}/invitations`, path: () => "/invitations" },
+  {
+    method: "POST",
+    pattern: `${ORG}/invitations`,
+    path: () => "/invitations",
+    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support" }),
+  },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/invitations/[invitation_id]`,
+    path: async (f) => `/invitations/${await f.freshInvitation()}`,
+  },
+  { method: "GET", pattern: `${ORG}/audit`, path: () => "/audit?action=agent.*&limit=20" },
   { method: "GET", pattern: `${ORG}/views`, path: () => "/views?list=runs" },
   {
     method: "POST",

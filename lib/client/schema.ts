@@ -963,6 +963,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit log
+     * @description Admin only. Who did what in the organization, newest first: the actor (`user`, `access_key` or `system`), the action, its target and the action's details. The console's filters: `action` (one action, or a group with `group.*`), `from` and `to`. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listAuditEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/exports": {
     parameters: {
       query?: never;
@@ -1025,6 +1045,94 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List pending invitations
+     * @description Admin only. Invitations not yet accepted, revoked or expired, newest first, never their links; a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listInvitations"];
+    put?: never;
+    /**
+     * Invite someone
+     * @description Admin only. A single-use link valid 7 days for `email` with `role`, answered this once in `url` (and emailed when the server has SMTP: `emailed`). The invited person accepts it in the browser, signed in with that email or creating an account; nobody becomes a member without accepting. A pending invitation of the same email is replaced (its link stops working); an email already a member here is `409 conflict`.
+     */
+    post: operations["createInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/invitations/{invitation_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invitation
+     * @description Admin only. Its link stops working. One already accepted, revoked or expired, or of another organization, is `404 invitation_not_found`. Written to the audit log (`invitation.revoked`).
+     */
+    delete: operations["revokeInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List members
+     * @description Admin only. The organization's members with their roles, longest-standing first; a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. People join by invitation only (`createInvitation`).
+     */
+    get: operations["listMembers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/members/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member
+     * @description Admin only. The user leaves the organization (their account and other memberships stay). Removing the last admin is `409 last_admin`. Written to the audit log (`member.removed`).
+     */
+    delete: operations["removeMember"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member's role
+     * @description Admin only. `admin` or `support`. Taking the admin role from the last admin is `409 last_admin`; a user who is not a member here `404 member_not_found`. Written to the audit log (`member.role_changed`).
+     */
+    patch: operations["changeMemberRole"];
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/retention": {
@@ -1550,6 +1658,29 @@ export interface components {
       reason: string | null;
     };
     ApprovalList: components["schemas"]["Approval"][];
+    AuditPage: {
+      events: {
+        event_id: string;
+        at: string;
+        actor: {
+          type: string;
+          id: string | null;
+          label: string | null;
+        };
+        action: string;
+        target: {
+          type: string;
+          id: string;
+        };
+        data: unknown;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    ChangeRoleBody: {
+      /** @enum {string} */
+      role: "admin" | "support";
+    };
     ConversationAccepted: {
       /** @constant */
       success: true;
@@ -1750,6 +1881,17 @@ export interface components {
       };
       /** @default false */
       shared?: boolean;
+    };
+    CreatedInvitation: {
+      invitation_id: string;
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "support";
+      invited_by: string | null;
+      created_at: string;
+      expires_at: string;
+      url: string;
+      emailed: boolean;
     };
     DeletedSecret: {
       /**
@@ -2112,6 +2254,24 @@ export interface components {
       };
       max_concurrency?: number;
     };
+    InvitationPage: {
+      invitations: {
+        invitation_id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "support";
+        invited_by: string | null;
+        created_at: string;
+        expires_at: string;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    InviteBody: {
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "support";
+    };
     KeyUsagePreview: {
       key_id: string;
       /** @description Triggers (messages and runs) in the last 24 hours. */
@@ -2157,6 +2317,19 @@ export interface components {
       secrets: components["schemas"]["SecretRecord"][];
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
+    };
+    MemberList: {
+      members: components["schemas"]["MemberRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    MemberRecord: {
+      user_id: string;
+      email: string;
+      name: string | null;
+      /** @enum {string} */
+      role: "admin" | "support";
+      joined_at: string;
     };
     MessageList: {
       messages: components["schemas"]["MessageListItem"][];
@@ -2329,6 +2502,11 @@ export interface components {
         queue: "ok";
       };
     };
+    RemovedMember: {
+      user_id: string;
+      /** @constant */
+      removed: true;
+    };
     ResolveBody: {
       exception_id: string;
       /** @enum {string} */
@@ -2352,6 +2530,11 @@ export interface components {
     RestoreBody: {
       base_version?: number;
       note?: string & unknown;
+    };
+    RevokedInvitation: {
+      invitation_id: string;
+      /** @constant */
+      revoked: true;
     };
     RollKeyBody: {
       grace_period_seconds: number | 0 | unknown;
@@ -3506,6 +3689,44 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `invitation_not_found`: console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.
+     */
+    Error404_organization_not_found_invitation_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "invitation_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `member_not_found`: console: no such member.
+     */
+    Error404_organization_not_found_member_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "member_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `secret_not_found`: no organization secret with this name.
      */
     Error404_organization_not_found_secret_not_found: {
@@ -3615,6 +3836,21 @@ export interface components {
         };
       };
     };
+    /** @description `conflict`: console: inviting or accepting for someone who already belongs to the organization. */
+    Error409_conflict: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "conflict";
+          };
+        };
+      };
+    };
     /** @description `draft_conflict`: versions: the draft write or publish names a version that is no longer the agent's head (someone edited, published or rolled back since): read the agent again; `details: {base_version, head_version, draft_version, published_version}`. */
     Error409_draft_conflict: {
       headers: {
@@ -3692,6 +3928,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_state_transition";
+          };
+        };
+      };
+    };
+    /** @description `last_admin`: console: removing or demoting the last admin. */
+    Error409_last_admin: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "last_admin";
           };
         };
       };
@@ -6868,6 +7119,48 @@ export interface operations {
       404: components["responses"]["Error404_organization_not_found_alert_rule_not_found"];
     };
   };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events at or after this instant (RFC 3339, or a date). */
+        from?: string;
+        /** @description Only events before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description One action (`member.role_changed`) or a group of them (`member.*`). */
+        action?: string;
+        /** @description Maximum events to return (default 50, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
   listExports: {
     parameters: {
       query?: {
@@ -7172,6 +7465,230 @@ export interface operations {
       409: components["responses"]["Error409_export_not_ready"];
       410: components["responses"]["Error410_export_expired"];
       416: components["responses"]["Error416_range_not_satisfiable"];
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: {
+        /** @description Maximum invitations to return (default 50, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pending invitations. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InvitationPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["InviteBody"];
+      };
+    };
+    responses: {
+      /** @description The invitation, with its link. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedInvitation"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      409: components["responses"]["Error409_conflict"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The invitation (`inv_...`).
+         * @example inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6
+         */
+        invitation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitation is revoked. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RevokedInvitation"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_invitation_not_found"];
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MemberList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The member's user id (`usr_...`).
+         * @example usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The member is gone. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RemovedMember"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_member_not_found"];
+      409: components["responses"]["Error409_last_admin"];
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The member's user id (`usr_...`).
+         * @example usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRoleBody"];
+      };
+    };
+    responses: {
+      /** @description The member. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MemberRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_member_not_found"];
+      409: components["responses"]["Error409_last_admin"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
   getRetention: {

@@ -174,7 +174,7 @@ export default async function consoleVolumeBench() {
     const day = 24 * 3600 * 1000;
     const window = `from=${new Date(Date.now() - 100 * day).toISOString()}&to=${new Date(Date.now() - 70 * day).toISOString()}`;
     const usage = (days: number, groupBy: string) =>
-      `/api/console/usage?from=${new Date(Date.now() - days * day).toISOString()}&group_by=${groupBy}`;
+      `/api/v1/organizations/${org}/usage?from=${new Date(Date.now() - days * day).toISOString()}&group_by=${groupBy}`;
     const targets: Target[] = [
       { name: "search: exact session id", path: q(pad("sess", Math.floor(MESSAGES / 8))) },
       { name: "search: exact message id", path: q(pad("msg", mid)) },
@@ -198,8 +198,8 @@ export default async function consoleVolumeBench() {
       { name: "deliveries, page 1", path: "/api/console/deliveries?limit=50" },
       { name: "deliveries, has error", path: "/api/console/deliveries?limit=50&has_error=true" },
       { name: "deliveries, page 41", path: "/api/console/deliveries?limit=50", deep: 40 },
-      { name: "audit, page 1", path: "/api/console/audit?limit=50" },
-      { name: "audit, page 41", path: "/api/console/audit?limit=50", deep: 40 },
+      { name: "audit, page 1", path: `/api/v1/organizations/${org}/audit?limit=50` },
+      { name: "audit, page 41", path: `/api/v1/organizations/${org}/audit?limit=50`, deep: 40 },
       // The usage charts' reads (components/console/queries.ts USAGE_RANGES), from the hourly rollups.
       { name: "usage, 24 hours by hour", path: usage(1, "hour") },
       { name: "usage, 7 days by hour", path: usage(7, "hour") },

@@ -251,7 +251,12 @@ export default async function scaleBench() {
         list: true,
         deep: 40,
       },
-      { name: "console audit", path: "/api/console/audit?limit=50", headers: consoleHeaders, list: true },
+      {
+        name: "console audit",
+        path: `/api/v1/organizations/${org}/audit?limit=50`,
+        headers: consoleHeaders,
+        list: true,
+      },
       { name: "console deliveries", path: "/api/console/deliveries?limit=50", headers: consoleHeaders, list: true },
       { name: "metrics scrape", path: "/api/metrics" },
       // Usage from the hourly rollups (lib/usage), which the seed's backfill fills: held to 300 ms.
@@ -269,7 +274,7 @@ export default async function scaleBench() {
       },
       {
         name: "console usage, 30 days by day",
-        path: `/api/console/usage?from=${daysAgo(30)}&group_by=day`,
+        path: `/api/v1/organizations/${org}/usage?from=${daysAgo(30)}&group_by=day`,
         headers: consoleHeaders,
         list: true,
       },

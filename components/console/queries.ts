@@ -311,19 +311,22 @@ export const useKeyUsage = (keyId: string | undefined) =>
   });
 
 export const useMembers = () =>
-  useQuery({ queryKey: queryKeys.members(), queryFn: () => api<z.infer<typeof MemberList>>("/members") });
+  useQuery({
+    queryKey: queryKeys.members(),
+    queryFn: () => everyPage<z.infer<typeof MemberList>>(org("/members"), "members"),
+  });
 
 export const useInvitations = () =>
   useQuery({
     queryKey: queryKeys.invitations(),
-    queryFn: () => api<z.infer<typeof InvitationPage>>("/invitations?limit=100"),
+    queryFn: () => everyPage<z.infer<typeof InvitationPage>>(org("/invitations"), "invitations", 100),
   });
 
 export const useAudit = (p: { action: string; limit: number; cursor: string; filters?: ListFilters }) => {
   const query = search({ ...p.filters, limit: p.limit, cursor: p.cursor, action: p.action });
   return useQuery({
     queryKey: [...queryKeys.audit(), query],
-    queryFn: () => api<z.infer<typeof AuditPage>>(`/audit?${query}`),
+    queryFn: () => api<z.infer<typeof AuditPage>>(org(`/audit?${query}`)),
     placeholderData: keepPreviousData,
   });
 };
@@ -384,7 +387,7 @@ export const useAlertEvents = (
   });
 
 export const useSigningSecret = () =>
-  useQuery({ queryKey: queryKeys.signingSecret(), queryFn: () => api<SigningSecret>("/webhooks/secret") });
+  useQuery({ queryKey: queryKeys.signingSecret(), queryFn: () => api<SigningSecret>(org("/webhook-secret")) });
 
 // Writes: the pages wrap these in useMutation with their own toasts and invalidations.
 
@@ -419,11 +422,11 @@ export const requests = {
     }),
   updateKey: (keyId: string, body: z.input<typeof UpdateKeyBody>) =>
     patch<AccessKey>(org(`/access-keys/${id(keyId)}`), body),
-  invite: (body: InviteBody) => post<NewInvitation>("/invitations", body),
+  invite: (body: InviteBody) => post<NewInvitation>(org("/invitations"), body),
   revokeInvitation: (invitationId: string) =>
-    del<z.infer<typeof RevokedInvitation>>(`/invitations/${id(invitationId)}`),
-  changeRole: (userId: string, role: RoleName) => patch<Member>(`/members/${id(userId)}`, { role }),
-  removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(`/members/${id(userId)}`),
+    del<z.infer<typeof RevokedInvitation>>(org(`/invitations/${id(invitationId)}`)),
+  changeRole: (userId: string, role: RoleName) => patch<Member>(org(`/members/${id(userId)}`), { role }),
+  removeMember: (userId: string) => del<z.infer<typeof RemovedMember>>(org(`/members/${id(userId)}`)),
   setSecret: (name: string, value: string) =>
     api<Secret>(org(`/secrets/${id(name)}`), { method: "PUT", json: { value } }),
   deleteSecret: (name: string) => del<z.infer<typeof DeletedSecret>>(org(`/secrets/${id(name)}`)),
@@ -432,16 +435,17 @@ export const requests = {
     patch<AlertRule>(org(`/alert-rules/${id(ruleId)}`), body),
   deleteAlertRule: (ruleId: string) => del<z.infer<typeof DeletedAlertRule>>(org(`/alert-rules/${id(ruleId)}`)),
   testAlertRule: (ruleId: string) => post<z.infer<typeof AlertTestSent>>(org(`/alert-rules/${id(ruleId)}/test`)),
-  rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>("/webhooks/secret"),
+  rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>(org("/webhook-secret")),
   redeliver: (deliveryId: string) => post<Delivery>(`/deliveries/${deliveryId}/redeliver`),
   switchOrganization: (organizationId: string) => post("/org", { organization_id: organizationId }),
   signIn: (email: string, password: string) => api("/auth/sign-in", { method: "POST", json: { email, password } }),
   signOut: () => post("/auth/sign-out"),
   acceptInvitation: (body: AcceptInvitationBody) =>
     post<z.infer<typeof AcceptedInvitation>>("/invitations/accept", body),
-  createView: (body: z.input<typeof CreateViewBody>) => post<SavedView>("/views", body),
-  updateView: (viewId: string, body: z.input<typeof UpdateViewBody>) => patch<SavedView>(`/views/${id(viewId)}`, body),
-  deleteView: (viewId: string) => del<z.infer<typeof DeletedView>>(`/views/${id(viewId)}`),
+  createView: (body: z.input<typeof CreateViewBody>) => post<SavedView>(org("/views"), body),
+  updateView: (viewId: string, body: z.input<typeof UpdateViewBody>) =>
+    patch<SavedView>(org(`/views/${id(viewId)}`), body),
+  deleteView: (viewId: string) => del<z.infer<typeof DeletedView>>(org(`/views/${id(viewId)}`)),
   deleteFile: (agentId: string, fileId: string) =>
     del<z.infer<typeof DeletedFile>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
   fileLink: (agentId: string, fileId: string) =>
@@ -456,7 +460,7 @@ export const viewsKey = (list: ViewList) => ["views", list] as const;
 export const useViews = (list: ViewList) =>
   useQuery({
     queryKey: viewsKey(list),
-    queryFn: () => api<z.infer<typeof ViewPage>>(`/views?${search({ list, limit: 200 })}`),
+    queryFn: () => api<z.infer<typeof ViewPage>>(org(`/views?${search({ list, limit: 200 })}`)),
   });
 
 // Retention (app/(console)/settings/retention): the setting, the preview of what a new one deletes.

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "./console";
+import { orgPath, signIn } from "./console";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, type ApiResponse } from "./helpers";
 import { ownServer, type OwnServer } from "./server";
 
@@ -47,7 +47,7 @@ describe("alert rules: the management API", () => {
     expectError(await call("GET", path, { auth }), 404, "alert_rule_not_found");
     expectError(await call("DELETE", path, { auth }), 404, "alert_rule_not_found");
     const admin = await signIn("admin-a@example.com");
-    const audit = await admin.call("GET", `/api/console/audit?action=alert_rule.*&limit=100`);
+    const audit = await admin.call("GET", orgPath("/audit?action=alert_rule.*&limit=100"));
     const actions = audit.body.events
       .filter((e: { target: { id: string } }) => e.target.id === created.body.rule_id)
       .map((e: { action: string }) => e.action);
@@ -208,7 +208,7 @@ describe("alerts delivered", () => {
     own = await ownServer("alerts", { ALERT_EVALUATION_INTERVAL_MS: "1000" });
     const session = await signIn("alerts@example.com", "correct horse battery", own.server.baseUrl);
     cookie = session.cookie;
-    const rotated = await session.call("POST", "/api/console/webhooks/secret");
+    const rotated = await session.call("POST", orgPath("/webhook-secret", own.org.organization_id));
     expect(rotated.status, rotated.text).toBe(201);
     secret = rotated.body.secret;
   });
@@ -372,7 +372,7 @@ describe("alerts delivered", () => {
         rollout: { agent_id: agent, version: 2, rolled_back_to: 1 },
       }),
     ]);
-    const audit = await own.call("GET", "/api/console/audit?action=agent.rolled_back", {
+    const audit = await own.call("GET", orgPath("/audit?action=agent.rolled_back", own.org.organization_id), {
       headers: { cookie, origin: own.server.baseUrl },
     });
     expect(audit.body.events[0]).toMatchObject({

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { jsonSchemaOf } from "../../lib/http/contract";
 import { CHECKED, contractOf } from "./answers";
-import { consoleSession, cookiesOf, PASSWORD, signIn, type ConsoleSession } from "./console";
+import { acceptAsNew, consoleSession, cookiesOf, PASSWORD, signIn, tokenOf, type ConsoleSession } from "./console";
 import { consoleFixtures, finishedExport, REQUESTS, type ConsoleFixtures, type ConsoleRequest } from "./console-routes";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
@@ -97,7 +97,7 @@ describe("every route's answer is its contract's", () => {
     }
   });
 
-  it("management API: access keys, agents, organization secrets, retention", async () => {
+  it("management API: access keys, agents, secrets, retention, exports, usage, alerts, members, audit, views", async () => {
     const { orgA } = ctx();
     const org = `/api/v1/organizations/${orgA.organization_id}`;
     const auth = orgA.user_token;
@@ -147,6 +147,25 @@ describe("every route's answer is its contract's", () => {
     await ok("GET", `${org}/exports/${done.id}`, { auth });
     await ok("GET", `${org}/exports/${done.id}/download?token=${done.token}`, { auth });
     await ok("GET", `${org}/usage?group_by=agent`, { auth });
+    // Members and invitations (one accepted, then removed), the audit log, saved views, the signing secret.
+    const members = await ok("GET", `${org}/members?limit=50`, { auth });
+    const support = members.body.members.find((m: { email: string }) => m.email === "support-a@example.com");
+    await ok("PATCH", `${org}/members/${support.user_id}`, { auth, body: { role: "support" } });
+    const email = () => `answers-member-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const invited = await ok("POST", `${org}/invitations`, { auth, body: { email: email(), role: "support" } });
+    await ok("GET", `${org}/invitations`, { auth });
+    await ok("DELETE", `${org}/invitations/${invited.body.invitation_id}`, { auth });
+    const joining = await ok("POST", `${org}/invitations`, { auth, body: { email: email(), role: "support" } });
+    const joined = (await acceptAsNew(tokenOf(joining.body.url))).res;
+    expect(joined.status, joined.text).toBe(200);
+    await ok("DELETE", `${org}/members/${joined.body.member.user_id}`, { auth });
+    await ok("GET", `${org}/audit?action=member.*&limit=5`, { auth });
+    const view = await ok("POST", `${org}/views`, { auth, body: { list: "runs", name: "answers" } });
+    await ok("GET", `${org}/views?list=runs`, { auth });
+    await ok("PATCH", `${org}/views/${view.body.view_id}`, { auth, body: { name: "answers 2" } });
+    await ok("DELETE", `${org}/views/${view.body.view_id}`, { auth });
+    await ok("GET", `${org}/webhook-secret`, { auth });
+    await ok("POST", `${org}/webhook-secret`, { auth });
     // Alerts: a rule made, read, changed, tested and deleted; the history.
     const rule = await ok("POST", `${org}/alert-rules`, {
       auth,
@@ -321,7 +340,7 @@ describe("every route's answer is its contract's", () => {
       const session = consoleSession(cookiesOf(signedIn.headers), base);
       const invited = await ok(
         "POST",
-        "/api/console/invitations",
+        `/api/v1/organizations/${ctx().orgA.organization_id}/invitations`,
         { body: { email: `answers-${Date.now()}@example.com`, role: "support" } },
         admin,
       );

@@ -3,7 +3,7 @@
 // runs once each with audit rows naming it, roles (support on runs, admins on keys), ids of another
 // organization untouched, and "run again" validated as a trigger and linked both ways.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "./console";
+import { orgPath, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -103,11 +103,11 @@ describe("bulk actions on runs", () => {
       expect(run.body.status).toBe("cancelled");
       expect(run.body.events.filter((e: { action: string }) => e.action === "cancel")).toHaveLength(1);
     }
-    const audit = await admin.call("GET", "/api/console/audit?action=run.cancel&limit=100");
+    const audit = await admin.call("GET", orgPath("/audit?action=run.cancel&limit=100"));
     const rows = audit.body.events.filter((e: { target: { id: string } }) => held.includes(e.target.id));
     expect(rows).toHaveLength(3);
     for (const e of rows) expect(e.data.bulk_action_id).toBe(started.body.bulk_action_id);
-    const final = await admin.call("GET", "/api/console/audit?action=bulk_action.completed&limit=100");
+    const final = await admin.call("GET", orgPath("/audit?action=bulk_action.completed&limit=100"));
     expect(
       final.body.events.filter((e: { target: { id: string } }) => e.target.id === started.body.bulk_action_id),
     ).toHaveLength(1);
@@ -204,7 +204,7 @@ describe("bulk revoke of Access Keys", () => {
     for (const id of keys) {
       expect(listed.body.access_keys.find((k: { key_id: string }) => k.key_id === id).revoked_at).not.toBeNull();
     }
-    const audit = await admin.call("GET", "/api/console/audit?action=access_key.revoked&limit=100");
+    const audit = await admin.call("GET", orgPath("/audit?action=access_key.revoked&limit=100"));
     const rows = audit.body.events.filter((e: { target: { id: string } }) => keys.includes(e.target.id));
     expect(rows).toHaveLength(2);
     for (const e of rows) expect(e.data.bulk_action_id).toBe(started.body.bulk_action_id);

@@ -95,13 +95,13 @@ let secret: string;
 
 describe("completion callbacks", () => {
   it("signs a message.completed callback whose data equals GET message", async () => {
-    const rotated = await own.call("POST", "/api/console/webhooks/secret", {
+    const rotated = await own.call("POST", `/api/v1/organizations/${own.org.organization_id}/webhook-secret`, {
       headers: { cookie, origin: own.server.baseUrl },
     });
     expect(rotated.status).toBe(201);
     secret = rotated.body.secret;
     expect(secret).toMatch(/^whsec_/);
-    const info = await consoleCall("GET", "/api/console/webhooks/secret");
+    const info = await consoleCall("GET", `/api/v1/organizations/${own.org.organization_id}/webhook-secret`);
     expect(info.body).toMatchObject({ configured: true, hint: secret.slice(-4) });
 
     const agent = await own.createAgent(ECHO_AGENT);

@@ -88,7 +88,7 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     body: { message: "hi", callback_url: "https://callbacks.invalid/hook" },
   });
   const run = await call("POST", `/api/agents/webhook/${workflow}`, { auth: key, body: { rows: [{ a: 1 }] } });
-  const members = await adminA.call("GET", "/api/console/members");
+  const members = await adminA.call("GET", `/api/v1/organizations/${orgA.organization_id}/members`);
   const deliveries = await adminA.call("GET", `/api/console/deliveries?agent_id=${conversational}`);
   expect(deliveries.body.data, "the trigger's completion callback is logged").toHaveLength(1);
   const bulk = await adminA.call("POST", "/api/console/bulk-actions", HARMLESS_BULK_ACTION);
@@ -117,7 +117,10 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
     bulkActionId: bulk.body.bulk_action_id,
     freshView: async () => {
-      const res = await adminA.call("POST", "/api/console/views", { list: "runs", name: `fresh ${unique()}` });
+      const res = await adminA.call("POST", `/api/v1/organizations/${orgA.organization_id}/views`, {
+        list: "runs",
+        name: `fresh ${unique()}`,
+      });
       expect(res.status).toBe(201);
       return res.body.view_id;
     },
@@ -295,12 +298,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_id: "exc_unknown", resolution: "approved" }),
     otherOrg: "run_not_found",
   },
-  { method: "GET", pattern: "/api/console/webhooks/secret", path: () => "/api/console/webhooks/secret" },
-  {
-    method: "POST",
-    pattern: "/api/console/webhooks/secret",
-    path: () => "/api/console/webhooks/secret",
-  },
   { method: "GET", pattern: "/api/console/deliveries", path: () => "/api/console/deliveries" },
   {
     method: "GET",
@@ -314,20 +311,6 @@ export const REQUESTS: ConsoleRequest[] = [
     path: (f) => `/api/console/deliveries/${f.deliveryId}/redeliver`,
     otherOrg: "delivery_not_found",
   },
-  { method: "GET", pattern: "/api/console/members", path: () => "/api/console/members" },
-  { method: "GET", pattern: "/api/console/invitations", path: () => "/api/console/invitations" },
-  {
-    method: "POST",
-    pattern: "/api/console/invitations",
-    path: () => "/api/console/invitations",
-    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support" }),
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/invitations/[invitation_id]",
-    path: async (f) => `/api/console/invitations/${await f.freshInvitation()}`,
-    otherOrg: "invitation_not_found",
-  },
   {
     // Signed out too: the invited person may have no account yet. A wrong token here.
     method: "POST",
@@ -335,20 +318,6 @@ export const REQUESTS: ConsoleRequest[] = [
     path: () => "/api/console/invitations/accept",
     body: () => ({ token: `it_${"M".repeat(43)}`, password: "matrix-password" }),
   },
-  {
-    method: "PATCH",
-    pattern: "/api/console/members/[user_id]",
-    path: (f) => `/api/console/members/${f.supportUserId}`,
-    body: () => ({ role: "support" }),
-    otherOrg: "member_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/members/[user_id]",
-    path: async (f) => `/api/console/members/${await f.freshMember()}`,
-    otherOrg: "member_not_found",
-  },
-  { method: "GET", pattern: "/api/console/audit", path: () => "/api/console/audit" },
   { method: "GET", pattern: "/api/console/bulk-actions", path: () => "/api/console/bulk-actions" },
   {
     method: "POST",
@@ -405,7 +374,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
-  { method: "GET", pattern: "/api/console/views", path: () => "/api/console/views?list=runs" },
   {
     method: "GET",
     pattern: "/api/console/agents/[agent_id]/files/[file_id]",
@@ -417,25 +385,6 @@ export const REQUESTS: ConsoleRequest[] = [
     pattern: "/api/console/agents/[agent_id]/files/[file_id]",
     path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
     otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/views",
-    path: () => "/api/console/views",
-    body: () => ({ list: "runs", name: `matrix ${unique()}`, filters: { status: "failed" } }),
-  },
-  {
-    method: "PATCH",
-    pattern: "/api/console/views/[view_id]",
-    path: async (f) => `/api/console/views/${await f.freshView()}`,
-    body: () => ({ name: "renamed" }),
-    otherOrg: "view_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/views/[view_id]",
-    path: async (f) => `/api/console/views/${await f.freshView()}`,
-    otherOrg: "view_not_found",
   },
 ];
 

@@ -31,6 +31,27 @@ export function consoleSession(cookie: string, base = ctx().baseUrl, origin = ba
   };
 }
 
+/** A path of the organization API (`/api/v1/organizations/{org}...`), org A of the suite by default. */
+export const orgPath = (path: string, orgId = ctx().orgA.organization_id) => `/api/v1/organizations/${orgId}${path}`;
+
+const sessionOrgs = new WeakMap<ConsoleSession, Promise<string>>();
+
+/**
+ * A path of the organization API in the organization `session` works in (its console's, read once
+ * from `/api/console/me`): for sessions of other organizations or of a test's own server.
+ */
+export async function inOrg(session: ConsoleSession, path: string): Promise<string> {
+  let org = sessionOrgs.get(session);
+  if (!org) {
+    org = session.call("GET", "/api/console/me").then((me) => {
+      expect(me.status, me.text).toBe(200);
+      return me.body.organization.organization_id as string;
+    });
+    sessionOrgs.set(session, org);
+  }
+  return orgPath(path, await org);
+}
+
 /** The cookies an answer sets, as a Cookie header. */
 export const cookiesOf = (headers: Headers) =>
   headers
@@ -55,7 +76,7 @@ export async function signIn(
 
 /** An invitation made by `admin` (201): the answer, with the link. */
 export async function invite(admin: ConsoleSession, email: string, role = "support") {
-  const res = await admin.call("POST", "/api/console/invitations", { email, role });
+  const res = await admin.call("POST", await inOrg(admin, "/invitations"), { email, role });
   expect(res.status, res.text).toBe(201);
   return res.body as { invitation_id: string; email: string; role: string; url: string; emailed: boolean };
 }

@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../lib/env";
 import { signExportToken } from "../../lib/exports/links";
-import { signIn, type ConsoleSession } from "./console";
+import { orgPath, signIn, type ConsoleSession } from "./console";
 import { dbEnv } from "./server";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW, type ApiResponse } from "./helpers";
 
@@ -196,7 +196,7 @@ describe("each kind in both formats round-trips", () => {
 
   it.each(["csv", "jsonl"])("the audit log (%s)", async (format) => {
     const { rows } = await rowsOfExport({ kind: "audit", format, filters: { action: "export.*" } });
-    const list = await admin.call("GET", "/api/console/audit?action=export.*&limit=100");
+    const list = await admin.call("GET", orgPath("/audit?action=export.*&limit=100"));
     // The export's own request is logged before its job runs: the file holds it too.
     expect(rows.map((r) => r.event_id)).toEqual(list.body.events.slice(-rows.length).map((e: Rec) => e.event_id));
     expect(rows.every((r) => r.action.startsWith("export."))).toBe(true);
@@ -373,7 +373,7 @@ describe("links", () => {
 
   it("downloads and requests are audited", async () => {
     await fileOf(admin, record);
-    const events = await admin.call("GET", "/api/console/audit?action=export.*&limit=100");
+    const events = await admin.call("GET", orgPath("/audit?action=export.*&limit=100"));
     const mine = events.body.events.filter((e: Rec) => e.target.id === record.export_id).map((e: Rec) => e.action);
     expect(mine).toContain("export.requested");
     expect(mine).toContain("export.downloaded");

@@ -3,7 +3,7 @@
 // invalid_request naming the field; views are personal or shared, changed only by their owner or,
 // when shared, an admin, and invisible across organizations.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "./console";
+import { orgPath, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 let key: string;
@@ -241,7 +241,7 @@ describe("deliveries, audit and files filters", () => {
 
   it("audit: from and to beside the action", async () => {
     const list = async (q: string) => {
-      const res = await admin.call("GET", `/api/console/audit?action=agent.created&${q}`);
+      const res = await admin.call("GET", orgPath(`/audit?action=agent.created&${q}`));
       expect(res.status, res.text).toBe(200);
       return res.body.events as any[];
     };
@@ -256,7 +256,7 @@ describe("deliveries, audit and files filters", () => {
     if (oldest.at < newest.at) expect(later.map((e) => e.event_id)).not.toContain(oldest.event_id);
     const earlier = await list(`limit=100&to=${encodeURIComponent(oldest.at)}`);
     expect(earlier.map((e) => e.event_id)).not.toContain(oldest.event_id);
-    expectError(await admin.call("GET", "/api/console/audit?from=soon"), 400, "invalid_request");
+    expectError(await admin.call("GET", orgPath("/audit?from=soon")), 400, "invalid_request");
   });
 
   it("files: from and to, and no offset", async () => {
@@ -267,7 +267,8 @@ describe("deliveries, audit and files filters", () => {
 });
 
 describe("saved views", () => {
-  const views = "/api/console/views";
+  const views = `/api/v1/organizations/${ctx().orgA.organization_id}/views`;
+  const viewsOfB = () => `/api/v1/organizations/${ctx().orgB.organization_id}/views`;
 
   it("saves, lists, renames and deletes a personal view; checks its filters against the list", async () => {
     const made = await admin.call("POST", views, {
@@ -309,9 +310,10 @@ describe("saved views", () => {
     expectError(await support.call("DELETE", `${views}/${shared.view_id}`), 403, "forbidden");
     expectError(await support.call("PATCH", `${views}/${shared.view_id}`, { name: "x" }), 403, "forbidden");
     // Another organization sees neither.
-    const other = ids((await adminB.call("GET", `${views}?list=sessions`)).body.views, "view_id");
+    const other = ids((await adminB.call("GET", `${viewsOfB()}?list=sessions`)).body.views, "view_id");
     expect(other).not.toContain(shared.view_id);
-    expectError(await adminB.call("DELETE", `${views}/${shared.view_id}`), 404, "view_not_found");
+    expectError(await adminB.call("DELETE", `${viewsOfB()}/${shared.view_id}`), 404, "view_not_found");
+    expectError(await adminB.call("DELETE", `${views}/${shared.view_id}`), 404, "organization_not_found");
     // An admin deletes a support member's shared view; the deletion is audited.
     const theirs = (await support.call("POST", views, { list: "sessions", name: "support's", shared: true })).body;
     expect(theirs.editable).toBe(true);
@@ -320,7 +322,7 @@ describe("saved views", () => {
     );
     expect(asAdmin).toMatchObject({ mine: false, editable: true });
     expect((await admin.call("DELETE", `${views}/${theirs.view_id}`)).status).toBe(200);
-    const audit = await admin.call("GET", "/api/console/audit?action=saved_view.deleted&limit=100");
+    const audit = await admin.call("GET", orgPath("/audit?action=saved_view.deleted&limit=100"));
     expect(audit.body.events.map((e: any) => e.target.id)).toContain(theirs.view_id);
   });
 });
@@ -351,7 +353,7 @@ describe("uploaded files from the console", () => {
     expect(gone.body).toEqual({ file_id: up.body.file_id, deleted: true });
     expectError(await admin.call("GET", path), 404, "not_found");
     expect((await admin.call("GET", `/api/console/agents/${agent}/files`)).body.files).toEqual([]);
-    const audit = await admin.call("GET", "/api/console/audit?action=file.deleted&limit=100");
+    const audit = await admin.call("GET", orgPath("/audit?action=file.deleted&limit=100"));
     expect(audit.body.events.map((e: any) => e.target.id)).toContain(up.body.file_id);
   });
 });

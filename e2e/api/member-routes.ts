@@ -12,6 +12,11 @@ export interface MemberRequest {
   /** The path under `/api/v1/organizations/{org A}`. */
   path: (f: ConsoleFixtures) => string | Promise<string>;
   body?: (f: ConsoleFixtures) => unknown;
+  /**
+   * What a support member gets on a route open to every member whose target is another member's own
+   * (an admin's personal saved view): the status and code, instead of an answer.
+   */
+  notSupports?: [number, string];
 }
 
 export interface MemberRoute extends MemberRequest {
@@ -224,6 +229,49 @@ const REQUESTS: MemberRequest[] = [
   },
   { method: "DELETE", pattern: `${ORG}/secrets/[name]`, path: async (f) => `/secrets/${await f.freshSecret()}` },
   { method: "GET", pattern: `${ORG}/usage`, path: () => "/usage?group_by=hour" },
+  { method: "GET", pattern: `${ORG}/members`, path: () => "/members" },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/members/[user_id]`,
+    path: (f) => `/members/${f.supportUserId}`,
+    body: () => ({ role: "support" }),
+  },
+  { method: "DELETE", pattern: `${ORG}/members/[user_id]`, path: async (f) => `/members/${await f.freshMember()}` },
+  { method: "GET", pattern: `${ORG}/invitations`, path: () => "/invitations" },
+  {
+    method: "POST",
+    pattern: `${ORG}/invitations`,
+    path: () => "/invitations",
+    body: () => ({ email: `matrix-${unique()}@example.com`, role: "support" }),
+  },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/invitations/[invitation_id]`,
+    path: async (f) => `/invitations/${await f.freshInvitation()}`,
+  },
+  { method: "GET", pattern: `${ORG}/audit`, path: () => "/audit?action=agent.*&limit=20" },
+  { method: "GET", pattern: `${ORG}/views`, path: () => "/views?list=runs" },
+  {
+    method: "POST",
+    pattern: `${ORG}/views`,
+    path: () => "/views",
+    body: () => ({ list: "runs", name: `matrix ${unique()}`, filters: { status: "failed" } }),
+  },
+  {
+    method: "PATCH",
+    pattern: `${ORG}/views/[view_id]`,
+    path: async (f) => `/views/${await f.freshView()}`,
+    body: () => ({ name: "renamed" }),
+    notSupports: [404, "view_not_found"],
+  },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/views/[view_id]`,
+    path: async (f) => `/views/${await f.freshView()}`,
+    notSupports: [404, "view_not_found"],
+  },
+  { method: "GET", pattern: `${ORG}/webhook-secret`, path: () => "/webhook-secret" },
+  { method: "POST", pattern: `${ORG}/webhook-secret`, path: () => "/webhook-secret" },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

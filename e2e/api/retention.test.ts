@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { storageKeyFor } from "../../lib/files/upload";
-import { PASSWORD, signIn } from "./console";
+import { orgPath, PASSWORD, signIn } from "./console";
 import { call, ctx, expectError } from "./helpers";
 import { storedBytes } from "./s3-server";
 import { ownServer, type DbTarget, type OwnServer } from "./server";
@@ -111,7 +111,7 @@ describe("retention in the management API", () => {
     expect(back.body).toMatchObject({ retention_days: null, effective_days: 0 });
 
     const admin = await signIn("admin-a@example.com");
-    const audit = await admin.call("GET", "/api/console/audit?action=retention.updated&limit=10");
+    const audit = await admin.call("GET", orgPath("/audit?action=retention.updated&limit=10"));
     expect(audit.status, audit.text).toBe(200);
     const changes = audit.body.events.slice(0, 3).map((e: any) => e.data);
     expect(changes).toEqual([
@@ -253,7 +253,7 @@ describe("the sweep applies a new retention", () => {
 
     // One audit row for the sweep, with what it deleted.
     const admin = await signIn(`retention@example.com`, PASSWORD, own.server.baseUrl);
-    const audit = await admin.call("GET", "/api/console/audit?action=retention.swept");
+    const audit = await admin.call("GET", orgPath("/audit?action=retention.swept", own.org.organization_id));
     expect(audit.status, audit.text).toBe(200);
     expect(audit.body.events).toHaveLength(1);
     expect(audit.body.events[0]).toMatchObject({

@@ -2,7 +2,7 @@
 // Live updates): order and isolation, claims and take-over, reasons, bulk decisions, the decision
 // fields of the approvals API, and the long poll.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "./console";
+import { orgPath, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 const REVIEWED = {
@@ -102,7 +102,7 @@ describe("review inbox", () => {
     expect(taken.status, taken.text).toBe(200);
     expect(taken.body.claimed_by).not.toBe(claimed.body.claimed_by);
     expectError(await decide(admin, id, { resolution: "approved" }), 409, "approval_claimed");
-    const audit = await admin.call("GET", "/api/console/audit?action=run.review_taken_over&limit=100");
+    const audit = await admin.call("GET", orgPath("/audit?action=run.review_taken_over&limit=100"));
     expect(audit.status, audit.text).toBe(200);
     const event = audit.body.events.find((e: { target: { id: string } }) => e.target.id === `item_${id.slice(4)}`);
     expect(event?.actor.label).toBe("support-a@example.com");

@@ -4,7 +4,7 @@
 // session's first message kept, and archived agents (DELETE on the management API). Client aborts
 // of uploads are in uploads.test.ts (they need a server of their own and its log).
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "./console";
+import { orgPath, signIn } from "./console";
 import {
   call,
   createAgent,
@@ -300,7 +300,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
 
   it("writes one agent.archived audit event, however many DELETEs", async () => {
     const admin = await signIn("admin-a@example.com");
-    const res = await admin.call("GET", "/api/console/audit?action=agent.archived&limit=100");
+    const res = await admin.call("GET", orgPath("/audit?action=agent.archived&limit=100"));
     expect(res.status, res.text).toBe(200);
     const mine = res.body.events.filter((e: { target: { id: string } }) => e.target.id === conv);
     expect(mine).toHaveLength(1);

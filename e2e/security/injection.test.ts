@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "../api/console";
+import { orgPath, signIn, type ConsoleSession } from "../api/console";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, SIMPLE_WORKFLOW } from "../api/helpers";
 
 const INJECTIONS = [
@@ -52,7 +52,7 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
       console: [
         `/api/console/runs?status=${q}&agent_id=${q}`,
         `/api/console/sessions?status=${q}&agent_id=${q}`,
-        `/api/console/audit?action=${q}`,
+        orgPath(`/audit?action=${q}`),
         `/api/console/deliveries?agent_id=${q}`,
         `/api/console/runs/${q}`,
         `/api/console/sessions/${q}/messages`,
@@ -83,7 +83,7 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
   });
 
   it("a list's cursor is checked, and a well-formed one carrying an injection is only a value", async () => {
-    const lists = ["/api/console/sessions", "/api/console/runs", "/api/console/audit"];
+    const lists = ["/api/console/sessions", "/api/console/runs", orgPath("/audit")];
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
     const forged = [
       "not a cursor",

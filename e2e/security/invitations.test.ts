@@ -11,6 +11,7 @@ import {
   addMember,
   consoleSession,
   cookiesOf,
+  inOrg,
   invite,
   PASSWORD,
   signIn,
@@ -33,7 +34,7 @@ let supportA: ConsoleSession;
 const tokens: string[] = [];
 
 const memberEmails = async (admin: ConsoleSession) =>
-  ((await admin.call("GET", "/api/console/members")).body.members as { email: string }[]).map((m) => m.email);
+  ((await admin.call("GET", await inOrg(admin, "/members"))).body.members as { email: string }[]).map((m) => m.email);
 
 const accept = (session: ConsoleSession, token: string, extra: Record<string, string> = {}) =>
   session.call("POST", "/api/console/invitations/accept", { token, ...extra });
@@ -59,7 +60,7 @@ beforeAll(async () => {
 });
 
 describe("T-ENROL-1 no membership without the invited person's consent", () => {
-  it("adding a member directly is gone: POST /api/console/members enrols nobody and tells nothing", async () => {
+  it("adding a member directly is gone: POST .../members enrols nobody and tells nothing", async () => {
     // admin-b has an account (in org B); the other email has none.
     const answers = [];
     for (const body of [
@@ -67,7 +68,7 @@ describe("T-ENROL-1 no membership without the invited person's consent", () => {
       { email: fresh("unknown"), role: "admin" },
       { email: fresh("unknown"), role: "admin", password: "attacker-chosen-password" },
     ]) {
-      const res = await adminA.call("POST", "/api/console/members", body);
+      const res = await adminA.call("POST", await inOrg(adminA, "/members"), body);
       expect(res.text, "the answer names the account").not.toContain(ctx().orgB.user_id);
       answers.push(res);
     }
@@ -105,8 +106,10 @@ describe("T-ENROL-1 no membership without the invited person's consent", () => {
     const { res } = await acceptAsNew(token);
     expect(res.status, res.text).toBe(200);
     const revoked = await inviteToken(adminA, fresh("audited-revoked"));
-    expect((await adminA.call("DELETE", `/api/console/invitations/${revoked.invitation_id}`)).status).toBe(200);
-    const events = (await adminA.call("GET", "/api/console/audit?limit=100")).body.events as {
+    expect((await adminA.call("DELETE", await inOrg(adminA, `/invitations/${revoked.invitation_id}`))).status).toBe(
+      200,
+    );
+    const events = (await adminA.call("GET", await inOrg(adminA, "/audit?limit=100"))).body.events as {
       action: string;
       actor: { label: string };
       target: { id: string };
@@ -149,8 +152,11 @@ describe("T-ENROL-2 no account enumeration through invitations", () => {
   it("inviting an email with an account elsewhere answers exactly as an unknown email does", async () => {
     const existing = await userOfB();
     const unknown = fresh("nobody");
-    const a = await adminA.call("POST", "/api/console/invitations", { email: existing.email, role: "support" });
-    const b = await adminA.call("POST", "/api/console/invitations", { email: unknown, role: "support" });
+    const a = await adminA.call("POST", await inOrg(adminA, "/invitations"), {
+      email: existing.email,
+      role: "support",
+    });
+    const b = await adminA.call("POST", await inOrg(adminA, "/invitations"), { email: unknown, role: "support" });
     tokens.push(tokenOf(a.body.url), tokenOf(b.body.url));
     expect(a.status).toBe(201);
     expect(masked(a, existing.email)).toEqual(masked(b, unknown));
@@ -166,7 +172,7 @@ describe("T-ENROL-2 no account enumeration through invitations", () => {
     ]);
     expect(a.text).not.toContain(existing.userId);
     // An upper-case spelling of the existing email is the same email, and still tells nothing.
-    const c = await adminA.call("POST", "/api/console/invitations", {
+    const c = await adminA.call("POST", await inOrg(adminA, "/invitations"), {
       email: existing.email.toUpperCase(),
       role: "support",
     });
@@ -179,7 +185,7 @@ describe("T-ENROL-2 no account enumeration through invitations", () => {
     const unknown = fresh("nobody-listed");
     await inviteToken(adminA, existing.email);
     await inviteToken(adminA, unknown);
-    const list = (await adminA.call("GET", "/api/console/invitations?limit=100")).body.invitations as Record<
+    const list = (await adminA.call("GET", await inOrg(adminA, "/invitations?limit=100"))).body.invitations as Record<
       string,
       unknown
     >[];
@@ -187,7 +193,7 @@ describe("T-ENROL-2 no account enumeration through invitations", () => {
     expect(Object.keys(rows[0]!).sort()).toEqual(Object.keys(rows[1]!).sort());
     expect(JSON.stringify(list)).not.toContain(existing.userId);
     expectError(
-      await adminA.call("POST", "/api/console/invitations", { email: "support-a@example.com", role: "admin" }),
+      await adminA.call("POST", await inOrg(adminA, "/invitations"), { email: "support-a@example.com", role: "admin" }),
       409,
       "conflict",
     );
@@ -243,7 +249,7 @@ describe("T-ENROL-3 an invitation link works once, for its email, until it expir
   it("someone removed from every organization signs in and accepts a new invitation", async () => {
     const email = fresh("returning");
     const userId = await addMember(adminA, email);
-    expect((await adminA.call("DELETE", `/api/console/members/${userId}`)).status).toBe(200);
+    expect((await adminA.call("DELETE", await inOrg(adminA, `/members/${userId}`))).status).toBe(200);
     const session = await signIn(email);
     expectError(await session.call("GET", "/api/console/me"), 401, "unauthorized");
     const { token } = await inviteToken(adminA, email, "admin");
@@ -259,18 +265,20 @@ describe("T-ENROL-3 an invitation link works once, for its email, until it expir
     const second = await inviteToken(adminA, email);
     const list = async () =>
       (
-        (await adminA.call("GET", "/api/console/invitations?limit=100")).body.invitations as { invitation_id: string }[]
+        (await adminA.call("GET", await inOrg(adminA, "/invitations?limit=100"))).body.invitations as {
+          invitation_id: string;
+        }[]
       ).map((i) => i.invitation_id);
     expect(await list()).toContain(second.invitation_id);
     expect(await list()).not.toContain(first.invitation_id);
     expectError((await acceptAsNew(first.token)).res, 410, "invitation_expired");
 
-    const revoked = await adminA.call("DELETE", `/api/console/invitations/${second.invitation_id}`);
+    const revoked = await adminA.call("DELETE", await inOrg(adminA, `/invitations/${second.invitation_id}`));
     expect(revoked.status, revoked.text).toBe(200);
     expect(await list()).not.toContain(second.invitation_id);
     expectError((await acceptAsNew(second.token)).res, 410, "invitation_expired");
     expectError(
-      await adminA.call("DELETE", `/api/console/invitations/${second.invitation_id}`),
+      await adminA.call("DELETE", await inOrg(adminA, `/invitations/${second.invitation_id}`)),
       404,
       "invitation_not_found",
     );
@@ -300,23 +308,31 @@ describe("T-ENROL-3 an invitation link works once, for its email, until it expir
 describe("T-ENROL-4 invitations are the business of their own organization's admins", () => {
   it("support can neither list, create nor revoke invitations", async () => {
     const { invitation_id } = await inviteToken(adminA, fresh("support-cannot"));
-    expectError(await supportA.call("GET", "/api/console/invitations"), 403, "forbidden");
+    expectError(await supportA.call("GET", await inOrg(supportA, "/invitations")), 403, "forbidden");
     expectError(
-      await supportA.call("POST", "/api/console/invitations", { email: fresh("sneaky"), role: "admin" }),
+      await supportA.call("POST", await inOrg(supportA, "/invitations"), { email: fresh("sneaky"), role: "admin" }),
       403,
       "forbidden",
     );
-    expectError(await supportA.call("DELETE", `/api/console/invitations/${invitation_id}`), 403, "forbidden");
+    expectError(
+      await supportA.call("DELETE", await inOrg(supportA, `/invitations/${invitation_id}`)),
+      403,
+      "forbidden",
+    );
   });
 
   it("org B's admin neither sees nor revokes org A's invitations", async () => {
     const email = fresh("cross-org");
     const { invitation_id, token } = await inviteToken(adminA, email);
-    const listB = await adminB.call("GET", "/api/console/invitations?limit=100");
+    const listB = await adminB.call("GET", await inOrg(adminB, "/invitations?limit=100"));
     expect(listB.status).toBe(200);
     expect(listB.text).not.toContain(invitation_id);
     expect(listB.text).not.toContain(email);
-    expectError(await adminB.call("DELETE", `/api/console/invitations/${invitation_id}`), 404, "invitation_not_found");
+    expectError(
+      await adminB.call("DELETE", await inOrg(adminB, `/invitations/${invitation_id}`)),
+      404,
+      "invitation_not_found",
+    );
     expect((await acceptAsNew(token)).res.status).toBe(200);
   });
 });
@@ -335,7 +351,9 @@ describe("T-ENROL-3 expiry and guessing, on a server of its own", () => {
 
   it("an invitation past its expiry is refused (410) and leaves the pending list", async () => {
     const { invitation_id, url } = await invite(admin, fresh("late"));
-    const expiresIn = new Date((await admin.call("GET", "/api/console/invitations")).body.invitations[0].expires_at);
+    const expiresIn = new Date(
+      (await admin.call("GET", await inOrg(admin, "/invitations"))).body.invitations[0].expires_at,
+    );
     const days = (expiresIn.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
@@ -349,7 +367,7 @@ describe("T-ENROL-3 expiry and guessing, on a server of its own", () => {
     const res = (await acceptAsNew(tokenOf(url), PASSWORD, own.server.baseUrl)).res;
     expectError(res, 410, "invitation_expired");
     expect(res.body.error.message).toContain("expired");
-    expect((await admin.call("GET", "/api/console/invitations")).body.invitations).toEqual([]);
+    expect((await admin.call("GET", await inOrg(admin, "/invitations"))).body.invitations).toEqual([]);
   });
 
   it("wrong tokens are limited per client address: ten a minute, then 429 with Retry-After", async () => {
@@ -406,6 +424,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
     const email = fresh("forged-host");
     const body = JSON.stringify({ email, role: "support" });
     const { port } = new URL(own.server.baseUrl);
+    const invitations = await inOrg(admin, "/invitations");
     const send = (origin: string) =>
       new Promise<{ status: number; body: any }>((resolve, reject) => {
         const req = http.request(
@@ -413,7 +432,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
             host: "127.0.0.1",
             port,
             method: "POST",
-            path: "/api/console/invitations",
+            path: invitations,
             headers: {
               host: "evil.example",
               origin,
@@ -467,7 +486,7 @@ describe("T-MAIL-1 outgoing email: links to PUBLIC_URL, failures never fail an i
       `${fresh("a")}\nSubject: hi`,
     ]) {
       expectError(
-        await admin.call("POST", "/api/console/invitations", { email, role: "support" }),
+        await admin.call("POST", await inOrg(admin, "/invitations"), { email, role: "support" }),
         400,
         "invalid_request",
       );

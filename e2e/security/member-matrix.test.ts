@@ -68,6 +68,7 @@ describe.each(MEMBER_ROUTES)("T-TENANT-3 organization API $method $pattern", (ro
   it.each(["token", "cookie"] as const)("%s, support member: 403 on admin routes, allowed otherwise", async (way) => {
     const res = await send(route, supportA, way);
     if (route.admin) expectError(res, 403, "forbidden");
+    else if (route.notSupports) expectError(res, ...route.notSupports);
     else allowed(route, res);
   });
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
-import { signIn } from "../api/console";
+import { orgPath, signIn } from "../api/console";
 import { call, ctx, expectError, mintKey } from "../api/helpers";
 import { ownServer, type OwnServer } from "../api/server";
 
@@ -189,7 +189,7 @@ describe("T-SECRET-2 organization secrets are write-only, used only by their org
     expect(del.body.error.details.used_by[0].agent_id).toBe(agent.body.agent_id);
 
     const admin = await signIn("admin-a@example.com");
-    const auditLog = await admin.call("GET", "/api/console/audit?limit=100");
+    const auditLog = await admin.call("GET", orgPath("/audit?limit=100"));
     const actions = (auditLog.body.events as { action: string; data: unknown }[]).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["secret.created", "secret.rotated", "secret.referenced"]));
     expect(auditLog.text).not.toContain(VALUE);

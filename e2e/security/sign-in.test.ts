@@ -36,9 +36,12 @@ afterAll(async () => {
   await srv?.stop();
 });
 
+/** The audit log of the server's organization (organization API, the admin's session cookie). */
+const auditPath = () => `/api/v1/organizations/${srv.org.organization_id}/audit`;
+
 /** The sign-in audit rows of one user, oldest first. */
 async function signInAudit(email: string) {
-  const res = await consoleCall(srv.base, adminCookie, "GET", "/api/console/audit?action=auth.*&limit=100");
+  const res = await consoleCall(srv.base, adminCookie, "GET", `${auditPath()}?action=auth.*&limit=100`);
   expect(res.status, res.text).toBe(200);
   return (res.body.events as { action: string; actor: { label: string }; data: { ip?: string } }[])
     .filter((e) => e.actor.label === email)
@@ -175,12 +178,7 @@ describe("T-AUTH-2 sign-in lockout on every path", () => {
     expectRefused(await authJsSignIn(srv.base, email, PASSWORD, disguises(99)), "locked");
     expect((await consoleSignIn(srv.base, email, PASSWORD, disguises(98).headers)).status).toBe(429);
     // The failures were recorded under the connection's address, not any of the disguises.
-    const res = await consoleCall(
-      srv.base,
-      adminCookie,
-      "GET",
-      "/api/console/audit?action=auth.sign_in_failed&limit=100",
-    );
+    const res = await consoleCall(srv.base, adminCookie, "GET", `${auditPath()}?action=auth.sign_in_failed&limit=100`);
     const ips = new Set(
       (res.body.events as { actor: { label: string }; data: { ip: string } }[])
         .filter((e) => e.actor.label === email)

@@ -48,7 +48,9 @@ async function join(
   role: string,
   member?: APIRequestContext,
 ) {
-  const res = await admin.post("/api/console/invitations", { data: { email, role } });
+  const me = await (await admin.get("/api/console/me")).json();
+  const invitations = `/api/v1/organizations/${me.organization.organization_id}/invitations`;
+  const res = await admin.post(invitations, { data: { email, role } });
   if (res.status() !== 201) throw new Error(`invite ${email}: ${res.status()} ${await res.text()}`);
   const token = new URL((await res.json()).url).pathname.split("/").pop();
   const ctx = member ?? (await request.newContext({ baseURL: baseUrl, extraHTTPHeaders: { origin: baseUrl } }));

@@ -8,7 +8,9 @@ const origin = () => ({ origin: ui().baseUrl });
 
 /** `inviter` (a signed-in page) invites `email`: the link's path. */
 async function invite(inviter: Page, email: string, role = "support") {
-  const res = await inviter.request.post("/api/console/invitations", { data: { email, role }, headers: origin() });
+  const me = await (await inviter.request.get("/api/console/me")).json();
+  const invitations = `/api/v1/organizations/${me.organization.organization_id}/invitations`;
+  const res = await inviter.request.post(invitations, { data: { email, role }, headers: origin() });
   expect(res.status(), await res.text()).toBe(201);
   return new URL((await res.json()).url).pathname;
 }

@@ -5,6 +5,8 @@ import { expect, expectAccessible, expectFitsPhone, screenshots, test, ui } from
 import { AUDIT_ACTIONS } from "../../lib/audit-actions";
 
 const mainNav = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Main" });
+/** A path of Acme's organization API (org A). */
+const orgApi = (path: string) => `/api/v1/organizations/${ui().orgA.organization_id}${path}`;
 
 test("an admin invites a support member who accepts the link, then promotes and removes them", async ({
   as,
@@ -101,7 +103,7 @@ test("an admin revokes a pending invitation: it leaves the list and its link sto
 }) => {
   const email = `revoked-${Date.now()}@ui.test`;
   const admin = await as("adminA");
-  const made = await admin.request.post("/api/console/invitations", {
+  const made = await admin.request.post(orgApi("/invitations"), {
     data: { email, role: "admin" },
     headers: { origin: ui().baseUrl },
   });
@@ -133,7 +135,7 @@ test("the last admin can be neither removed nor demoted", async ({ as }) => {
   const table = admin.getByRole("table", { name: "Members" });
   await expect(table).toContainText("admin-a@ui.test");
   // Precondition (refuse to run destructively): admin-a is Acme's only admin.
-  const members = (await (await admin.request.get("/api/console/members")).json()).members as {
+  const members = (await (await admin.request.get(orgApi("/members"))).json()).members as {
     email: string;
     role: string;
   }[];
@@ -167,13 +169,13 @@ test("support is refused the members page and the members API", async ({ as }) =
   await expect(mainNav(page).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await expectAccessible(page);
   await screenshots(page, "members-support");
-  const res = await page.request.post("/api/console/invitations", {
+  const res = await page.request.post(orgApi("/invitations"), {
     data: { email: "sneaky@ui.test", role: "admin" },
     headers: { origin: ui().baseUrl },
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("forbidden");
-  for (const path of ["/api/console/members", "/api/console/invitations"]) {
+  for (const path of [orgApi("/members"), orgApi("/invitations"), orgApi("/audit")]) {
     expect((await page.request.get(path)).status(), path).toBe(403);
   }
   await page.goto("/audit");

@@ -237,8 +237,11 @@ test("a support member reads deliveries but cannot rotate or redeliver", async (
   await expectAccessible(page);
   await screenshots(page, "webhooks-delivery-support");
 
-  // Hiding the buttons is not the protection: the console API refuses both writes.
-  for (const p of ["/api/console/webhooks/secret", `/api/console/deliveries/${deliveryId}/redeliver`]) {
+  // Hiding the buttons is not the protection: the API refuses both writes.
+  for (const p of [
+    `/api/v1/organizations/${ui().orgA.organization_id}/webhook-secret`,
+    `/api/console/deliveries/${deliveryId}/redeliver`,
+  ]) {
     const res = await page.request.post(p, { headers: { origin: ui().baseUrl } });
     expect(res.status(), p).toBe(403);
     expect((await res.json()).error.code).toBe("forbidden");

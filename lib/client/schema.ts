@@ -963,6 +963,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit log
+     * @description Admin only. Who did what in the organization, newest first: the actor (`user`, `access_key` or `system`), the action, its target and the action's details. The console's filters: `action` (one action, or a group with `group.*`), `from` and `to`. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listAuditEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/exports": {
     parameters: {
       query?: never;
@@ -1025,6 +1045,94 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List pending invitations
+     * @description Admin only. Invitations not yet accepted, revoked or expired, newest first, never their links; a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listInvitations"];
+    put?: never;
+    /**
+     * Invite someone
+     * @description Admin only. A single-use link valid 7 days for `email` with `role`, answered this once in `url` (and emailed when the server has SMTP: `emailed`). The invited person accepts it in the browser, signed in with that email or creating an account; nobody becomes a member without accepting. A pending invitation of the same email is replaced (its link stops working); an email already a member here is `409 conflict`.
+     */
+    post: operations["createInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/invitations/{invitation_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invitation
+     * @description Admin only. Its link stops working. One already accepted, revoked or expired, or of another organization, is `404 invitation_not_found`. Written to the audit log (`invitation.revoked`).
+     */
+    delete: operations["revokeInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List members
+     * @description Admin only. The organization's members with their roles, longest-standing first; a page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. People join by invitation only (`createInvitation`).
+     */
+    get: operations["listMembers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/members/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member
+     * @description Admin only. The user leaves the organization (their account and other memberships stay). Removing the last admin is `409 last_admin`. Written to the audit log (`member.removed`).
+     */
+    delete: operations["removeMember"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member's role
+     * @description Admin only. `admin` or `support`. Taking the admin role from the last admin is `409 last_admin`; a user who is not a member here `404 member_not_found`. Written to the audit log (`member.role_changed`).
+     */
+    patch: operations["changeMemberRole"];
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/retention": {
@@ -1109,6 +1217,78 @@ export interface paths {
     get: operations["getUsage"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/views": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List saved views
+     * @description Every member. The caller's own views and the organization's shared views of one console list, newest first; `mine` and `editable` are the caller's. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listViews"];
+    put?: never;
+    /**
+     * Save a view
+     * @description Every member. A named set of a list's filters, as the list's URL writes them and checked by that list's own filter rules (`400 invalid_request` naming `filters.<field>`); `shared` shows it to every member. At most 100 views per member and list (`409 too_many_views`).
+     */
+    post: operations["createView"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/views/{view_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a saved view
+     * @description Its owner, or an admin for a shared view: another member's shared view answers `403 forbidden` to support, another member's personal view `404 view_not_found`. A shared view's deletion is written to the audit log (`saved_view.deleted`).
+     */
+    delete: operations["deleteView"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a saved view
+     * @description Its owner, or an admin for a shared view: another member's shared view answers `403 forbidden` to support, another member's personal view `404 view_not_found`. Only the fields given change.
+     */
+    patch: operations["updateView"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/webhook-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the webhook signing secret's state
+     * @description Every member. Whether the organization has a signing secret for its completion callbacks and alert events (Standard Webhooks), when it was made and its last 4 characters; never the secret itself.
+     */
+    get: operations["getWebhookSecret"];
+    put?: never;
+    /**
+     * Rotate the webhook signing secret
+     * @description Admin only. Makes a new signing secret and answers it, this once; deliveries from now on are signed with it (the previous one stops at once). Written to the audit log.
+     */
+    post: operations["rotateWebhookSecret"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1478,6 +1658,29 @@ export interface components {
       reason: string | null;
     };
     ApprovalList: components["schemas"]["Approval"][];
+    AuditPage: {
+      events: {
+        event_id: string;
+        at: string;
+        actor: {
+          type: string;
+          id: string | null;
+          label: string | null;
+        };
+        action: string;
+        target: {
+          type: string;
+          id: string;
+        };
+        data: unknown;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    ChangeRoleBody: {
+      /** @enum {string} */
+      role: "admin" | "support";
+    };
     ConversationAccepted: {
       /** @constant */
       success: true;
@@ -1667,6 +1870,28 @@ export interface components {
         /** @default [] */
         fields?: string[];
       };
+    };
+    CreateViewBody: {
+      /** @enum {string} */
+      list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+      name: string;
+      /** @default {} */
+      filters?: {
+        [key: string]: string;
+      };
+      /** @default false */
+      shared?: boolean;
+    };
+    CreatedInvitation: {
+      invitation_id: string;
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "support";
+      invited_by: string | null;
+      created_at: string;
+      expires_at: string;
+      url: string;
+      emailed: boolean;
     };
     DeletedSecret: {
       /**
@@ -2031,6 +2256,24 @@ export interface components {
       };
       max_concurrency?: number;
     };
+    InvitationPage: {
+      invitations: {
+        invitation_id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "support";
+        invited_by: string | null;
+        created_at: string;
+        expires_at: string;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    InviteBody: {
+      email: string;
+      /** @enum {string} */
+      role: "admin" | "support";
+    };
     KeyUsagePreview: {
       key_id: string;
       /** @description Triggers (messages and runs) in the last 24 hours. */
@@ -2076,6 +2319,19 @@ export interface components {
       secrets: components["schemas"]["SecretRecord"][];
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
+    };
+    MemberList: {
+      members: components["schemas"]["MemberRecord"][];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    MemberRecord: {
+      user_id: string;
+      email: string;
+      name: string | null;
+      /** @enum {string} */
+      role: "admin" | "support";
+      joined_at: string;
     };
     MessageList: {
       messages: components["schemas"]["MessageListItem"][];
@@ -2248,6 +2504,11 @@ export interface components {
         queue: "ok";
       };
     };
+    RemovedMember: {
+      user_id: string;
+      /** @constant */
+      removed: true;
+    };
     ResolveBody: {
       exception_id: string;
       /** @enum {string} */
@@ -2271,6 +2532,11 @@ export interface components {
     RestoreBody: {
       base_version?: number;
       note?: string & unknown;
+    };
+    RevokedInvitation: {
+      invitation_id: string;
+      /** @constant */
+      revoked: true;
     };
     RollKeyBody: {
       grace_period_seconds: number | 0 | unknown;
@@ -2316,6 +2582,12 @@ export interface components {
         completion_tokens: number;
         cost: number;
       }[];
+    };
+    RotatedSecret: {
+      /** @description whsec_ + base64 of 32 random bytes (Standard Webhooks). Shown once. */
+      secret: string;
+      /** Format: date-time */
+      created_at: string;
     };
     RunAccepted: {
       run_id: string;
@@ -2484,6 +2756,12 @@ export interface components {
       /** @description The credential. Write-only: no answer ever contains it. */
       value: string & unknown;
     };
+    SigningSecretInfo: {
+      configured: boolean;
+      created_at: string | null;
+      /** @description The last 4 characters of the secret. */
+      hint: string | null;
+    };
     TokenUsage: {
       prompt_tokens: number;
       completion_tokens: number;
@@ -2508,6 +2786,13 @@ export interface components {
       expires_at?: string | null;
       /** @description The agents the key may reach; null or absent: every agent of the organization. */
       agent_ids?: string[] | null;
+    };
+    UpdateViewBody: {
+      name?: string;
+      filters?: {
+        [key: string]: string;
+      };
+      shared?: boolean;
     };
     UploadedFile: {
       /** @description Use it as `{"file_id": "fi_..."}` in a trigger body. */
@@ -3406,6 +3691,44 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `invitation_not_found`: console: no invitation with this token (a wrong or mistyped link), or no pending invitation with this id in the organization.
+     */
+    Error404_organization_not_found_invitation_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "invitation_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `member_not_found`: console: no such member.
+     */
+    Error404_organization_not_found_member_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "member_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `secret_not_found`: no organization secret with this name.
      */
     Error404_organization_not_found_secret_not_found: {
@@ -3418,6 +3741,25 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "organization_not_found" | "secret_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `view_not_found`: console: no saved view with this id that you can see.
+     */
+    Error404_organization_not_found_view_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "view_not_found";
           };
         };
       };
@@ -3492,6 +3834,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "agent_archived" | "idempotency_conflict";
+          };
+        };
+      };
+    };
+    /** @description `conflict`: console: inviting or accepting for someone who already belongs to the organization. */
+    Error409_conflict: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "conflict";
           };
         };
       };
@@ -3577,6 +3934,21 @@ export interface components {
         };
       };
     };
+    /** @description `last_admin`: console: removing or demoting the last admin. */
+    Error409_last_admin: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "last_admin";
+          };
+        };
+      };
+    };
     /** @description `no_rollout`: versions: changing a rollout's share while none is in progress. */
     Error409_no_rollout: {
       headers: {
@@ -3654,6 +4026,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "too_many_alert_rules";
+          };
+        };
+      };
+    };
+    /** @description `too_many_views`: a member already has 100 saved views of this list. */
+    Error409_too_many_views: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "too_many_views";
           };
         };
       };
@@ -6734,6 +7121,48 @@ export interface operations {
       404: components["responses"]["Error404_organization_not_found_alert_rule_not_found"];
     };
   };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events at or after this instant (RFC 3339, or a date). */
+        from?: string;
+        /** @description Only events before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description One action (`member.role_changed`) or a group of them (`member.*`). */
+        action?: string;
+        /** @description Maximum events to return (default 50, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
   listExports: {
     parameters: {
       query?: {
@@ -7038,6 +7467,230 @@ export interface operations {
       409: components["responses"]["Error409_export_not_ready"];
       410: components["responses"]["Error410_export_expired"];
       416: components["responses"]["Error416_range_not_satisfiable"];
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: {
+        /** @description Maximum invitations to return (default 50, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pending invitations. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InvitationPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["InviteBody"];
+      };
+    };
+    responses: {
+      /** @description The invitation, with its link. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedInvitation"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      409: components["responses"]["Error409_conflict"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The invitation (`inv_...`).
+         * @example inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6
+         */
+        invitation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitation is revoked. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RevokedInvitation"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_invitation_not_found"];
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: {
+        /** @description Maximum rows to return (default 100, capped at 500). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MemberList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The member's user id (`usr_...`).
+         * @example usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The member is gone. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RemovedMember"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_member_not_found"];
+      409: components["responses"]["Error409_last_admin"];
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The member's user id (`usr_...`).
+         * @example usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRoleBody"];
+      };
+    };
+    responses: {
+      /** @description The member. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MemberRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_member_not_found"];
+      409: components["responses"]["Error409_last_admin"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
   getRetention: {
@@ -7378,6 +8031,267 @@ export interface operations {
       };
       400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  listViews: {
+    parameters: {
+      query: {
+        /** @description The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`. */
+        list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+        /** @description Maximum views to return (default 100, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The views. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            views: {
+              view_id: string;
+              /** @enum {string} */
+              list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+              name: string;
+              filters: {
+                [key: string]: string;
+              };
+              shared: boolean;
+              owner_id: string;
+              mine: boolean;
+              editable: boolean;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  createView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateViewBody"];
+      };
+    };
+    responses: {
+      /** @description The view. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @enum {string} */
+            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+            name: string;
+            filters: {
+              [key: string]: string;
+            };
+            shared: boolean;
+            owner_id: string;
+            mine: boolean;
+            editable: boolean;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+      409: components["responses"]["Error409_too_many_views"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  deleteView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The saved view (`view_...`).
+         * @example view_0Lm3Np6Qr9St2Uv5Wx8Yz1
+         */
+        view_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The view is gone. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_view_not_found"];
+    };
+  };
+  updateView: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The saved view (`view_...`).
+         * @example view_0Lm3Np6Qr9St2Uv5Wx8Yz1
+         */
+        view_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateViewBody"];
+      };
+    };
+    responses: {
+      /** @description The view. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            view_id: string;
+            /** @enum {string} */
+            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+            name: string;
+            filters: {
+              [key: string]: string;
+            };
+            shared: boolean;
+            owner_id: string;
+            mine: boolean;
+            editable: boolean;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_view_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The secret's state. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SigningSecretInfo"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RotatedSecret"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found"];
     };
   };

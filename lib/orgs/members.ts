@@ -1,4 +1,5 @@
-// Members of an organization (console /members): list, change role, remove. People join through
+// Members of an organization (console /members, .../organizations/{org_id}/members): list, change
+// role, remove. People join through
 // invitations (./invitations.ts). A user may belong to several organizations; an organization
 // always keeps at least one admin.
 import { audit, type Actor } from "../audit";
@@ -7,7 +8,8 @@ import { prisma } from "../db";
 import { ApiError } from "../errors";
 import type { Membership, User } from "../generated/prisma/client";
 import type { Role } from "../generated/prisma/enums";
-import type { MemberRecord, RemovedMember } from "./schemas";
+import { afterCursor, pageOf } from "../pagination";
+import type { MemberList, MemberRecord, RemovedMember } from "./schemas";
 
 export function memberRecord(m: Membership & { user: User }) {
   return {
@@ -21,14 +23,21 @@ export function memberRecord(m: Membership & { user: User }) {
 
 const memberNotFound = () => new ApiError("member_not_found", "No such member in this organization.");
 
-export async function listMembers(opts: { organizationId: string }) {
+/** The members, longest-standing first, a page at a time. */
+export async function listMembers(opts: {
+  organizationId: string;
+  limit: number;
+  cursor?: string;
+}): Promise<z.output<typeof MemberList>> {
   const db = await prisma();
   const rows = await db.membership.findMany({
-    where: { organizationId: opts.organizationId },
+    where: { AND: [{ organizationId: opts.organizationId }, afterCursor("createdAt", opts.cursor, "asc")] },
     include: { user: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: opts.limit + 1,
   });
-  return rows.map(memberRecord);
+  const page = pageOf(rows, opts.limit, (m) => m.createdAt);
+  return { members: page.rows.map(memberRecord), next_cursor: page.next_cursor };
 }
 
 /** Refuses a change that would leave the organization without an admin. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listFilterFields, queryCursor, queryLimit } from "../validate";
+import { listFilterFields, managementPageQuery, queryCursor, queryLimit, responseNextCursor } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 
@@ -38,8 +38,8 @@ export const AuditQuery = AuditFilters.extend({
 
 export const SwitchOrgBody = z.strictObject({ organization_id: z.string().min(1) });
 
-// Answers of the console API (app/api/console), typed for the console's query hooks
-// (components/console/queries.ts).
+// Answers of the organization API's members, invitations and audit routes and of the console API
+// (app/api/console), typed for the console's query hooks (components/console/queries.ts).
 
 export const MemberRecord = z.strictObject({
   user_id: z.string(),
@@ -48,7 +48,8 @@ export const MemberRecord = z.strictObject({
   role: Role,
   joined_at: z.string(),
 });
-export const MemberList = z.strictObject({ members: z.array(MemberRecord) });
+export const MemberList = z.strictObject({ members: z.array(MemberRecord), next_cursor: responseNextCursor() });
+export const MembersQuery = z.object(managementPageQuery());
 
 export const InvitationRecord = z.strictObject({
   invitation_id: z.string(),

@@ -100,7 +100,7 @@ export const ERROR_DOCS: ErrorDocs = {
     "a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.",
   idempotency_conflict: "an `Idempotency-Key` reused with another body, or still in flight.",
   last_admin: "console: removing or demoting the last admin.",
-  too_many_views: "console: a member already has 100 saved views of this list.",
+  too_many_views: "a member already has 100 saved views of this list.",
   too_many_alert_rules: "alerts: the organization already holds 100 alert rules; `details: {limit}`.",
   agent_archived: "a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.",
   secret_in_use: "deleting an organization secret that agents still name; `details.used_by` lists them and the fields.",
@@ -231,6 +231,19 @@ const TAGS = [
     name: "Alerts",
     description:
       "Management API: alert rules over usage, keys, reviews and callbacks; their history; signed alert events.",
+  },
+  {
+    name: "Members and invitations",
+    description: "Management API: the organization's members and their roles; invitations, the only way in.",
+  },
+  { name: "Audit log", description: "Management API: who did what in the organization, with the console's filters." },
+  {
+    name: "Saved views",
+    description: "Management API: a member's named filters of a console list, personal or shared.",
+  },
+  {
+    name: "Webhook signing secret",
+    description: "Management API: the secret that signs completion callbacks and alert events.",
   },
   { name: "Service", description: "Health and this document; no authentication." },
   {

@@ -510,3 +510,35 @@ export const evaluationCase = {
   verdict_at: LATER,
   finished_at: LATER,
 };
+
+/** A member of the organization (docs/api.md, Members and invitations). */
+export const memberRecord = {
+  user_id: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4",
+  email: "ada@example.com",
+  name: "Ada",
+  role: "admin",
+  joined_at: "2026-09-01T08:00:00.000Z",
+};
+
+/** A pending invitation. */
+export const invitationRecord = {
+  invitation_id: "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6",
+  email: "grace@example.com",
+  role: "support",
+  invited_by: "ada@example.com",
+  created_at: "2026-11-28T09:00:00.000Z",
+  expires_at: "2026-12-05T09:00:00.000Z",
+};
+
+/** A saved view of the runs list (docs/console.md, Saved views). */
+export const viewRecord = {
+  view_id: "view_0Lm3Np6Qr9St2Uv5Wx8Yz1",
+  list: "runs",
+  name: "Failed this week",
+  filters: { status: "failed", from: "2026-11-23T00:00:00.000Z" },
+  shared: true,
+  owner_id: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4",
+  mine: true,
+  editable: true,
+  created_at: "2026-11-28T09:30:00.000Z",
+};

@@ -20,3 +20,11 @@ export const USER_ERRORS = ["unauthorized", "organization_not_found"] as const;
 export const ADMIN_ERRORS = [...USER_ERRORS, "forbidden"] as const;
 
 export const RULE_ID = pathParameter("rule_id", "The alert rule (`alr_...`).", "alr_0Rk3w2Zq8mN4pL7xYt2Bc9");
+
+export const USER_ID = pathParameter("user_id", "The member's user id (`usr_...`).", "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4");
+export const INVITATION_ID = pathParameter(
+  "invitation_id",
+  "The invitation (`inv_...`).",
+  "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6",
+);
+export const VIEW_ID = pathParameter("view_id", "The saved view (`view_...`).", "view_0Lm3Np6Qr9St2Uv5Wx8Yz1");

@@ -1,7 +1,7 @@
 import { listAuditEvents } from "@/lib/audit";
-import { withConsole } from "@/lib/http/console";
+import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
-export const GET = withConsole(contract.GET, ({ organizationId, query }) =>
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
   listAuditEvents({ organizationId, ...query }),
 );

@@ -1,0 +1,58 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID, USER_ID } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ChangeRoleBody, MemberRecord, RemovedMember } from "@/lib/orgs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const PATCH = route({
+  method: "PATCH",
+  path: "/api/v1/organizations/[org_id]/members/[user_id]",
+  auth: "member",
+  admin: true,
+  body: ChangeRoleBody,
+  responses: { 200: MemberRecord },
+  errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "member_not_found", "last_admin"],
+  openapi: (c) => ({
+    operationId: "changeMemberRole",
+    summary: "Change a member's role",
+    tag: "Members and invitations",
+    description:
+      "Admin only. `admin` or `support`. Taking the admin role from the last admin is `409 last_admin`; a " +
+      "user who is not a member here `404 member_not_found`. Written to the audit log (`member.role_changed`).",
+    parameters: [ORG_ID, USER_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("ChangeRoleBody", ChangeRoleBody), {
+        admin: { summary: "Make them an admin", value: { role: "admin" } },
+      }),
+    },
+    responses: {
+      "200": { description: "The member.", examples: { changed: { summary: "Now an admin", value: ex.memberRecord } } },
+    },
+  }),
+});
+
+export const DELETE = route({
+  method: "DELETE",
+  path: "/api/v1/organizations/[org_id]/members/[user_id]",
+  auth: "member",
+  admin: true,
+  responses: { 200: RemovedMember },
+  errors: [...ADMIN_ERRORS, "member_not_found", "last_admin"],
+  openapi: () => ({
+    operationId: "removeMember",
+    summary: "Remove a member",
+    tag: "Members and invitations",
+    description:
+      "Admin only. The user leaves the organization (their account and other memberships stay). Removing " +
+      "the last admin is `409 last_admin`. Written to the audit log (`member.removed`).",
+    parameters: [ORG_ID, USER_ID],
+    responses: {
+      "200": {
+        description: "The member is gone.",
+        examples: { removed: { summary: "Removed", value: { user_id: ex.memberRecord.user_id, removed: true } } },
+      },
+    },
+  }),
+});

@@ -1,0 +1,50 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { MemberList, MembersQuery } from "@/lib/orgs/schemas";
+import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
+import { route } from "@/lib/http/contract";
+
+// Members are listed here; people join through invitations (../invitations), never by being added.
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/members",
+  auth: "member",
+  admin: true,
+  query: MembersQuery,
+  responses: { 200: MemberList },
+  errors: [...ADMIN_ERRORS, "invalid_request"],
+  openapi: () => ({
+    operationId: "listMembers",
+    summary: "List members",
+    tag: "Members and invitations",
+    description:
+      "Admin only. The organization's members with their roles, longest-standing first; a page at a time: " +
+      "`next_cursor` (null on the last page) passed as `cursor` answers the next page. People join by " +
+      "invitation only (`createInvitation`).",
+    parameters: [ORG_ID, ...queryParameters(MembersQuery, { ...MANAGEMENT_PAGE_DOCS })],
+    responses: {
+      "200": {
+        description: "The members.",
+        examples: {
+          members: {
+            summary: "An admin and a support member",
+            value: {
+              members: [
+                ex.memberRecord,
+                {
+                  ...ex.memberRecord,
+                  user_id: "usr_0Tg5Hj8Kl1Zx4Cv7Bn2Mq9",
+                  email: "grace@example.com",
+                  name: null,
+                  role: "support",
+                },
+              ],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+  }),
+});

@@ -1,0 +1,61 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS, VIEW_ID } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { DeletedView, UpdateViewBody, ViewParams, ViewRecord } from "@/lib/views/schemas";
+import { route } from "@/lib/http/contract";
+
+const WHO =
+  "Its owner, or an admin for a shared view: another member's shared view answers `403 forbidden` to " +
+  "support, another member's personal view `404 view_not_found`.";
+
+export const PATCH = route({
+  method: "PATCH",
+  path: "/api/v1/organizations/[org_id]/views/[view_id]",
+  auth: "member",
+  params: ViewParams,
+  body: UpdateViewBody,
+  responses: { 200: ViewRecord },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "view_not_found"],
+  openapi: (c) => ({
+    operationId: "updateView",
+    summary: "Change a saved view",
+    tag: "Saved views",
+    description: `${WHO} Only the fields given change.`,
+    parameters: [ORG_ID, VIEW_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("UpdateViewBody", UpdateViewBody), {
+        rename: { summary: "Rename it", value: { name: "Failed lately" } },
+      }),
+    },
+    responses: {
+      "200": {
+        description: "The view.",
+        examples: { renamed: { summary: "Renamed", value: { ...ex.viewRecord, name: "Failed lately" } } },
+      },
+    },
+  }),
+});
+
+export const DELETE = route({
+  method: "DELETE",
+  path: "/api/v1/organizations/[org_id]/views/[view_id]",
+  auth: "member",
+  params: ViewParams,
+  responses: { 200: DeletedView },
+  errors: [...USER_ERRORS, "forbidden", "view_not_found"],
+  openapi: () => ({
+    operationId: "deleteView",
+    summary: "Delete a saved view",
+    tag: "Saved views",
+    description: `${WHO} A shared view's deletion is written to the audit log (\`saved_view.deleted\`).`,
+    parameters: [ORG_ID, VIEW_ID],
+    responses: {
+      "200": {
+        description: "The view is gone.",
+        examples: { deleted: { summary: "Deleted", value: { view_id: ex.viewRecord.view_id, deleted: true } } },
+      },
+    },
+  }),
+});

@@ -1,0 +1,72 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { CURSOR_DOC } from "@/lib/validate";
+import { CreateViewBody, ViewPage, ViewRecord, ViewsQuery } from "@/lib/views/schemas";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/views",
+  auth: "member",
+  query: ViewsQuery,
+  responses: { 200: ViewPage },
+  errors: [...USER_ERRORS, "invalid_request"],
+  openapi: () => ({
+    operationId: "listViews",
+    summary: "List saved views",
+    tag: "Saved views",
+    description:
+      "Every member. The caller's own views and the organization's shared views of one console list, newest " +
+      "first; `mine` and `editable` are the caller's. A page at a time: `next_cursor` (null on the last " +
+      "page) passed as `cursor` answers the next page.",
+    parameters: [
+      ORG_ID,
+      ...queryParameters(ViewsQuery, {
+        list: "The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`.",
+        limit: "Maximum views to return (default 100, capped at 200).",
+        cursor: CURSOR_DOC,
+      }),
+    ],
+    responses: {
+      "200": {
+        description: "The views.",
+        examples: {
+          views: { summary: "One shared view", value: { views: [ex.viewRecord], has_more: false, next_cursor: null } },
+        },
+      },
+    },
+  }),
+});
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/views",
+  auth: "member",
+  body: CreateViewBody,
+  responses: { 201: ViewRecord },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "too_many_views"],
+  openapi: (c) => ({
+    operationId: "createView",
+    summary: "Save a view",
+    tag: "Saved views",
+    description:
+      "Every member. A named set of a list's filters, as the list's URL writes them and checked by that " +
+      "list's own filter rules (`400 invalid_request` naming `filters.<field>`); `shared` shows it to every " +
+      "member. At most 100 views per member and list (`409 too_many_views`).",
+    parameters: [ORG_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("CreateViewBody", CreateViewBody), {
+        view: {
+          summary: "Failed runs, shared",
+          value: { list: "runs", name: "Failed this week", filters: ex.viewRecord.filters, shared: true },
+        },
+      }),
+    },
+    responses: {
+      "201": { description: "The view.", examples: { saved: { summary: "Saved", value: ex.viewRecord } } },
+    },
+  }),
+});

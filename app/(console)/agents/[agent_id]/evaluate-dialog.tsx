@@ -4,7 +4,7 @@
 // evaluation", whose progress shows live (polled every second) with a link to its page.
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { evaluationRequests, isLive, useEvaluation, type DryRun } from "@/components/console/evaluation-queries";
 import { formatCost, formatNumber } from "@/components/console/format";
@@ -18,8 +18,16 @@ import { linkClass } from "./links";
 
 function Figures({ dry }: { dry: DryRun }) {
   const e = dry.estimate;
+  // Below the fields: brought into view when they arrive (a phone shows a few fields at a time).
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: "nearest" }), [dry]);
   return (
-    <section aria-label="Dry run" data-testid="dry-run" className="rounded-md bg-indigo-50 p-3 ring-1 ring-indigo-200">
+    <section
+      ref={ref}
+      aria-label="Dry run"
+      data-testid="dry-run"
+      className="rounded-md bg-indigo-50 p-3 ring-1 ring-indigo-200"
+    >
       <Details
         items={[
           ["Cases", formatNumber(e.cases)],

@@ -45,7 +45,7 @@ export function CaseList({ evaluation: e }: { evaluation: Evaluation }) {
     { header: "#", cell: (c) => c.position + 1, className: "tabular-nums" },
     { header: "Source", cell: (c) => <ShortId id={c.source.id} /> },
     { header: "Outcome", cell: (c) => (c.outcome ? <StatusBadge status={c.outcome} /> : c.status) },
-    { header: "Changed", cell: (c) => (c.changed === null ? "—" : c.changed ? "changed" : "same") },
+    { header: "Changed", cell: (c) => (c.changed === null ? "—" : c.changed ? "changed" : "same"), from: "sm" },
     { header: "Latency", cell: (c) => formatMs(c.candidate?.latency_ms), from: "sm" },
     { header: "Verdict", cell: (c) => c.verdict ?? "—", from: "sm" },
     {

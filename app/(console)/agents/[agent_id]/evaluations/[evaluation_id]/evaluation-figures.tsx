@@ -37,7 +37,7 @@ export function EvaluationFigures({ evaluation: e }: { evaluation: Evaluation })
   return (
     <div className="mb-6 grid gap-4 lg:grid-cols-2">
       <Card title="Side by side">
-        <Table label="Figures of both sides" columns={["", `Baseline`, `Candidate`]} className="ring-0">
+        <Table label="Figures of both sides" columns={["Figure", "Baseline", "Candidate"]} className="ring-0">
           <TBody>
             {ROWS.map(([name, value]) => (
               <Tr key={name}>

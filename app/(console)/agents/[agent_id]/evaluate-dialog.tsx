@@ -20,7 +20,10 @@ function Figures({ dry }: { dry: DryRun }) {
   const e = dry.estimate;
   // Below the fields: brought into view when they arrive (a phone shows a few fields at a time).
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: "nearest" }), [dry]);
+  useEffect(() => {
+    // In braces: Chromium's scrollIntoView answers a promise, which React would take for a cleanup.
+    ref.current?.scrollIntoView({ block: "nearest" });
+  }, [dry]);
   return (
     <section
       ref={ref}

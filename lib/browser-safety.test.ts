@@ -26,8 +26,12 @@ const BROWSER_SAFE = [
 ];
 /** Packages the browser-safe modules may load: plain JavaScript, no Node built-ins. */
 const SAFE_PACKAGES = ["zod", "jsonata"];
-/** The one module that fetches /api/console, and the client under it. */
-const FETCHERS = ["components/console/queries.ts", "components/console/api.ts"];
+/** The modules that fetch (queries.ts; evaluation-queries.ts, the evaluations' beside it), and the client under them. */
+const FETCHERS = [
+  "components/console/queries.ts",
+  "components/console/evaluation-queries.ts",
+  "components/console/api.ts",
+];
 /** Talks to the resumable upload endpoint (tus), not to /api/console. */
 const OWN_FETCH = ["app/(console)/uploads/uploader.tsx"];
 /** Type-only imports a server component hands down as props; erased from the browser bundle. */

@@ -11,9 +11,11 @@ import { useToast } from "../ui/toast";
 /** A write's verb: its button, its pending label and the past tense of its error title. */
 const VERBS = {
   archive: ["Archive", "Archiving…", "archived"],
+  cancel: ["Cancel", "Cancelling…", "cancelled"],
   complete: ["Complete", "Completing…", "completed"],
   delete: ["Delete", "Deleting…", "deleted"],
   discard: ["Discard", "Discarding…", "discarded"],
+  publish: ["Publish", "Publishing…", "published"],
   remove: ["Remove", "Removing…", "removed"],
   restore: ["Restore", "Restoring…", "restored"],
   revoke: ["Revoke", "Revoking…", "revoked"],

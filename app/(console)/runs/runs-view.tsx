@@ -7,6 +7,8 @@ import { useAgents, useRuns, type RunListItem } from "@/components/console/queri
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
+import { useIsAdmin } from "@/components/console/me";
+import { EvaluateListButton } from "../agents/[agent_id]/evaluate-list";
 import { FilteredListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useUrlParams } from "@/components/console/url-params";
@@ -69,6 +71,7 @@ export const RUN_COLUMNS: DataColumn<RunListItem>[] = [
 ];
 
 export function RunsView() {
+  const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
   const { status, agent_id: agentId, ...more } = url.filters;
   const agents = useAgents({ staleTime: 60_000 });
@@ -100,6 +103,7 @@ export function RunsView() {
             Bulk actions
           </Link>
           <ExportButton kind="runs" />
+          {admin && <EvaluateListButton kind="runs" filters={url.set} />}
         </>
       }
       note={<BulkBar selection={selection} filter={filter} filtered={url.filtered} />}

@@ -7,6 +7,8 @@ import { useAgents, useSessions, type SessionItem } from "@/components/console/q
 import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
+import { useIsAdmin } from "@/components/console/me";
+import { EvaluateListButton } from "../agents/[agent_id]/evaluate-list";
 import { FilteredListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { UserLink } from "@/components/console/search-box";
@@ -63,6 +65,7 @@ export const SESSION_COLUMNS: DataColumn<SessionItem>[] = [
 ];
 
 export function SessionsView() {
+  const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
   const { agent_id, status, since, environment, ...more } = url.filters;
   const agents = useAgents();
@@ -102,6 +105,7 @@ export function SessionsView() {
         <>
           <LiveToggle />
           <ExportButton kind="sessions" />
+          {admin && <EvaluateListButton kind="sessions" filters={url.set} />}
         </>
       }
       description="Conversations with your conversational agents, most recently active first."

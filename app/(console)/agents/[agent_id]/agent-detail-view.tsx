@@ -22,6 +22,7 @@ import { TestConsole } from "./test-console";
 // first load stays within its budget (docs/console.md, Looks, accessibility, weight).
 const loading = () => <SkeletonRows label="Loading" />;
 const VersionsTab = dynamic(() => import("./versions-tab").then((m) => m.VersionsTab), { loading });
+const EvaluationsTab = dynamic(() => import("./evaluations-tab").then((m) => m.EvaluationsTab), { loading });
 const AgentSettings = dynamic(() => import("./agent-settings").then((m) => m.AgentSettings), { loading });
 const RolloutCard = dynamic(() => import("./rollout-card").then((m) => m.RolloutCard), { loading });
 const PublishDialog = dynamic(() => import("./publish-dialog").then((m) => m.PublishDialog));
@@ -29,6 +30,7 @@ const PublishDialog = dynamic(() => import("./publish-dialog").then((m) => m.Pub
 const TABS = [
   { key: "overview", label: "Overview" },
   { key: "versions", label: "Versions" },
+  { key: "evaluations", label: "Evaluations" },
   { key: "settings", label: "Settings" },
 ] as const;
 type TabKey = (typeof TABS)[number]["key"];
@@ -145,6 +147,8 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           <Overview agent={agent} />
         ) : tab === "versions" ? (
           <VersionsTab agent={agent} url={url} onPublish={() => setPublishing(true)} />
+        ) : tab === "evaluations" ? (
+          <EvaluationsTab agent={agent} url={url} />
         ) : (
           <AgentSettings key={agent.agent_id} agent={agent} />
         )}

@@ -15,6 +15,7 @@ import { CheckboxField, SelectField } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import type { AgentPageUrl } from "./page-url";
+import { EvaluateDraftButton } from "./evaluate-draft";
 import { ChangeList } from "./version-diff";
 import { RestoreDialog, RollbackDialog } from "./version-dialogs";
 import { VersionDialog } from "./version-view";
@@ -167,6 +168,7 @@ export function VersionsTab({ agent, url, onPublish }: { agent: Agent; url: Agen
             checked={showSuperseded}
             onChecked={(on) => url.update({ superseded: on ? "1" : "" })}
           />
+          <EvaluateDraftButton agent={agent} />
           {canRollBack && (
             <Button variant="secondary" size="sm" onClick={() => setRollingBack(true)}>
               Roll back

@@ -201,6 +201,16 @@ describe("evaluations", () => {
       expect(cancelled.status, cancelled.text).toBe(200);
       expect(cancelled.body).toMatchObject({ status: "cancelled", stop_reason: "cancelled" });
       expectError(await a.admin("POST", `/evaluations/${made.body.evaluation_id}/cancel`), 409, "evaluation_finished");
+      // The case in flight (its candidate answers in 20 s) is dropped and skipped too, at once.
+      const deadline = Date.now() + 15_000;
+      let cases = (await a.admin("GET", `/evaluations/${made.body.evaluation_id}/cases`)).body.cases;
+      while (cases.some((c: { status: string }) => c.status !== "done") && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        cases = (await a.admin("GET", `/evaluations/${made.body.evaluation_id}/cases`)).body.cases;
+      }
+      expect(cases.map((c: { outcome: string; skip_reason: string }) => [c.outcome, c.skip_reason])).toEqual(
+        Array(3).fill(["skipped", "cancelled"]),
+      );
     } finally {
       await receiver.close();
     }

@@ -136,7 +136,11 @@ async function replayCase(
 }
 
 /** Writes a case's result, if its claim is still this job's (else another worker has it: nothing is written). */
-async function store(c: EvaluationCase, token: string, result: Awaited<ReturnType<typeof replayCase>>) {
+async function store(
+  c: EvaluationCase,
+  token: string,
+  result: Awaited<ReturnType<typeof replayCase>> | { skipped: string },
+) {
   const db = await prisma();
   const common = { status: "done", finishedAt: new Date(), claimToken: null, claimedUntil: null };
   const data =
@@ -254,9 +258,9 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
         await Promise.all(
           batch.map(async (c) => {
             const result = await replayCase(e!, c, sides, { ...ctx, signal: controller.signal });
-            // A cancel dropped the case mid-way: what it got so far is not a result.
-            if (controller.signal.aborted) return;
-            await step(() => store(c, token, result));
+            // A cancel dropped the case mid-way: what it got so far is not a result; the case is skipped.
+            const outcome = controller.signal.aborted ? { skipped: "cancelled" } : result;
+            await step(() => store(c, token, outcome));
           }),
         );
       } finally {

@@ -41,10 +41,7 @@ export function ChecksFields({
         onValue={(v) => set({ maxLatency: v })}
       />
       {f.expressions.map((x, i) => (
-        <div
-          key={i}
-          className="grid gap-2 rounded-md p-2 ring-1 ring-zinc-200 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
-        >
+        <div key={i} className="grid gap-2 rounded-md p-3 ring-1 ring-zinc-200">
           <TextField
             label={`Check ${i + 1} name`}
             value={x.name}
@@ -61,6 +58,7 @@ export function ChecksFields({
           <Button
             size="sm"
             variant="ghost"
+            className="justify-self-end"
             onClick={() => set({ expressions: f.expressions.filter((_, j) => j !== i) })}
           >
             Remove check {i + 1}

@@ -1,6 +1,7 @@
 // Flows of the OpenAPI conformance suite (e2e/api/openapi.test.ts) that walk one resource's
 // operations through their states: each real answer is held to the served document by `conform`.
 import { expect } from "vitest";
+import { acceptAsNew, tokenOf } from "./console";
 import { call, ctx, ECHO_AGENT, mintKey } from "./helpers";
 import { conform } from "./openapi-conformance";
 
@@ -88,4 +89,39 @@ export async function evaluationsConform() {
   const cancel = `${doc}/{evaluation_id}/cancel`;
   expect(conform("POST", cancel, await call("POST", `${base}/${slow.body.evaluation_id}/cancel`, a)).status).toBe(200);
   expect(conform("POST", cancel, await call("POST", `${base}/${slow.body.evaluation_id}/cancel`, a)).status).toBe(409);
+}
+
+/** Members and invitations (one accepted, then removed), the audit log, saved views, the signing secret. */
+export async function organizationConform() {
+  const { orgA } = ctx();
+  const a = { auth: orgA.user_token };
+  const org = `/api/v1/organizations/${orgA.organization_id}`;
+  const doc = "/api/v1/organizations/{org_id}";
+  const members = await call("GET", `${org}/members?limit=50`, a);
+  expect(conform("GET", `${doc}/members`, members).status).toBe(200);
+  const support = members.body.members.find((m: { email: string }) => m.email === "support-a@example.com");
+  const role = await call("PATCH", `${org}/members/${support.user_id}`, { ...a, body: { role: "support" } });
+  expect(conform("PATCH", `${doc}/members/{user_id}`, role).status).toBe(200);
+  const email = () => `conform-member-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const invite = () => call("POST", `${org}/invitations`, { ...a, body: { email: email(), role: "support" } });
+  const invited = await invite();
+  expect(conform("POST", `${doc}/invitations`, invited).status).toBe(201);
+  expect(conform("GET", `${doc}/invitations`, await call("GET", `${org}/invitations`, a)).status).toBe(200);
+  const revoked = await call("DELETE", `${org}/invitations/${invited.body.invitation_id}`, a);
+  expect(conform("DELETE", `${doc}/invitations/{invitation_id}`, revoked).status).toBe(200);
+  const joined = (await acceptAsNew(tokenOf((await invite()).body.url))).res;
+  expect(joined.status, joined.text).toBe(200);
+  const removed = await call("DELETE", `${org}/members/${joined.body.member.user_id}`, a);
+  expect(conform("DELETE", `${doc}/members/{user_id}`, removed).status).toBe(200);
+  expect(conform("GET", `${doc}/audit`, await call("GET", `${org}/audit?action=member.*&limit=5`, a)).status).toBe(200);
+  const view = await call("POST", `${org}/views`, { ...a, body: { list: "runs", name: "conform" } });
+  expect(conform("POST", `${doc}/views`, view).status).toBe(201);
+  expect(conform("GET", `${doc}/views`, await call("GET", `${org}/views?list=runs`, a)).status).toBe(200);
+  const one = `${org}/views/${view.body.view_id}`;
+  expect(
+    conform("PATCH", `${doc}/views/{view_id}`, await call("PATCH", one, { ...a, body: { name: "c2" } })).status,
+  ).toBe(200);
+  expect(conform("DELETE", `${doc}/views/{view_id}`, await call("DELETE", one, a)).status).toBe(200);
+  expect(conform("GET", `${doc}/webhook-secret`, await call("GET", `${org}/webhook-secret`, a)).status).toBe(200);
+  expect(conform("POST", `${doc}/webhook-secret`, await call("POST", `${org}/webhook-secret`, a)).status).toBe(201);
 }

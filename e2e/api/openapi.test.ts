@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
 import { finishedExport } from "./console-routes";
-import { evaluationsConform, versionsConform } from "./openapi-flows";
+import { evaluationsConform, organizationConform, versionsConform } from "./openapi-flows";
 import { call, createAgent, ctx } from "./helpers";
 import {
   agents,
@@ -571,6 +571,10 @@ describe("management API and service routes: real answers match the document", (
 
   it("evaluations: a dry run, one made, read, judged and listed, one cancelled, and their errors", async () => {
     await evaluationsConform();
+  });
+
+  it("members, invitations, the audit log, saved views and the signing secret, each answer as documented", async () => {
+    await organizationConform();
   });
 
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {

@@ -44,7 +44,7 @@ export const DELETE = route({
   auth: "member",
   params: ViewParams,
   responses: { 200: DeletedView },
-  errors: [...USER_ERRORS, "forbidden", "view_not_found"],
+  errors: [...USER_ERRORS, "invalid_request", "forbidden", "view_not_found"],
   openapi: () => ({
     operationId: "deleteView",
     summary: "Delete a saved view",

@@ -32,7 +32,7 @@ import { notifyReplyDone } from "./waiters";
 import { processOnce } from "../process-state";
 
 /** Earlier messages handed to the runtime as context. */
-const HISTORY_LIMIT = 50;
+export const HISTORY_LIMIT = 50;
 /** Attempts of one producer for an upstream failure that may pass, and the pauses between them. */
 const ATTEMPTS = 3;
 const BACKOFF_MS = [250, 1_000];

@@ -4,7 +4,7 @@
 // live calls): the caller stores the sides in evaluation_cases, so no session, message, run, usage
 // figure, callback or alert ever sees a replay.
 import { randomUUID } from "node:crypto";
-import { withReplySlot } from "../conversations/replies";
+import { HISTORY_LIMIT, withReplySlot } from "../conversations/replies";
 import { prisma } from "../db";
 import { publicBaseUrl } from "../env";
 import type { Evaluator } from "../expressions";
@@ -27,9 +27,6 @@ export const QUIET_WAIT_MS = 100;
 
 /** A step of a replay's own work (database statements), between live requests. */
 export const step = <T>(work: () => Promise<T>) => backgroundStep(work, QUIET_WAIT_MS);
-
-/** Earlier messages handed to the runtime as context, as a live reply gets (lib/conversations/replies.ts). */
-const HISTORY_LIMIT = 50;
 
 type Turn = { role: "user" | "assistant"; content: string };
 

@@ -9,10 +9,11 @@ import { ApiError } from "../errors";
 import type { Agent, Evaluation, EvaluationCase } from "../generated/prisma/client";
 import { Prisma as P } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { afterCursor, instantRange, pageOf } from "../pagination";
+import { afterCursor, afterPosition, instantRange, pageOf } from "../pagination";
 import { enqueue, transactionWithJobs } from "../queue";
 import { orgRunsWhere } from "../runs/service";
 import { RuntimeConfig } from "../runtime/schema";
+import { loadAgentForKey } from "../agents/service";
 import { assertNotArchived } from "../archived";
 import { OrgSessionsFilters } from "../conversations/schemas";
 import { OrgRunsFilters } from "../runs/schemas";
@@ -41,13 +42,6 @@ import type { EvaluationDryRun, EvaluationEstimate } from "./schemas";
 const RANDOM_POOL = 10_000;
 
 const notFound = () => new ApiError("evaluation_not_found", "No evaluation with this id for this agent.");
-
-async function loadAgent(organizationId: string, agentId: string): Promise<Agent> {
-  const db = await prisma();
-  const agent = await db.agent.findFirst({ where: { id: agentId, organizationId } });
-  if (!agent) throw new ApiError("agent_not_found", "No agent with this id in the organization.");
-  return agent;
-}
 
 const versionError = (field: "candidate" | "baseline", message: string) =>
   new ApiError("invalid_agent_version", `Invalid body: ${field} ${message}`, { fields: [{ field, message }] });
@@ -289,7 +283,7 @@ export async function createEvaluation(opts: {
   body: CreateEvaluationBody;
 }): Promise<{ dryRun: true; answer: z.output<typeof EvaluationDryRun> } | { dryRun: false; answer: EvaluationRecord }> {
   const { body } = opts;
-  const agent = await loadAgent(opts.organizationId, opts.agentId);
+  const agent = await loadAgentForKey(opts.organizationId, opts.agentId);
   assertNotArchived(agent);
   const wanted = agent.kind === "workflow" ? "runs" : "sessions";
   if (body.source.kind !== wanted) {
@@ -473,7 +467,7 @@ async function loadEvaluation(organizationId: string, agentId: string, evaluatio
 }
 
 export async function getEvaluation(opts: { organizationId: string; agentId: string; evaluationId: string }) {
-  await loadAgent(opts.organizationId, opts.agentId);
+  await loadAgentForKey(opts.organizationId, opts.agentId);
   return evaluationRecord(await loadEvaluation(opts.organizationId, opts.agentId, opts.evaluationId));
 }
 
@@ -484,7 +478,7 @@ export async function listEvaluations(opts: {
   limit: number;
   cursor?: string;
 }) {
-  await loadAgent(opts.organizationId, opts.agentId);
+  await loadAgentForKey(opts.organizationId, opts.agentId);
   const db = await prisma();
   const rows = await db.evaluation.findMany({
     where: { organizationId: opts.organizationId, agentId: opts.agentId, ...afterCursor("createdAt", opts.cursor) },
@@ -502,7 +496,7 @@ export async function cancelEvaluation(opts: {
   evaluationId: string;
   actor: Actor;
 }) {
-  await loadAgent(opts.organizationId, opts.agentId);
+  await loadAgentForKey(opts.organizationId, opts.agentId);
   const row = await loadEvaluation(opts.organizationId, opts.agentId, opts.evaluationId);
   const db = await prisma();
   const moved = await db.$transaction(async (tx) => {
@@ -580,41 +574,25 @@ export async function listCases(opts: {
   outcome?: string;
   changed?: boolean;
 }) {
-  await loadAgent(opts.organizationId, opts.agentId);
+  await loadAgentForKey(opts.organizationId, opts.agentId);
   const e = await loadEvaluation(opts.organizationId, opts.agentId, opts.evaluationId);
-  const after = opts.cursor === undefined ? -1 : positionCursor(opts.cursor);
   const db = await prisma();
   const rows = await db.evaluationCase.findMany({
     where: {
       evaluationId: e.id,
-      position: { gt: after },
+      ...afterPosition("position", opts.cursor),
       ...(opts.outcome ? { outcome: opts.outcome } : {}),
       ...(opts.changed !== undefined ? { changed: opts.changed } : {}),
     },
     orderBy: { position: "asc" },
     take: opts.limit + 1,
   });
-  const more = rows.length > opts.limit;
-  const page = rows.slice(0, opts.limit);
-  return {
-    cases: page.map(caseRecord),
-    next_cursor: more ? Buffer.from(`p:${page[page.length - 1]!.position}`).toString("base64url") : null,
-  };
-}
-
-/** A cases cursor: the last position of the previous page. A forged one is 400 naming `cursor`. */
-function positionCursor(cursor: string): number {
-  const m = /^p:(\d{1,6})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m) {
-    throw new ApiError("invalid_request", "Invalid query: cursor is not a cursor of this list", {
-      fields: [{ field: "cursor", message: "is not a cursor of this list" }],
-    });
-  }
-  return Number(m[1]);
+  const page = pageOf(rows, opts.limit, (c) => c.position);
+  return { cases: page.rows.map(caseRecord), next_cursor: page.next_cursor };
 }
 
 async function loadCase(opts: { organizationId: string; agentId: string; evaluationId: string; caseId: string }) {
-  await loadAgent(opts.organizationId, opts.agentId);
+  await loadAgentForKey(opts.organizationId, opts.agentId);
   const e = await loadEvaluation(opts.organizationId, opts.agentId, opts.evaluationId);
   const db = await prisma();
   const row = await db.evaluationCase.findFirst({ where: { id: opts.caseId, evaluationId: e.id } });

@@ -32,6 +32,8 @@ interface Series {
   color: string;
   value: (p: Point) => number | null;
   format?: (n: number) => string;
+  /** A column of the table only: not drawn (its scale is not the chart's). */
+  tableOnly?: boolean;
 }
 
 const RANGE_LABELS: Record<UsageRange, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days" };
@@ -160,15 +162,16 @@ function ChartCard({
   emptyText: string;
 }) {
   const [asTable, setAsTable] = useState(false);
+  const drawn = series.filter((s) => !s.tableOnly);
   const data = points.map((p) => ({
     label: pointLabel(p.group, shown),
-    ...Object.fromEntries(series.map((s) => [s.key, s.value(p)])),
+    ...Object.fromEntries(drawn.map((s) => [s.key, s.value(p)])),
   }));
   const tableCaption = `${title}, ${shown.caption}`;
   const tick = (v: number) =>
     series[0]?.format === pct ? `${Math.round(v * 100)}%` : (series[0]?.format ?? String)(v);
   // The axis's ticks run to a rounded value above the largest point (to 100 % for a rate).
-  const largest = Math.max(0, ...points.flatMap((p) => series.map((s) => s.value(p) ?? 0)));
+  const largest = Math.max(0, ...points.flatMap((p) => drawn.map((s) => s.value(p) ?? 0)));
   const top = series[0]?.format === pct ? 1 : largest * 1.25;
   const yWidth = axisWidth([0, largest, top].map(tick));
   let body: ReactNode;
@@ -194,7 +197,7 @@ function ChartCard({
               />
               <Tooltip formatter={(v, name) => [formatFor(series, String(name))(Number(v)), name]} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              {series.map((s) =>
+              {drawn.map((s) =>
                 kind === "bar" ? (
                   <Bar
                     key={s.key}
@@ -245,7 +248,7 @@ const formatFor = (series: Series[], name: string) =>
 
 const replies = (t: UsageFigures) => t.replies_completed + t.replies_failed;
 
-/** The six charts: what each shows, and when it has nothing to show. */
+/** The seven charts: what each shows, and when it has nothing to show. */
 const CHARTS: Array<{
   title: string;
   kind: "bar" | "line";
@@ -304,6 +307,25 @@ const CHARTS: Array<{
       { key: "failed", label: "Failed", color: "#dc2626", value: (p) => p.runs_failed },
       { key: "cancelled", label: "Cancelled", color: "#71717a", value: (p) => p.runs_cancelled },
       { key: "review", label: "Needs review", color: "#b45309", value: (p) => p.runs_needs_review },
+    ],
+  },
+  {
+    // Counted apart: none of the charts above includes an evaluation's replays.
+    title: "Evaluation usage",
+    kind: "line",
+    empty: (t) => t.evaluation_cases === 0,
+    emptyText:
+      "Cases replayed by evaluations, their tokens and cost, counted apart from the charts above, show up here.",
+    series: [
+      { key: "evaluation_cost", label: "Cost", color: "#7c3aed", value: (p) => p.evaluation_cost, format: usd },
+      { key: "evaluation_cases", label: "Cases", color: "#7c3aed", value: (p) => p.evaluation_cases, tableOnly: true },
+      {
+        key: "evaluation_tokens",
+        label: "Tokens",
+        color: "#7c3aed",
+        value: (p) => p.evaluation_tokens,
+        tableOnly: true,
+      },
     ],
   },
 ];
@@ -448,6 +470,8 @@ export function UsageCharts({
               {t.triggers} triggers · {t.error_rate === null ? "no replies" : `${pct(t.error_rate)} of replies failed`}
               {" · "}
               {t.prompt_tokens + t.completion_tokens} tokens · {usd(t.cost)} · {t.runs_started} runs started
+              {t.evaluation_cases > 0 &&
+                ` · and apart from these, evaluations: ${t.evaluation_cases} cases, ${usd(t.evaluation_cost)}`}
             </p>
           )}
           <div className="grid gap-4 lg:grid-cols-2">

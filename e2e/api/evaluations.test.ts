@@ -1,7 +1,7 @@
 // Evaluations (docs/api.md, Evaluations) through the production server, as an admin's script and a
 // support member see them: a dry run, an evaluation of the draft on real sessions with checks, its
 // progress to the end, the cases with their diff, verdicts by support, cancel, isolation from what
-// production reads (the agent's completion callbacks, its sessions, the usage figures), and every
+// production reads (the agent's completion callbacks, its sessions, the usage figures but evaluation usage), and every
 // refusal with its status, code and field. Every answer is checked against its contract (helpers.ts).
 import http from "node:http";
 import { describe, expect, it } from "vitest";
@@ -179,12 +179,26 @@ describe("evaluations", () => {
       expect(published.status, published.text).toBe(200);
       expect((await a.admin("GET", "/versions/2")).body.note).toBe(`Faster (evaluation ${made.body.evaluation_id})`);
 
-      // Isolation: no callback, no session, no usage from the replays.
-      // A second and a half: what a replay had recorded (usage flushed each second, a callback sent at once) would be here.
+      // Isolation: no callback, no session, and no production usage from the replays: their cases, tokens
+      // and cost are counted apart, as evaluation usage. Once it is there (flushed each second, with any
+      // production figure a replay had recorded), and a second and a half (a callback is sent at once),
+      // nothing else has moved.
+      let after = await usage();
+      while (after.evaluation_cases < 3 && Date.now() < deadline + 30_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await usage();
+      }
       await new Promise((r) => setTimeout(r, 1_500));
       expect(receiver.count()).toBe(3);
       expect((await publicSessions()).body).toEqual(before.body);
-      expect(await usage()).toEqual(usageBefore);
+      after = await usage();
+      expect(usageBefore).toMatchObject({ evaluation_cases: 0, evaluation_tokens: 0, evaluation_cost: 0 });
+      expect(after).toEqual({
+        ...usageBefore,
+        evaluation_cases: 3,
+        evaluation_tokens: done.spent.tokens,
+        evaluation_cost: expect.closeTo(done.spent.cost_usd, 6),
+      });
     } finally {
       await receiver.close();
     }

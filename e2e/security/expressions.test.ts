@@ -263,3 +263,93 @@ describe("T-EXPR-4 a server killed with such a run in flight does not freeze aga
     }
   });
 });
+
+describe("T-EXPR-5 an evaluation's checks: refused when they do not compile, bounded when they run", () => {
+  const BAIT = `${"a".repeat(36)}!`;
+  const steps = (id: string) => ({
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id, type: "transform", expression: "item" }],
+  });
+  let agent: string;
+  const evaluations = () => `/api/v1/organizations/${ctx().orgA.organization_id}/agents/${agent}/evaluations`;
+  const evaluate = (checks: unknown[]) =>
+    call("POST", evaluations(), {
+      auth: ctx().orgA.user_token,
+      body: { source: { kind: "runs", limit: 1 }, checks },
+    });
+
+  beforeAll(async () => {
+    const { orgA } = ctx();
+    agent = (
+      await createAgent(orgA, { name: "evaluated", kind: "workflow", runtime: { type: "echo" }, workflow: steps("t") })
+    ).agent_id;
+    // A recorded run whose item carries the bait of a backtracking pattern.
+    const started = await send(shared, "POST", `/api/agents/webhook/${agent}`, keyA, { rows: [{ s: BAIT }] });
+    expect(started.status).toBe(202);
+    expect((await probeUntilDone(shared, agent, started.body.run_id, keyA)).status).toBe("completed");
+    const draft = await call("PATCH", `/api/v1/organizations/${orgA.organization_id}/agents/${agent}`, {
+      auth: orgA.user_token,
+      body: { workflow: steps("u"), base_version: 1 },
+    });
+    expect(draft.status, draft.text).toBe(200);
+  });
+
+  const deep = (n: number, leaf: unknown = { type: "string" }): unknown =>
+    n === 0 ? leaf : { not: deep(n - 1, leaf) };
+  it.each([
+    [
+      "an expression that does not parse",
+      { kind: "expression", name: "x", expression: "$contains(output" },
+      "expression",
+    ],
+    ["a schema that is not one", { kind: "json_schema", schema: { type: 5 } }, "schema"],
+    ["a pattern that is not a regular expression", { kind: "json_schema", schema: { pattern: "(" } }, "schema"],
+    // As deep as a body may nest (100 levels): the compiler meets its error at the bottom.
+    ["a schema 95 deep that does not compile", { kind: "json_schema", schema: deep(95, { type: 5 }) }, "schema"],
+  ])("%s: 400 invalid_check naming it, the server answering meanwhile", async (_name, check, field) => {
+    const pending = evaluate([{ kind: "no_error" }, check]);
+    await probeBoth(shared);
+    const res = await pending;
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.code).toBe("invalid_check");
+    expect(res.body.error.details.fields[0].field).toBe(`checks[1].${field}`);
+  });
+
+  it("a schema nested 3,000 deep is refused before any compiler sees it", async () => {
+    const res = await evaluate([{ kind: "json_schema", schema: deep(3_000) }]);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.details.fields[0].message).toBe("is nested deeper than 100 levels");
+  });
+
+  it("checks that never end, grow without bound or backtrack fail their case; the evaluation completes", async () => {
+    const res = await evaluate([
+      { kind: "expression", name: "never ends", expression: "($f := function($x){ $f($x) }; $f(0))" },
+      { kind: "expression", name: "grows", expression: '$length($pad("", 100000000)) > 0' },
+      { kind: "json_schema", name: "backtracks", schema: { properties: { s: { pattern: "(a+)+$" } } } },
+      { kind: "no_error" },
+    ]);
+    expect(res.status, res.text).toBe(201);
+    const path = `${evaluations()}/${res.body.evaluation_id}`;
+    const deadline = Date.now() + 60_000;
+    let e = res.body;
+    while (!["completed", "failed", "stopped", "cancelled"].includes(e.status)) {
+      if (Date.now() > deadline) throw new Error(`evaluation still ${e.status}`);
+      await probeBoth(shared);
+      e = (await call("GET", path, { auth: ctx().orgA.user_token })).body;
+    }
+    expect(e).toMatchObject({ status: "completed", counts: { passed: 0, failed: 1, errored: 0 } });
+    const cases = await call("GET", `${path}/cases`, { auth: ctx().orgA.user_token });
+    const checks = cases.body.cases[0].checks as { name: string; passed: boolean; message: string | null }[];
+    expect(checks.map((c) => [c.name, c.passed])).toEqual([
+      ["never ends", false],
+      ["grows", false],
+      ["backtracks", false],
+      ["no_error#4", true],
+    ]);
+    expect(checks[0]!.message).toMatch(/^expression_timeout: /);
+    expect(checks[1]!.message).toMatch(/^expression_(timeout|too_large): /);
+    expect(checks[2]!.message).toMatch(/^the schema check took longer than \d+ ms$/);
+  });
+});

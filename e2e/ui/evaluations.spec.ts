@@ -2,7 +2,11 @@
 // from the Versions tab (a refused field, the dry run's figures, the start and its progress), reads
 // the evaluation's page (figures side by side, the latency chart, the cases filtered in the URL),
 // walks the cases with j/k, gives a verdict and publishes the draft from the page; a support member
-// judges a case but can neither start nor cancel an evaluation; an admin cancels a running one.
+// judges a case but can neither start nor cancel an evaluation; an admin cancels a running one; a
+// workflow's draft is evaluated on the runs list's runs, its http steps replayed from the recordings
+// (the receiver sees nothing) and then, once confirmed, sent for real, with the diff highlighted.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import {
   call,
@@ -123,7 +127,8 @@ test("evaluate the draft, read the evaluation, walk its cases with j/k, judge on
   await page.goto(`/sessions?agent_id=${agentId}`);
   await page.getByRole("button", { name: "Evaluate a version on these" }).click();
   const onThese = page.getByRole("dialog", { name: "Evaluate a version on these" });
-  await onThese.getByLabel("Candidate").fill("1");
+  // Versions are picked from the agent's, not typed.
+  await onThese.getByLabel("Candidate").selectOption("1");
   await onThese.getByRole("button", { name: "Dry run" }).click();
   await expect(onThese.getByTestId("dry-run")).toContainText("Cases3");
   await expectAccessible(page);
@@ -165,4 +170,124 @@ test("support cannot start or cancel an evaluation; an admin cancels a running o
     .click();
   await expect(admin.getByText("Evaluation cancelled")).toBeVisible();
   await expect(admin.getByRole("button", { name: "Cancel evaluation" })).toHaveCount(0);
+});
+
+/** A lookup service a workflow's http step calls: answers `{value: n}` for each item, and counts calls. */
+async function lookupService() {
+  let calls = 0;
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      calls++;
+      const n = (JSON.parse(body || "{}") as { item?: { n?: number } }).item?.n ?? 0;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ value: n }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/lookup`,
+    calls: () => calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const scoring = (url: string, factor: number) => ({
+  inputs: { rows: { type: "array", required: true } },
+  items: { from: "rows" },
+  steps: [
+    { id: "lookup", type: "http", url },
+    { id: "score", type: "transform", expression: `{"n": item.n, "score": item.lookup.value * ${factor}}` },
+  ],
+});
+
+test("a workflow draft on the runs list's runs: http steps replay their recordings, live calls only once confirmed, the diff highlighted", async ({
+  as,
+}) => {
+  const lookup = await lookupService();
+  try {
+    const agent = await management.createAgent({
+      name: `scoring ${Date.now()}`,
+      kind: "workflow",
+      runtime: { type: "echo" },
+      workflow: scoring(lookup.url, 2),
+    });
+    const agentId = agent.agent_id;
+    const key = await management.mintKey("orgA", "evaluated runs");
+    const runIds: string[] = [];
+    for (const rows of [
+      [{ n: 1 }, { n: 2 }],
+      [{ n: 3 }, { n: 4 }],
+    ]) {
+      const res = await call("POST", `/api/agents/webhook/${agentId}`, { auth: key, body: { rows } });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      runIds.push(res.body.run_id);
+    }
+    for (const runId of runIds) {
+      await expect
+        .poll(async () => (await call("GET", `/api/agents/${agentId}/runs/${runId}`, { auth: key })).body.status, {
+          timeout: 30_000,
+        })
+        .toBe("completed");
+    }
+    expect(lookup.calls()).toBe(4);
+    // The draft scores three times the value: every item's output changes.
+    await management.updateAgent(agentId, { workflow: scoring(lookup.url, 3), base_version: 1 });
+
+    const page = await as("adminA");
+    await page.goto(`/runs?agent_id=${agentId}`);
+    await page.getByRole("button", { name: "Evaluate a version on these" }).click();
+    const dialog = page.getByRole("dialog", { name: "Evaluate a version on these" });
+    await expect(dialog.getByText("Off: each http step answers what the original run's step answered")).toBeVisible();
+    await dialog.getByRole("button", { name: "Dry run" }).click();
+    await expect(dialog.getByTestId("dry-run")).toContainText("Cases2");
+    await expect(dialog.getByTestId("dry-run")).toContainText("none (recorded answers replayed)");
+    await dialog.getByRole("button", { name: "Start evaluation" }).click();
+    await expect(dialog.getByTestId("evaluation-started")).toContainText("2 of 2 cases done");
+    // Replayed from the recordings: the lookup service saw no call.
+    expect(lookup.calls()).toBe(4);
+    await dialog.getByRole("link", { name: "Open the evaluation" }).click();
+    await expect(page.getByTestId("count-changed")).toHaveText("2");
+
+    // The case view: baseline and candidate side by side, what changed marked as deleted and inserted.
+    await page.getByRole("table", { name: "Cases", exact: true }).getByRole("button", { name: "Open case 1" }).click();
+    const diff = caseView(page).getByTestId("case-diff");
+    await expect(diff.locator("del").first()).toBeVisible();
+    await expect(diff.locator("ins").first()).toBeVisible();
+    await expect(diff.locator("ins").first()).toContainText(/\d/);
+    await expectAccessible(page);
+    await screenshots(page, "evaluation-workflow-diff");
+    await page.keyboard.press("Escape");
+
+    // Live calls: asked for, counted by the dry run, and started only once confirmed.
+    await page.goto(`/runs?agent_id=${agentId}`);
+    await page.getByRole("button", { name: "Evaluate a version on these" }).click();
+    await dialog.getByLabel("Send http steps for real (live calls)").check();
+    await expect(dialog.getByTestId("live-calls-warning")).toContainText("the systems behind them see real requests");
+    await dialog.getByRole("button", { name: "Dry run" }).click();
+    await expect(dialog.getByTestId("dry-run")).toContainText("4 sent for real");
+    const startButton = dialog.getByRole("button", { name: "Start evaluation" });
+    await expect(startButton).toBeDisabled();
+    await expect(dialog.getByTestId("live-calls-unconfirmed")).toBeVisible();
+    await expectAccessible(page);
+    await screenshots(page, "evaluation-live-calls");
+    await dialog.getByLabel("I confirm: send the http steps for real").check();
+    await expect(startButton).toBeEnabled();
+    await startButton.click();
+    await expect(dialog.getByTestId("evaluation-started")).toContainText("2 of 2 cases done");
+    // Each replayed item's http step was sent once, for real.
+    expect(lookup.calls()).toBe(8);
+
+    // The agent's usage shows the replays apart from production's figures, as evaluation usage
+    // (flushed within a second of each case: the page is read again until they are there).
+    await page.goto(`/agents/${agentId}`);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByText("and apart from these, evaluations: 4 cases")).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByText(/^0 triggers · no replies · 0 tokens/)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Evaluation usage" })).toBeVisible();
+  } finally {
+    await lookup.close();
+  }
 });

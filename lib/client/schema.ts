@@ -1212,7 +1212,7 @@ export interface paths {
     };
     /**
      * Usage over a range of hours
-     * @description The organization's figures (triggers, replies completed and failed, reply latency p50/p95, runs started and ended by status, tokens, cost, uploads) from the hourly rollups, for scripts and billing. Hours are UTC; `from` is rounded down to its hour; the range is at most 90 days. Latency percentiles are the upper bound of a fixed log-spaced histogram bucket (at most about 41 % above the truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and `key` answer the agents and keys with usage (`key` '' is work without a key: the console, recovered replies, run ends).
+     * @description The organization's figures (triggers, replies completed and failed, reply latency p50/p95, runs started and ended by status, tokens, cost, uploads) from the hourly rollups, and, counted apart, evaluation usage (`evaluation_cases`, `evaluation_tokens`, `evaluation_cost`: cases replayed by evaluations, which none of the other figures includes), for scripts and billing. Hours are UTC; `from` is rounded down to its hour; the range is at most 90 days. Latency percentiles are the upper bound of a fixed log-spaced histogram bucket (at most about 41 % above the truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and `key` answer the agents and keys with usage (`key` '' is work without a key: the console, recovered replies, run ends).
      */
     get: operations["getUsage"];
     put?: never;
@@ -8006,6 +8006,9 @@ export interface operations {
               cost: number;
               uploads: number;
               upload_bytes: number;
+              evaluation_cases: number;
+              evaluation_tokens: number;
+              evaluation_cost: number;
             };
             groups: {
               triggers: number;
@@ -8024,6 +8027,9 @@ export interface operations {
               cost: number;
               uploads: number;
               upload_bytes: number;
+              evaluation_cases: number;
+              evaluation_tokens: number;
+              evaluation_cost: number;
               group: string;
             }[];
           };

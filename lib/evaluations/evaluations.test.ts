@@ -6,6 +6,8 @@ import type { Agent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { resetEnvCache } from "../env";
 import { stopQueue } from "../queue";
+import { backfillUsage } from "../usage/backfill";
+import { flushUsage } from "../usage/recorder";
 import { closeExpressionEvaluator } from "../expressions";
 import { startFakeUpstream, type FakeUpstream } from "../../test-support/runtime";
 import { openTestDatabase } from "../../test-support/db";
@@ -142,6 +144,37 @@ async function drain(a: Agent, evaluationId: string) {
 const cases = async (a: Agent, evaluationId: string, extra: { outcome?: string; changed?: boolean } = {}) =>
   (await listCases({ organizationId: a.organizationId, agentId: a.id, evaluationId, limit: 200, ...extra })).cases;
 
+/** The organization's usage rollups but their evaluation figures (flushed first). */
+async function productionUsage(orgId: string) {
+  await flushUsage();
+  const u = await db.prisma.usageHourly.aggregate({
+    where: { organizationId: orgId },
+    _sum: {
+      triggers: true,
+      repliesCompleted: true,
+      repliesFailed: true,
+      runsStarted: true,
+      runsCompleted: true,
+      runsFailed: true,
+      promptTokens: true,
+      completionTokens: true,
+      cost: true,
+      uploads: true,
+    },
+  });
+  // No row yet sums to null: the same as 0.
+  return Object.fromEntries(Object.entries(u._sum).map(([k, v]) => [k, Number(v ?? 0)]));
+}
+
+const evaluationUsage = async (orgId: string) => {
+  await flushUsage();
+  const u = await db.prisma.usageHourly.aggregate({
+    where: { organizationId: orgId },
+    _sum: { evaluationCases: true, evaluationTokens: true, evaluationCost: true },
+  });
+  return u._sum;
+};
+
 /** Counts of everything production reads: an evaluation must leave each as it was. */
 async function productionCounts(orgId: string) {
   const p = db.prisma;
@@ -150,7 +183,7 @@ async function productionCounts(orgId: string) {
     messages: await p.message.count({ where: { organizationId: orgId } }),
     runs: await p.run.count({ where: { organizationId: orgId } }),
     deliveries: await p.callbackDelivery.count({ where: { organizationId: orgId } }),
-    usage: await p.usageHourly.count({ where: { organizationId: orgId } }),
+    usage: await productionUsage(orgId),
     alerts: await p.alertEvent.count({ where: { organizationId: orgId } }),
   };
 }
@@ -204,8 +237,19 @@ describe("evaluations of conversational agents", () => {
       { op: "delete", text: "recorded 2" },
       { op: "insert", text: "Echo: question 0" },
     ]);
-    // Nothing production reads was written: no session, message, run, delivery, usage or alert.
+    // Nothing production reads was written: no session, message, run, delivery, usage or alert. The
+    // replays are counted apart, as evaluation usage.
     expect(await productionCounts(orgId)).toEqual(before);
+    expect(done.spent.tokens).toBeGreaterThan(0);
+    const counted = {
+      evaluationCases: 5,
+      evaluationTokens: BigInt(done.spent.tokens),
+      evaluationCost: expect.closeTo(done.spent.cost_usd, 6),
+    };
+    expect(await evaluationUsage(orgId)).toEqual(counted);
+    // The backfill recomputes the same evaluation usage from the finished cases.
+    await backfillUsage({ organizationId: orgId, before: new Date(Date.now() + 7_200_000) });
+    expect(await evaluationUsage(orgId)).toEqual(counted);
   });
 
   it("replays every turn with the history the candidate itself produced, and takes verdicts", async () => {

@@ -14,6 +14,7 @@ import { Prisma as P } from "../generated/prisma/client";
 import { log } from "../log";
 import { enqueue, liveJobExists, queueRetryLimit, type JobHandler, type JobInfo } from "../queue";
 import { agentAt, type AgentAtVersion } from "../serving";
+import { recordUsage } from "../usage/recorder";
 import { runChecks } from "./checks";
 import {
   readRun,
@@ -260,7 +261,17 @@ export async function runEvaluation(evaluationId: string, job: Pick<JobInfo, "st
             const result = await replayCase(e!, c, sides, { ...ctx, signal: controller.signal });
             // A cancel dropped the case mid-way: what it got so far is not a result; the case is skipped.
             const outcome = controller.signal.aborted ? { skipped: "cancelled" } : result;
-            await step(() => store(c, token, outcome));
+            const stored = await step(() => store(c, token, outcome));
+            // Evaluation usage, counted apart from production's (the usage API's evaluation_* figures).
+            if (stored && !("skipped" in outcome)) {
+              recordUsage({
+                organizationId: e!.organizationId,
+                agentId: e!.agentId,
+                evaluationCases: 1,
+                evaluationTokens: outcome.tokens,
+                evaluationCost: outcome.cost,
+              });
+            }
           }),
         );
       } finally {

@@ -3,7 +3,8 @@
 // counts, and by the benchmarks' seeds. Every rollup row of the hours before `before` (of one
 // organization, or all) is replaced by the figures the messages, runs and files give. The base
 // tables know no Access Key, so recomputed hours have key '' (their per-key split is lost), and a run
-// counts once, by the state it is in now (live counting adds each end a retried run reaches).
+// counts once, by the state it is in now (live counting adds each end a retried run reaches). Evaluation
+// usage comes from the finished cases of the evaluations retention has kept.
 import { prisma } from "../db";
 import { Prisma as P } from "../generated/prisma/client";
 import { LATENCY_BOUNDS_MS, LATENCY_BUCKETS } from "./histogram";
@@ -49,13 +50,25 @@ export async function backfillUsage(opts: { organizationId?: string; before?: Da
           SELECT organization_id, agent_id, date_trunc('hour', created_at), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 1,
             size_bytes
           FROM files WHERE created_at < ${before}::timestamp(3) ${org("organization_id")}
+        ), evals AS (
+          SELECT c.organization_id o, e.agent_id a, date_trunc('hour', c.finished_at) h, 1 n, c.tokens::bigint tk,
+            c.cost::float8 ec
+          FROM evaluation_cases c JOIN evaluations e ON e.id = c.evaluation_id
+          WHERE c.status = 'done' AND c.outcome <> 'skipped' AND c.finished_at < ${before}::timestamp(3)
+            ${org("c.organization_id")}
+        ), all_rows AS (
+          SELECT o, a, h, t, rc, rf, rs, re_c, re_f, re_x, re_r, pt, ct, cost, lat, b, up, ub, 0 n, 0::bigint tk,
+            0::float8 ec FROM ev
+          UNION ALL
+          SELECT o, a, h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, n, tk, ec FROM evals
         )
         INSERT INTO usage_hourly (organization_id, agent_id, key_id, hour, triggers, replies_completed, replies_failed,
           runs_started, runs_completed, runs_failed, runs_cancelled, runs_needs_review, prompt_tokens, completion_tokens,
-          cost, latency_ms_sum, latency_buckets, uploads, upload_bytes)
+          cost, latency_ms_sum, latency_buckets, uploads, upload_bytes, evaluation_cases, evaluation_tokens,
+          evaluation_cost)
         SELECT o, a, '', h, sum(t), sum(rc), sum(rf), sum(rs), sum(re_c), sum(re_f), sum(re_x), sum(re_r), sum(pt), sum(ct),
-          sum(cost), sum(lat), ${bucketArray}, sum(up), sum(ub)
-        FROM ev GROUP BY o, a, h`);
+          sum(cost), sum(lat), ${bucketArray}, sum(up), sum(ub), sum(n), sum(tk), sum(ec)
+        FROM all_rows GROUP BY o, a, h`);
     },
     { timeout: 600_000, maxWait: 10_000 },
   );

@@ -33,6 +33,10 @@ export interface UsageEvent {
   latencyMs?: number;
   uploads?: number;
   uploadBytes?: number;
+  /** Evaluation usage (lib/evaluations): counted apart, never in the figures above. */
+  evaluationCases?: number;
+  evaluationTokens?: number;
+  evaluationCost?: number;
   /**
    * The agent version the work was done by, given while the agent has a canary rollout: the event is
    * then also added to that version's minute (version_usage_minutely), which the rollout's figures
@@ -56,6 +60,9 @@ const COUNTERS = [
   ["latencyMsSum", "latency_ms_sum"],
   ["uploads", "uploads"],
   ["uploadBytes", "upload_bytes"],
+  ["evaluationCases", "evaluation_cases"],
+  ["evaluationTokens", "evaluation_tokens"],
+  ["evaluationCost", "evaluation_cost"],
 ] as const;
 type Counter = (typeof COUNTERS)[number][0];
 
@@ -70,7 +77,7 @@ interface Row extends Record<Counter, number> {
 /** After this many events a flush starts at once, without waiting for the second. */
 const FLUSH_EVENTS = 1_000;
 const FLUSH_MS = 1_000;
-/** Rows per statement (each takes 19 parameters). */
+/** Rows per statement (each takes 22 parameters). */
 const CHUNK = 500;
 
 /** The counters of version_usage_minutely: a subset of usage_hourly's. */
@@ -131,6 +138,9 @@ function toRow(e: UsageEvent): Row {
     latencyMsSum: latency ?? 0,
     uploads: e.uploads ?? 0,
     uploadBytes: e.uploadBytes ?? 0,
+    evaluationCases: e.evaluationCases ?? 0,
+    evaluationTokens: e.evaluationTokens ?? 0,
+    evaluationCost: e.evaluationCost ?? 0,
     buckets,
   };
 }
@@ -185,7 +195,7 @@ VALUES ${P.join(
     (r) =>
       P.sql`(${r.organizationId}, ${r.agentId}, ${r.keyId}, ${r.hour}::timestamp(3), ${P.join(
         COUNTERS.map(([field, column]) =>
-          column === "cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
+          column === "cost" || column === "evaluation_cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
         ),
       )}, ${`{${r.buckets.join(",")}}`}::int[])`,
   ),

@@ -50,6 +50,13 @@ export const UsageFigures = z.strictObject({
   cost: z.number().nonnegative(),
   uploads: count,
   upload_bytes: count,
+  /**
+   * Evaluation usage (docs/api.md, Evaluations): cases replayed, and the tokens and cost of their
+   * model calls. Counted apart: none of the figures above includes an evaluation's work.
+   */
+  evaluation_cases: count,
+  evaluation_tokens: count,
+  evaluation_cost: z.number().nonnegative(),
 });
 export type UsageFigures = z.infer<typeof UsageFigures>;
 

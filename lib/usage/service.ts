@@ -40,6 +40,9 @@ const SUMS = [
   "cost",
   "uploads",
   "upload_bytes",
+  "evaluation_cases",
+  "evaluation_tokens",
+  "evaluation_cost",
 ] as const;
 type Sums = Record<(typeof SUMS)[number], number> & { buckets: number[] };
 
@@ -67,6 +70,9 @@ function figures(s: Sums): UsageFigures {
     cost: Math.round(s.cost * 1e6) / 1e6,
     uploads: s.uploads,
     upload_bytes: s.upload_bytes,
+    evaluation_cases: s.evaluation_cases,
+    evaluation_tokens: s.evaluation_tokens,
+    evaluation_cost: Math.round(s.evaluation_cost * 1e6) / 1e6,
   };
 }
 

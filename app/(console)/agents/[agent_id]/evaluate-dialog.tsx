@@ -16,7 +16,7 @@ import { EvaluateFields } from "./evaluate-form";
 import { EMPTY_FORM, toBody, type EvaluateForm, type SourcePick } from "./evaluate-state";
 import { linkClass } from "./links";
 
-function Figures({ dry }: { dry: DryRun }) {
+function Figures({ dry, live }: { dry: DryRun; live: boolean }) {
   const e = dry.estimate;
   // Below the fields: brought into view when they arrive (a phone shows a few fields at a time).
   const ref = useRef<HTMLElement>(null);
@@ -35,7 +35,7 @@ function Figures({ dry }: { dry: DryRun }) {
         items={[
           ["Cases", formatNumber(e.cases)],
           ["Model calls", formatNumber(e.model_calls)],
-          ["HTTP calls", formatNumber(e.http_calls)],
+          ["HTTP calls", live ? `${formatNumber(e.http_calls)} sent for real` : "none (recorded answers replayed)"],
           ["Tokens", formatNumber(e.tokens)],
           ["Estimated cost", formatCost(e.cost_usd)],
         ]}
@@ -90,7 +90,8 @@ export function EvaluateDialog({
   const start = useMutation({ mutationFn: () => evaluationRequests.create(agentId, body) });
   const set = (changes: Partial<EvaluateForm>) => {
     setForm((f) => ({ ...f, ...changes }));
-    dry.reset();
+    // The confirmation changes nothing the dry run counted.
+    if (Object.keys(changes).some((k) => k !== "liveConfirmed")) dry.reset();
   };
   const close = () => {
     dry.reset();
@@ -101,6 +102,8 @@ export function EvaluateDialog({
   const error = start.error ?? dry.error;
   const errors = error instanceof ConsoleApiError ? error.fields : {};
   const started = start.data?.evaluation_id;
+  // Live calls start only once confirmed, after the dry run has said how many there are.
+  const unconfirmed = Boolean(dry.data) && kind === "runs" && form.liveCalls && !form.liveConfirmed;
   return (
     <FormDialog
       open={open}
@@ -111,15 +114,20 @@ export function EvaluateDialog({
       submitLabel={started ? "Started" : dry.data ? "Start evaluation" : "Dry run"}
       pendingLabel={dry.isPending ? "Counting…" : "Starting…"}
       pending={dry.isPending || start.isPending}
-      disabled={Boolean(started)}
+      disabled={Boolean(started) || unconfirmed}
       onSubmit={() => (dry.data ? start.mutate() : dry.mutate())}
     >
       {started ? (
         <Started agentId={agentId} evaluationId={started} />
       ) : (
         <>
-          <EvaluateFields form={form} set={set} kind={kind} errors={errors} />
-          {dry.data && <Figures dry={dry.data} />}
+          <EvaluateFields agentId={agentId} form={form} set={set} kind={kind} errors={errors} />
+          {dry.data && <Figures dry={dry.data} live={kind === "runs" && form.liveCalls} />}
+          {unconfirmed && (
+            <p className="text-sm text-amber-900" data-testid="live-calls-unconfirmed">
+              Confirm the live calls above to start.
+            </p>
+          )}
           {error && (
             <ErrorState
               error={error}

@@ -1,21 +1,66 @@
 "use client";
-// The evaluation dialog's fields: the source, the versions, the checks and the budget. The API's field errors show at their
+// The evaluation dialog's fields: the source, the versions (picked from the agent's), the checks, the
+// budget and, for workflows, live http calls (confirmed apart). The API's field errors show at their
 // field (`source.limit`, `checks.1.expression`, `budget.max_cost_usd`).
-import { SelectField, TextField } from "@/components/ui/field";
+import { useAgentVersions } from "@/components/console/queries";
+import { CheckboxField, SelectField, TextField } from "@/components/ui/field";
 import { ChecksFields } from "./evaluate-checks";
 import type { EvaluateForm } from "./evaluate-state";
 
+/** The versions a select offers: the 50 newest but superseded drafts, "v3 · published". */
+function useVersionOptions(agentId: string): [string, string][] {
+  const q = useAgentVersions({ agentId, limit: 50, cursor: "" });
+  return (q.data?.versions ?? [])
+    .filter((v) => v.state !== "superseded" && v.state !== "draft")
+    .map((v) => [String(v.version), `v${v.version} · ${v.state.replace("_", " ")}`]);
+}
+
+/** Workflows: http steps replay what was recorded, or, switched on and confirmed, are sent for real. */
+function LiveCalls({ form: f, set }: { form: EvaluateForm; set: (changes: Partial<EvaluateForm>) => void }) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 text-sm font-semibold text-zinc-900">HTTP steps</legend>
+      <CheckboxField
+        label="Send http steps for real (live calls)"
+        checked={f.liveCalls}
+        onChecked={(liveCalls) => set({ liveCalls, liveConfirmed: false })}
+      />
+      {f.liveCalls ? (
+        <div data-testid="live-calls-warning" className="space-y-2 rounded-md bg-amber-50 p-3 ring-1 ring-amber-300">
+          <p className="text-sm text-amber-900">
+            Each replayed run&apos;s http steps are sent to their URLs, once per case and side, with an Idempotency-Key:
+            the systems behind them see real requests. The dry run counts them.
+          </p>
+          <CheckboxField
+            label="I confirm: send the http steps for real"
+            checked={f.liveConfirmed}
+            onChecked={(liveConfirmed) => set({ liveConfirmed })}
+          />
+        </div>
+      ) : (
+        <p className="text-sm text-zinc-600">
+          Off: each http step answers what the original run&apos;s step answered; a step with nothing recorded is
+          skipped.
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
 export function EvaluateFields({
+  agentId,
   form: f,
   set,
   kind,
   errors,
 }: {
+  agentId: string;
   form: EvaluateForm;
   set: (changes: Partial<EvaluateForm>) => void;
   kind: "sessions" | "runs";
   errors: Record<string, string>;
 }) {
+  const versions = useVersionOptions(agentId);
   return (
     <>
       <fieldset className="grid gap-3 sm:grid-cols-2">
@@ -51,18 +96,18 @@ export function EvaluateFields({
       </fieldset>
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-1 text-sm font-semibold text-zinc-900">Versions</legend>
-        <TextField
+        <SelectField
           label="Candidate"
-          hint='"draft" or a version number'
           value={f.candidate}
           error={errors.candidate}
+          options={[["draft", "The draft"], ...versions]}
           onValue={(v) => set({ candidate: v })}
         />
-        <TextField
+        <SelectField
           label="Baseline"
-          hint='"recorded" or a version number'
           value={f.baseline}
           error={errors.baseline}
+          options={[["recorded", "What production recorded"], ...versions]}
           onValue={(v) => set({ baseline: v })}
         />
       </fieldset>
@@ -84,6 +129,7 @@ export function EvaluateFields({
           onValue={(v) => set({ maxTokens: v })}
         />
       </fieldset>
+      {kind === "runs" && <LiveCalls form={f} set={set} />}
     </>
   );
 }

@@ -17,6 +17,10 @@ export interface EvaluateForm {
   expressions: ExpressionCheck[];
   maxCost: string;
   maxTokens: string;
+  /** Workflows: send http steps for real (else each answers what its original run recorded). */
+  liveCalls: boolean;
+  /** The admin confirmed the live calls (asked once the dry run shows how many). */
+  liveConfirmed: boolean;
 }
 export const EMPTY_FORM: EvaluateForm = {
   candidate: "draft",
@@ -30,6 +34,8 @@ export const EMPTY_FORM: EvaluateForm = {
   expressions: [],
   maxCost: "",
   maxTokens: "",
+  liveCalls: false,
+  liveConfirmed: false,
 };
 
 /** A saved view or the list's filters: which sessions or runs the evaluation replays. */
@@ -56,5 +62,6 @@ export function toBody(f: EvaluateForm, kind: "sessions" | "runs", pick: SourceP
     },
     checks,
     budget: { max_cost_usd: num(f.maxCost), max_tokens: num(f.maxTokens) },
+    ...(kind === "runs" && f.liveCalls ? { live_calls: true } : {}),
   };
 }

@@ -7,14 +7,17 @@ import { formatCost, formatMs, formatNumber } from "@/components/console/format"
 
 export const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
+// A long output scrolls within its box: the box takes focus (tabIndex), so the keyboard scrolls it too.
 const box =
-  "max-h-64 overflow-auto rounded-md bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere] ring-1 ring-zinc-200";
+  "max-h-64 overflow-auto rounded-md bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap [overflow-wrap:anywhere] ring-1 ring-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-600";
 
 export function Value({ label, value }: { label: string; value: unknown }) {
   return (
     <section aria-label={label} className="min-w-0 space-y-1">
       <h3 className="text-xs font-semibold text-zinc-700 uppercase">{label}</h3>
-      <pre className={box}>{value === undefined ? "—" : asText(value)}</pre>
+      <pre className={box} tabIndex={0}>
+        {value === undefined ? "—" : asText(value)}
+      </pre>
     </section>
   );
 }
@@ -39,7 +42,7 @@ export function DiffView({ diff }: { diff: EvaluationCase["diff"] }) {
   return (
     <section aria-label="Diff" className="min-w-0 space-y-1">
       <h3 className="text-xs font-semibold text-zinc-700 uppercase">Diff, baseline to candidate</h3>
-      <p className={box} data-testid="case-diff">
+      <p className={box} data-testid="case-diff" tabIndex={0}>
         {diff.map((p, i) =>
           p.op === "insert" ? (
             <ins key={i} className="bg-emerald-100 text-emerald-900 underline">

@@ -21,6 +21,9 @@ const figures = {
   cost: 1.92,
   uploads: 12,
   upload_bytes: 5242880,
+  evaluation_cases: 200,
+  evaluation_tokens: 64000,
+  evaluation_cost: 0.25,
 };
 
 export const GET = route({
@@ -36,7 +39,9 @@ export const GET = route({
     tag: "Usage",
     description:
       "The organization's figures (triggers, replies completed and failed, reply latency p50/p95, runs started " +
-      "and ended by status, tokens, cost, uploads) from the hourly rollups, for scripts and billing. Hours are " +
+      "and ended by status, tokens, cost, uploads) from the hourly rollups, and, counted apart, evaluation usage " +
+      "(`evaluation_cases`, `evaluation_tokens`, `evaluation_cost`: cases replayed by evaluations, which none of the " +
+      "other figures includes), for scripts and billing. Hours are " +
       `UTC; \`from\` is rounded down to its hour; the range is at most ${USAGE_MAX_DAYS} days. Latency ` +
       "percentiles are the upper bound of a fixed log-spaced histogram bucket (at most about 41 % above the " +
       "truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and " +

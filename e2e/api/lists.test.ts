@@ -343,8 +343,12 @@ describe("uploaded files from the console", () => {
     expect(bytes.status).toBe(200);
     expect(await bytes.text()).toBe("a,b\n1,2\n");
 
-    expectError(await adminB.call("GET", path), 404, "agent_not_found");
-    expectError(await adminB.call("DELETE", path), 404, "agent_not_found");
+    // Another organization's admin: not a member of org A, and org A's agent is not theirs.
+    expectError(await adminB.call("GET", path), 404, "organization_not_found");
+    expectError(await adminB.call("DELETE", path), 404, "organization_not_found");
+    const inB = orgPath(`/agents/${agent}/files/${up.body.file_id}`, ctx().orgB.organization_id);
+    expectError(await adminB.call("GET", inB), 404, "agent_not_found");
+    expectError(await adminB.call("DELETE", inB), 404, "agent_not_found");
     expectError(await support.call("DELETE", path), 403, "forbidden");
     expectError(await admin.call("GET", orgPath(`/agents/${agent}/files/fi_${"0".repeat(32)}`)), 404, "not_found");
 

@@ -168,7 +168,7 @@ export default async function consoleVolumeBench() {
       `seeded ${MESSAGES.toLocaleString("en")} messages, ${runs.toLocaleString("en")} runs, ${MESSAGES.toLocaleString("en")} run items on ${own.target.databaseUrl ? "PostgreSQL" : "embedded PGlite"} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
     const cookie = await signIn(own, `${label}@example.com`);
-    const q = (text: string) => `/api/console/search?q=${encodeURIComponent(text)}`;
+    const q = (text: string) => `/api/v1/organizations/${org}/search?q=${encodeURIComponent(text)}`;
     const mid = Math.floor(MESSAGES / 2);
     // A 30-day window in the middle of the seed's 180 days, as the console's date filters send it.
     const day = 24 * 3600 * 1000;
@@ -184,17 +184,21 @@ export default async function consoleVolumeBench() {
       { name: "search: free text, rare word", path: q(`tok${mid}`) },
       { name: "search: free text, common word", path: q("refund") },
       { name: "search: nothing found", path: q("zzzznotthere") },
-      { name: "user timeline", path: "/api/console/users/user-42/timeline" },
-      { name: "sessions, page 1", path: "/api/console/sessions?limit=50" },
-      { name: "sessions, page 41", path: "/api/console/sessions?limit=50", deep: 40 },
+      { name: "user timeline", path: `/api/v1/organizations/${org}/users/user-42/timeline` },
+      { name: "sessions, page 1", path: `/api/v1/organizations/${org}/sessions?limit=50` },
+      { name: "sessions, page 41", path: `/api/v1/organizations/${org}/sessions?limit=50`, deep: 40 },
       { name: "runs, page 1", path: "/api/console/runs?limit=50" },
       { name: "runs, page 41", path: "/api/console/runs?limit=50", deep: 40 },
       { name: "runs, status failed, page 41", path: "/api/console/runs?limit=50&status=failed", deep: 40 },
       { name: "runs, has error", path: "/api/console/runs?limit=50&has_error=true" },
       { name: "runs, end user", path: "/api/console/runs?limit=50&user_id=user-42" },
       { name: "runs, agent + 30 days", path: `/api/console/runs?limit=50&agent_id=${wf}&${window}` },
-      { name: "sessions, end user", path: "/api/console/sessions?limit=50&user_id=user-42" },
-      { name: "sessions, 30 days, page 41", path: `/api/console/sessions?limit=50&${window}`, deep: 40 },
+      { name: "sessions, end user", path: `/api/v1/organizations/${org}/sessions?limit=50&user_id=user-42` },
+      {
+        name: "sessions, 30 days, page 41",
+        path: `/api/v1/organizations/${org}/sessions?limit=50&${window}`,
+        deep: 40,
+      },
       { name: "deliveries, page 1", path: "/api/console/deliveries?limit=50" },
       { name: "deliveries, has error", path: "/api/console/deliveries?limit=50&has_error=true" },
       { name: "deliveries, page 41", path: "/api/console/deliveries?limit=50", deep: 40 },

@@ -201,7 +201,7 @@ export const useAgentFiles = (p: { agentId: string; limit: number; cursor: strin
     queryKey: [...queryKeys.agentFiles(p.agentId), p.cursor, p.limit, p.filters ?? {}],
     queryFn: () =>
       api<z.infer<typeof AgentFilePage>>(
-        `/agents/${id(p.agentId)}/files?${search({ ...p.filters, limit: p.limit, cursor: p.cursor })}`,
+        org(`/agents/${id(p.agentId)}/files?${search({ ...p.filters, limit: p.limit, cursor: p.cursor })}`),
       ),
     placeholderData: keepPreviousData,
   });
@@ -265,7 +265,7 @@ export const useSessions = (p: {
   });
   return useQuery({
     queryKey: [...queryKeys.sessions(), query],
-    queryFn: () => api<z.infer<typeof OrgSessionPage>>(`/sessions?${query}`),
+    queryFn: () => api<z.infer<typeof OrgSessionPage>>(org(`/sessions?${query}`)),
     placeholderData: keepPreviousData,
   });
 };
@@ -273,7 +273,7 @@ export const useSessions = (p: {
 export const useSession = (sessionId: string, extra: Extra<SessionDetail> = {}) =>
   useQuery({
     queryKey: queryKeys.session(sessionId),
-    queryFn: () => api<SessionDetail>(`/sessions/${id(sessionId)}`),
+    queryFn: () => api<SessionDetail>(org(`/sessions/${id(sessionId)}`)),
     ...extra,
   });
 
@@ -282,7 +282,9 @@ export const useSessionMessages = (p: { sessionId: string; pageSize: number; liv
   useInfiniteQuery({
     queryKey: queryKeys.sessionMessages(p.sessionId),
     queryFn: ({ pageParam }) =>
-      api<MessagePage>(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, cursor: pageParam })}`),
+      api<MessagePage>(
+        org(`/sessions/${id(p.sessionId)}/messages?${search({ limit: p.pageSize, cursor: pageParam })}`),
+      ),
     initialPageParam: "",
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
     // A settled thread is not polled; liveMs 0: the page keeps it fresh otherwise (components/console/live.tsx).
@@ -339,7 +341,11 @@ export const useSecrets = (extra: Extra<z.infer<typeof ManagementSecretList>> = 
   });
 
 export const useOverview = () =>
-  useQuery({ queryKey: queryKeys.overview(), queryFn: () => api<OverviewData>("/overview"), refetchInterval: 10_000 });
+  useQuery({
+    queryKey: queryKeys.overview(),
+    queryFn: () => api<OverviewData>(org("/overview")),
+    refetchInterval: 10_000,
+  });
 
 export const useDeliveries = (
   p: { status: string; agentId: string; cursor: string; limit: number; filters?: ListFilters },
@@ -396,10 +402,10 @@ export const requests = {
   updateAgent: (agentId: string, body: UpdateAgentBody | Record<string, unknown>) =>
     patch<Agent>(org(`/agents/${id(agentId)}`), body),
   archiveAgent: (agentId: string) => del<Agent>(org(`/agents/${id(agentId)}`)),
-  chat: (agentId: string, body: Record<string, unknown>) => post<ChatReply>(`/agents/${agentId}/chat`, body),
+  chat: (agentId: string, body: Record<string, unknown>) => post<ChatReply>(org(`/agents/${id(agentId)}/chat`), body),
   /** `agentVersion`: the version to try (the draft too); null or absent: the one a trigger would get. */
   startRun: (agentId: string, inputs: Record<string, unknown>, agentVersion?: number | null) =>
-    post<z.infer<typeof RunAccepted>>(`/agents/${agentId}/runs`, {
+    post<z.infer<typeof RunAccepted>>(org(`/agents/${id(agentId)}/runs`), {
       inputs,
       ...(agentVersion != null ? { agent_version: agentVersion } : {}),
     }),
@@ -447,9 +453,9 @@ export const requests = {
     patch<SavedView>(org(`/views/${id(viewId)}`), body),
   deleteView: (viewId: string) => del<z.infer<typeof DeletedView>>(org(`/views/${id(viewId)}`)),
   deleteFile: (agentId: string, fileId: string) =>
-    del<z.infer<typeof DeletedFile>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
+    del<z.infer<typeof DeletedFile>>(org(`/agents/${id(agentId)}/files/${id(fileId)}`)),
   fileLink: (agentId: string, fileId: string) =>
-    api<z.infer<typeof FileLink>>(`/agents/${id(agentId)}/files/${id(fileId)}`),
+    api<z.infer<typeof FileLink>>(org(`/agents/${id(agentId)}/files/${id(fileId)}`)),
 };
 
 // Saved views (docs/console.md, "Saved views"): the member's and the shared views of one list.
@@ -528,7 +534,7 @@ export const bulkRequests = {
 export const useSearch = (q: string) =>
   useQuery({
     queryKey: ["search", q],
-    queryFn: () => api<SearchResult>(`/search?${search({ q })}`),
+    queryFn: () => api<SearchResult>(org(`/search?${search({ q })}`)),
     enabled: q.trim().length > 0,
     retry: false,
     staleTime: 60_000,
@@ -539,7 +545,7 @@ export const useUserTimeline = (userId: string, pageSize = 50) =>
   useInfiniteQuery({
     queryKey: ["user-timeline", userId],
     queryFn: ({ pageParam }) =>
-      api<TimelinePage>(`/users/${id(userId)}/timeline?${search({ limit: pageSize, cursor: pageParam })}`),
+      api<TimelinePage>(org(`/users/${id(userId)}/timeline?${search({ limit: pageSize, cursor: pageParam })}`)),
     initialPageParam: "",
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   });

@@ -197,6 +197,27 @@ describe("every route's answer is its contract's", () => {
     });
   });
 
+  it("organization API: sessions across agents, search, a timeline, the overview, the test console, files", async () => {
+    const { orgA } = ctx();
+    const org = `/api/v1/organizations/${orgA.organization_id}`;
+    const auth = orgA.user_token;
+    const chat = await ok("POST", `${org}/agents/${agents.chat}/chat`, { auth, body: { message: "answers" } });
+    const session = chat.body.session_id as string;
+    await ok("GET", `${org}/sessions?environment=draft&agent_id=${agents.chat}`, { auth });
+    await ok("GET", `${org}/sessions/${session}`, { auth });
+    await ok("GET", `${org}/sessions/${session}/messages`, { auth });
+    await ok("GET", `${org}/search?q=${session}`, { auth });
+    await ok("GET", `${org}/users/answers-user/timeline`, { auth });
+    await ok("GET", `${org}/overview`, { auth });
+    await ok("POST", `${org}/agents/${agents.flow}/runs`, { auth, body: { inputs: { rows: [{ n: 1 }] } } });
+    const form = new FormData();
+    form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "answers.csv");
+    const up = await ok("POST", `/api/agents/${agents.chat}/upload`, { auth: key, raw: form });
+    await ok("GET", `${org}/agents/${agents.chat}/files`, { auth });
+    await ok("GET", `${org}/agents/${agents.chat}/files/${up.body.file_id}`, { auth });
+    await ok("DELETE", `${org}/agents/${agents.chat}/files/${up.body.file_id}`, { auth });
+  });
+
   it("evaluations: a dry run, one made and read with its cases and a verdict, another cancelled", async () => {
     const { orgA } = ctx();
     const auth = orgA.user_token;

@@ -232,40 +232,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: (f) => ({ organization_id: f.orgA }),
     otherOrg: "organization_not_found",
   },
-  { method: "GET", pattern: "/api/console/overview", path: () => "/api/console/overview" },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/chat",
-    path: (f) => `/api/console/agents/${f.conversational}/chat`,
-    body: () => ({ message: "matrix" }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/agents/[agent_id]/runs",
-    path: (f) => `/api/console/agents/${f.workflow}/runs`,
-    body: () => ({ inputs: { rows: [{ a: 1 }] } }),
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/files",
-    path: (f) => `/api/console/agents/${f.conversational}/files`,
-    otherOrg: "agent_not_found",
-  },
-  { method: "GET", pattern: "/api/console/sessions", path: () => "/api/console/sessions" },
-  {
-    method: "GET",
-    pattern: "/api/console/sessions/[session_id]",
-    path: (f) => `/api/console/sessions/${f.sessionId}`,
-    otherOrg: "session_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/sessions/[session_id]/messages",
-    path: (f) => `/api/console/sessions/${f.sessionId}/messages`,
-    otherOrg: "session_not_found",
-  },
   { method: "GET", pattern: "/api/console/runs", path: () => "/api/console/runs" },
   {
     method: "GET",
@@ -345,13 +311,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ inputs: { rows: [{ a: 2 }] } }),
     otherOrg: "run_not_found",
   },
-  // Search and the case timeline answer what org A holds: another organization's caller finds nothing.
-  { method: "GET", pattern: "/api/console/search", path: (f) => `/api/console/search?q=${f.sessionId}` },
-  {
-    method: "GET",
-    pattern: "/api/console/users/[user_id]/timeline",
-    path: () => "/api/console/users/matrix-user/timeline",
-  },
   { method: "GET", pattern: "/api/console/reviews", path: () => "/api/console/reviews?claimed=unclaimed" },
   {
     method: "POST",
@@ -374,18 +333,6 @@ export const REQUESTS: ConsoleRequest[] = [
     body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
-  {
-    method: "GET",
-    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
-    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
-    otherOrg: "agent_not_found",
-  },
-  {
-    method: "DELETE",
-    pattern: "/api/console/agents/[agent_id]/files/[file_id]",
-    path: async (f) => `/api/console/agents/${f.conversational}/files/${await f.freshFile()}`,
-    otherOrg: "agent_not_found",
-  },
 ];
 
 /** An export of org A's sessions made through the management API, once it succeeded: its id and link token. */

@@ -153,7 +153,7 @@ describe("each kind in both formats round-trips", () => {
     expect(file.headers.get("content-disposition")).toBe(
       `attachment; filename="sessions-${record.export_id}.${format}"; filename*=UTF-8''sessions-${record.export_id}.${format}`,
     );
-    const list = await admin.call("GET", `/api/console/sessions?agent_id=${chat}&limit=100`);
+    const list = await admin.call("GET", orgPath(`/sessions?agent_id=${chat}&limit=100`));
     const sessionRows = rows.filter((r) => r.type === "session");
     expect(sessionRows.map((r) => r.session_id)).toEqual(list.body.sessions.map((s: Rec) => s.session_id));
     for (const s of sessionRows) {

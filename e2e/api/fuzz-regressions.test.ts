@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "./console";
+import { orgPath, signIn } from "./console";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW, type ApiResponse } from "./helpers";
 
 let key: string;
@@ -191,7 +191,7 @@ describe("Auth.js and the console with a malformed Host or callback URL: no 500"
       const admin = await signIn("admin-a@example.com");
       const me = await raw("GET", "/api/console/me", { cookie: admin.cookie, host });
       expect(me.status, me.text).toBe(200);
-      const signedOut = await raw("GET", "/api/console/overview", { host });
+      const signedOut = await raw("GET", orgPath("/overview"), { host });
       expectError(signedOut, 401, "unauthorized");
       const session = await raw("GET", "/api/auth/session", { host });
       expect(session.status, session.text).toBe(200);

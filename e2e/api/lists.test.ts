@@ -63,7 +63,7 @@ describe("sessions filters", () => {
 
   it("agent_id, user_id, status, from and to each leave out what they should", async () => {
     const list = async (q: string) =>
-      (await admin.call("GET", `/api/console/sessions?limit=100&${q}`)).body.sessions as any[];
+      (await admin.call("GET", orgPath(`/sessions?limit=100&${q}`))).body.sessions as any[];
     expect(ids(await list(`agent_id=${agent}`), "session_id")).toEqual([made[1], made[0]]);
     expect(ids(await list(`agent_id=${agent}&user_id=alice`), "session_id")).toEqual([made[0]]);
     expect(ids(await list(`agent_id=${agent}&status=closed`), "session_id")).toEqual([]);
@@ -84,7 +84,7 @@ describe("sessions filters", () => {
       ["agent_id=nope", "agent_id"],
       ["environment=staging", "environment"],
     ]) {
-      const res = await admin.call("GET", `/api/console/sessions?${q}`);
+      const res = await admin.call("GET", orgPath(`/sessions?${q}`));
       expectError(res, 400, "invalid_request");
       expect(
         res.body.error.details.fields.map((f: any) => f.field),
@@ -260,7 +260,7 @@ describe("deliveries, audit and files filters", () => {
   });
 
   it("files: from and to, and no offset", async () => {
-    const files = `/api/console/agents/${agent}/files`;
+    const files = orgPath(`/agents/${agent}/files`);
     expect((await admin.call("GET", `${files}?to=2000-01-01`)).body.files).toEqual([]);
     expectError(await admin.call("GET", `${files}?from=never`), 400, "invalid_request");
   });
@@ -334,7 +334,7 @@ describe("uploaded files from the console", () => {
     form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "console.csv");
     const up = await call("POST", `/api/agents/${agent}/upload`, { auth: key, raw: form });
     expect(up.status, up.text).toBe(200);
-    const path = `/api/console/agents/${agent}/files/${up.body.file_id}`;
+    const path = orgPath(`/agents/${agent}/files/${up.body.file_id}`);
 
     const link = await support.call("GET", path);
     expect(link.status, link.text).toBe(200);
@@ -343,16 +343,20 @@ describe("uploaded files from the console", () => {
     expect(bytes.status).toBe(200);
     expect(await bytes.text()).toBe("a,b\n1,2\n");
 
-    expectError(await adminB.call("GET", path), 404, "agent_not_found");
-    expectError(await adminB.call("DELETE", path), 404, "agent_not_found");
+    // Another organization's admin: not a member of org A, and org A's agent is not theirs.
+    expectError(await adminB.call("GET", path), 404, "organization_not_found");
+    expectError(await adminB.call("DELETE", path), 404, "organization_not_found");
+    const inB = orgPath(`/agents/${agent}/files/${up.body.file_id}`, ctx().orgB.organization_id);
+    expectError(await adminB.call("GET", inB), 404, "agent_not_found");
+    expectError(await adminB.call("DELETE", inB), 404, "agent_not_found");
     expectError(await support.call("DELETE", path), 403, "forbidden");
-    expectError(await admin.call("GET", `/api/console/agents/${agent}/files/fi_${"0".repeat(32)}`), 404, "not_found");
+    expectError(await admin.call("GET", orgPath(`/agents/${agent}/files/fi_${"0".repeat(32)}`)), 404, "not_found");
 
     const gone = await admin.call("DELETE", path);
     expect(gone.status, gone.text).toBe(200);
     expect(gone.body).toEqual({ file_id: up.body.file_id, deleted: true });
     expectError(await admin.call("GET", path), 404, "not_found");
-    expect((await admin.call("GET", `/api/console/agents/${agent}/files`)).body.files).toEqual([]);
+    expect((await admin.call("GET", orgPath(`/agents/${agent}/files`))).body.files).toEqual([]);
     const audit = await admin.call("GET", orgPath("/audit?action=file.deleted&limit=100"));
     expect(audit.body.events.map((e: any) => e.target.id)).toContain(up.body.file_id);
   });

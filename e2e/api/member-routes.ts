@@ -272,6 +272,39 @@ const REQUESTS: MemberRequest[] = [
   },
   { method: "GET", pattern: `${ORG}/webhook-secret`, path: () => "/webhook-secret" },
   { method: "POST", pattern: `${ORG}/webhook-secret`, path: () => "/webhook-secret" },
+  { method: "GET", pattern: `${ORG}/overview`, path: () => "/overview" },
+  { method: "GET", pattern: `${ORG}/sessions`, path: () => "/sessions?environment=all&limit=20" },
+  { method: "GET", pattern: `${ORG}/sessions/[session_id]`, path: (f) => `/sessions/${f.sessionId}` },
+  {
+    method: "GET",
+    pattern: `${ORG}/sessions/[session_id]/messages`,
+    path: (f) => `/sessions/${f.sessionId}/messages`,
+  },
+  { method: "GET", pattern: `${ORG}/search`, path: (f) => `/search?q=${f.sessionId}` },
+  { method: "GET", pattern: `${ORG}/users/[user_id]/timeline`, path: () => "/users/matrix-user/timeline" },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/chat`,
+    path: (f) => `/agents/${f.conversational}/chat`,
+    body: () => ({ message: "matrix" }),
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/agents/[agent_id]/runs`,
+    path: (f) => `/agents/${f.workflow}/runs`,
+    body: () => ({ inputs: { rows: [{ a: 1 }] } }),
+  },
+  { method: "GET", pattern: `${ORG}/agents/[agent_id]/files`, path: (f) => `/agents/${f.conversational}/files` },
+  {
+    method: "GET",
+    pattern: `${ORG}/agents/[agent_id]/files/[file_id]`,
+    path: async (f) => `/agents/${f.conversational}/files/${await f.freshFile()}`,
+  },
+  {
+    method: "DELETE",
+    pattern: `${ORG}/agents/[agent_id]/files/[file_id]`,
+    path: async (f) => `/agents/${f.conversational}/files/${await f.freshFile()}`,
+  },
 ];
 
 const requests = new Map(REQUESTS.map((r) => [`${r.method} ${r.pattern}`, r]));

@@ -2,7 +2,7 @@
 // operations through their states: each real answer is held to the served document by `conform`.
 import { expect } from "vitest";
 import { acceptAsNew, tokenOf } from "./console";
-import { call, ctx, ECHO_AGENT, mintKey } from "./helpers";
+import { call, createAgent, ctx, ECHO_AGENT, mintKey, SIMPLE_WORKFLOW } from "./helpers";
 import { conform } from "./openapi-conformance";
 
 /** Agent versions: draft, preview, publish, canary, rollout, rollback, restore, discard, and their errors. */
@@ -124,4 +124,42 @@ export async function organizationConform() {
   expect(conform("DELETE", `${doc}/views/{view_id}`, await call("DELETE", one, a)).status).toBe(200);
   expect(conform("GET", `${doc}/webhook-secret`, await call("GET", `${org}/webhook-secret`, a)).status).toBe(200);
   expect(conform("POST", `${doc}/webhook-secret`, await call("POST", `${org}/webhook-secret`, a)).status).toBe(201);
+}
+
+/** The test console (a draft chat, a manual run), sessions across agents, search, a timeline, the overview, files. */
+export async function consoleWorkConform() {
+  const { orgA } = ctx();
+  const a = { auth: orgA.user_token };
+  const org = `/api/v1/organizations/${orgA.organization_id}`;
+  const doc = "/api/v1/organizations/{org_id}";
+  const chatAgent = (await createAgent(orgA, ECHO_AGENT)).agent_id;
+  const flow = (await createAgent(orgA, SIMPLE_WORKFLOW)).agent_id;
+  const chat = await call("POST", `${org}/agents/${chatAgent}/chat`, { ...a, body: { message: "conform" } });
+  expect(conform("POST", `${doc}/agents/{agent_id}/chat`, chat).status).toBe(200);
+  const run = await call("POST", `${org}/agents/${flow}/runs`, { ...a, body: { inputs: { rows: [{ a: 1 }] } } });
+  expect(conform("POST", `${doc}/agents/{agent_id}/runs`, run).status).toBe(201);
+  const session = chat.body.session_id as string;
+  const list = await call("GET", `${org}/sessions?agent_id=${chatAgent}&environment=draft`, a);
+  expect(conform("GET", `${doc}/sessions`, list).status).toBe(200);
+  expect(list.body.sessions.map((s: { session_id: string }) => s.session_id)).toEqual([session]);
+  const one = await call("GET", `${org}/sessions/${session}`, a);
+  expect(conform("GET", `${doc}/sessions/{session_id}`, one).status).toBe(200);
+  const messages = await call("GET", `${org}/sessions/${session}/messages`, a);
+  expect(conform("GET", `${doc}/sessions/{session_id}/messages`, messages).status).toBe(200);
+  const found = await call("GET", `${org}/search?q=${session}`, a);
+  expect(conform("GET", `${doc}/search`, found).status).toBe(200);
+  expect(found.body.exact?.id).toBe(session);
+  const timeline = await call("GET", `${org}/users/conform-user/timeline`, a);
+  expect(conform("GET", `${doc}/users/{user_id}/timeline`, timeline).status).toBe(200);
+  expect(conform("GET", `${doc}/overview`, await call("GET", `${org}/overview`, a)).status).toBe(200);
+  const key = (await mintKey(orgA)).key;
+  const form = new FormData();
+  form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "conform.csv");
+  const up = await call("POST", `/api/agents/${chatAgent}/upload`, { auth: key, raw: form });
+  expect(up.status, up.text).toBe(200);
+  const files = `${org}/agents/${chatAgent}/files`;
+  expect(conform("GET", `${doc}/agents/{agent_id}/files`, await call("GET", files, a)).status).toBe(200);
+  const file = `${doc}/agents/{agent_id}/files/{file_id}`;
+  expect(conform("GET", file, await call("GET", `${files}/${up.body.file_id}`, a)).status).toBe(200);
+  expect(conform("DELETE", file, await call("DELETE", `${files}/${up.body.file_id}`, a)).status).toBe(200);
 }

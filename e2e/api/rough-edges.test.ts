@@ -357,7 +357,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
     expect(tusFile.status, tusFile.text).toBe(200);
     expect(tusFile.body).toMatchObject({ size_bytes: 4 });
     const admin = await signIn("admin-a@example.com");
-    const files = await admin.call("GET", `/api/console/agents/${conv}/files`);
+    const files = await admin.call("GET", orgPath(`/agents/${conv}/files`));
     expect(files.status, files.text).toBe(200);
     expect(JSON.stringify(files.body)).toContain(fileId);
   });
@@ -460,7 +460,7 @@ describe("archiving an agent (DELETE on the management API)", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.archived_at).not.toBeNull();
     expect((await admin.call("DELETE", agent)).body).toEqual(res.body);
-    const chat = await admin.call("POST", `/api/console/agents/${fresh}/chat`, { message: "hi" });
+    const chat = await admin.call("POST", orgPath(`/agents/${fresh}/chat`), { message: "hi" });
     expectError(chat, 409, "agent_archived");
   });
 });
@@ -470,8 +470,8 @@ describe("the console's lists take no offset", () => {
     const admin = await signIn("admin-a@example.com");
     const org = `/api/v1/organizations/${ctx().orgA.organization_id}`;
     for (const list of ["runs", "sessions", "audit", "invitations", "agents"]) {
-      // Runs and sessions across agents are still console routes; the others are the organization API's.
-      const path = ["runs", "sessions"].includes(list) ? `/api/console/${list}` : `${org}/${list}`;
+      // Runs across agents are still a console route; the others are the organization API's.
+      const path = list === "runs" ? `/api/console/${list}` : `${org}/${list}`;
       const first = await admin.call("GET", `${path}?limit=2`);
       const deep = await admin.call("GET", `${path}?limit=2&offset=2000000000`);
       expect(first.status, `${list}: ${first.text}`).toBe(200);
@@ -507,7 +507,7 @@ describe("every timestamp input is bounded to what the databases store", () => {
       "filters.from",
     );
     const admin = await signIn("admin-a@example.com");
-    refused(await admin.call("GET", "/api/console/sessions?from=0000-01-01"), "from");
+    refused(await admin.call("GET", orgPath("/sessions?from=0000-01-01")), "from");
     refused(await admin.call("GET", "/api/console/runs?to=9999-12-31"), "to");
     refused(await admin.call("GET", `/api/console/reviews?from=${YEAR_0}`), "from");
     // The bounds themselves are fine.

@@ -2,7 +2,7 @@
 // each kind of search finds what it should and never another organization's record with the same
 // metadata, text or user id; the timeline's order, pages and organization bound.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signIn, type ConsoleSession } from "./console";
+import { inOrg, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -24,9 +24,11 @@ let adminB: ConsoleSession;
 const a = { key: "", chat: "", flow: "", session: "", message: "", run: "", reviewedRun: "" };
 const b = { key: "", chat: "", flow: "", session: "", run: "" };
 
-const search = (s: ConsoleSession, q: string) => s.call("GET", `/api/console/search?q=${encodeURIComponent(q)}`);
-const timeline = (s: ConsoleSession, user: string, query = "") =>
-  s.call("GET", `/api/console/users/${encodeURIComponent(user)}/timeline${query}`);
+/** The search and timeline of the organization `s` works in. */
+const search = async (s: ConsoleSession, q: string) =>
+  s.call("GET", await inOrg(s, `/search?q=${encodeURIComponent(q)}`));
+const timeline = async (s: ConsoleSession, user: string, query = "") =>
+  s.call("GET", await inOrg(s, `/users/${encodeURIComponent(user)}/timeline${query}`));
 
 async function trigger(key: string, agent: string, body: unknown) {
   const res = await call("POST", `/api/agents/webhook/${agent}`, { auth: key, body });

@@ -6,7 +6,7 @@
 // draft (version 2 here) fails every reply (the echo runtime's fail hook), so which version served
 // is visible in the answers themselves.
 import { describe, expect, it } from "vitest";
-import { signIn } from "./console";
+import { orgPath, signIn } from "./console";
 import { call, createAgent, ctx, ECHO_AGENT, expectError, mintKey, SIMPLE_WORKFLOW, type ApiResponse } from "./helpers";
 
 const agentsOf = (orgId: string) => `/api/v1/organizations/${orgId}/agents`;
@@ -279,7 +279,7 @@ describe("versions: the console's lists", () => {
     const before = await chat.trigger({ message: "on version 1" });
     await chat.admin("PATCH", "", { runtime: { type: "echo", delay_ms: 1 }, base_version: 1, publish: true });
     const after = await chat.trigger({ message: "on version 2" });
-    const sessions = (v: number) => admin.call("GET", `/api/console/sessions?agent_id=${chat.id}&agent_version=${v}`);
+    const sessions = (v: number) => admin.call("GET", orgPath(`/sessions?agent_id=${chat.id}&agent_version=${v}`));
     const v1 = await sessions(1);
     expect(v1.status, v1.text).toBe(200);
     expect(

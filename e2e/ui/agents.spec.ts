@@ -172,7 +172,9 @@ test("chat in the test console: the reply shows latency, tokens and cost, and it
   await screenshots(page, "agents-detail-conversational");
 
   // Listed by the console as a draft...
-  const drafts = await page.request.get(`/api/console/sessions?environment=draft&agent_id=${agent.agent_id}`);
+  const drafts = await page.request.get(
+    `/api/v1/organizations/${ui().orgA.organization_id}/sessions?environment=draft&agent_id=${agent.agent_id}`,
+  );
   expect(drafts.status()).toBe(200);
   const draft = (await drafts.json()).sessions.find((s: { session_id: string }) => s.session_id === sessionId);
   expect(draft).toMatchObject({ environment: "draft", message_count: 4 });

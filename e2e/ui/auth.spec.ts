@@ -62,12 +62,15 @@ test("signing out while a console request is in flight ends on /login, not on a 
   const overviewInFlight = new Promise<void>((r) => (overviewRequested = r));
   let overviewAnswered!: () => void;
   const overviewDone = new Promise<void>((r) => (overviewAnswered = r));
-  await page.route("**/api/console/overview", async (route) => {
+  await page.route(`**/api/v1/organizations/${ui().orgA.organization_id}/overview`, async (route) => {
     overviewRequested();
     await overviewHeld;
     await route.continue();
   });
-  page.on("requestfinished", (r) => r.url().endsWith("/api/console/overview") && overviewAnswered());
+  page.on(
+    "requestfinished",
+    (r) => r.url().endsWith(`/api/v1/organizations/${ui().orgA.organization_id}/overview`) && overviewAnswered(),
+  );
   await page.route("**/login*", async (route) => {
     await overviewDone;
     await page.waitForTimeout(300); // let the page handle the 401 before the navigation commits

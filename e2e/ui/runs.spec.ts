@@ -14,7 +14,7 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
 
 /** A run started from the console (the page's session; state changes need the page's origin). */
 async function startRun(page: Page, agentId: string, inputs: Record<string, unknown>): Promise<string> {
-  const res = await page.request.post(`/api/console/agents/${agentId}/runs`, {
+  const res = await page.request.post(`/api/v1/organizations/${ui().orgA.organization_id}/agents/${agentId}/runs`, {
     data: { inputs },
     headers: { origin: ui().baseUrl },
   });

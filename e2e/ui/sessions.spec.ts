@@ -2,7 +2,7 @@
 // and pages kept in the URL, and their threads (live while a reply is being produced, errors shown).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test } from "./fixtures";
+import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
 const webhook = (agentId: string) => `/api/agents/webhook/${agentId}`;
 
@@ -121,10 +121,13 @@ test("session filters and pages live in the URL; drafts of the test console are 
   }
   const page = await as("adminA");
   await page.goto("/sessions");
-  const draft = await page.request.post(`/api/console/agents/${agent.agent_id}/chat`, {
-    data: { message: "trying it out" },
-    headers: { origin: new URL(page.url()).origin },
-  });
+  const draft = await page.request.post(
+    `/api/v1/organizations/${ui().orgA.organization_id}/agents/${agent.agent_id}/chat`,
+    {
+      data: { message: "trying it out" },
+      headers: { origin: new URL(page.url()).origin },
+    },
+  );
   expect(draft.status(), await draft.text()).toBe(200);
   const draftId: string = (await draft.json()).session_id;
 

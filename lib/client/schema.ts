@@ -586,6 +586,26 @@ export interface paths {
     patch: operations["updateAgent"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/chat": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Chat with an agent (test console)
+     * @description Every member. The console's test console: a message to a conversational agent, as a trigger's body (`session_id` continues a conversation), answered when the reply is ready. Its session is a draft (`environment: draft`): it never shows in the public API, and no completion callback is sent. `agent_version` may name the draft as well as a published version. The answer is the trigger's, with what the reply cost and which model made it. A workflow agent: `400 runtime_not_applicable`. `502 upstream_timeout`: the reply is still being produced; `502 upstream_error`: it failed (both name the session in `details`).
+     */
+    post: operations["chatWithAgent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/agents/{agent_id}/draft": {
     parameters: {
       query?: never;
@@ -727,6 +747,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/files": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an agent's uploaded files
+     * @description Every member. The files uploaded to the agent (multipart or tus), newest first, with the console's `from` and `to` filters. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listAgentFiles"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/files/{file_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A download link of an uploaded file
+     * @description Every member. A signed link to the file's bytes (`GET /api/files/download`, no credentials needed), valid 15 minutes. A file of another agent, or none: `404 not_found`.
+     */
+    get: operations["getAgentFileLink"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an uploaded file
+     * @description Admin only. The file's record and its bytes; triggers that still name it get `400 file_not_found`. Written to the audit log (`file.deleted`). A file of another agent, or none: `404 not_found`.
+     */
+    delete: operations["deleteAgentFile"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/agents/{agent_id}/publish": {
     parameters: {
       query?: never;
@@ -785,6 +849,26 @@ export interface paths {
      * @description Admin only. The canary's share of new sessions and runs (1-100); 100 completes the rollout: the new version becomes the published one. No rollout in progress: `409 no_rollout`.
      */
     post: operations["changeAgentRollout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/agents/{agent_id}/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a run (test console)
+     * @description Every member. The console's "start a run": the same run as a trigger of the workflow agent, started by a person (`manual`, recorded with them), `pending` and running in the background: follow it with the run's routes. `agent_version` may name the draft. A conversational agent: `400 runtime_not_applicable`.
+     */
+    post: operations["startAgentRun"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1135,6 +1219,26 @@ export interface paths {
     patch: operations["changeMemberRole"];
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/overview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization at a glance
+     * @description Every member. The console's home page: how many agents, live Access Keys and sessions today, runs by status; the runs with items waiting for review; the latest failed runs and replies; live keys that expire within 7 days, soonest first.
+     */
+    get: operations["getOverview"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/retention": {
     parameters: {
       query?: never;
@@ -1157,6 +1261,26 @@ export interface paths {
      * @description Admin only. `retention_days`: 1 to 3650 days, `0` keeps forever, `null` follows the server default (`RETENTION_DAYS`). The worker's next sweep (every 10 minutes) deletes what is older, in small batches, with its stored files; a change is written to the audit log (`retention.updated`, before and after).
      */
     patch: operations["setRetention"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/search": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the organization
+     * @description Every member. The console's search box (docs/console.md, Search): `q` is read as an id or a prefix of one (8 characters or more: `exact` names the one object it matches), as `field:value` on session metadata and run inputs, or as words in messages and run items; an end user's id also answers their timeline (`user`). Hits come grouped by kind, newest first, at most 10 each (`more`: there are others), each with its console page (`href`). Longer than 200 characters: `400 search_query_too_long`; a search that takes longer than its time bound: `422 search_too_broad`.
+     */
+    get: operations["searchOrganization"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/secrets": {
@@ -1203,6 +1327,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's sessions
+     * @description Every member. The sessions of every conversational agent of the organization, the test console's drafts too (`environment`), most recently active first, with the console's filters (docs/console.md, List filters). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listOrganizationSessions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/sessions/{session_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a session of the organization
+     * @description Every member. One session of any agent of the organization, a test console draft too, with its agent's name, its environment and the version it started with. Another organization's, or none: `404 session_not_found`.
+     */
+    get: operations["getOrganizationSession"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/sessions/{session_id}/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a session's messages
+     * @description Every member. The messages of one session of the organization, oldest first, each with what it cost, how long it took and its error. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. Another organization's session, or none: `404 session_not_found`.
+     */
+    get: operations["listOrganizationSessionMessages"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/usage": {
     parameters: {
       query?: never;
@@ -1215,6 +1399,26 @@ export interface paths {
      * @description The organization's figures (triggers, replies completed and failed, reply latency p50/p95, runs started and ended by status, tokens, cost, uploads) from the hourly rollups, and, counted apart, evaluation usage (`evaluation_cases`, `evaluation_tokens`, `evaluation_cost`: cases replayed by evaluations, which none of the other figures includes), for scripts and billing. Hours are UTC; `from` is rounded down to its hour; the range is at most 90 days. Latency percentiles are the upper bound of a fixed log-spaced histogram bucket (at most about 41 % above the truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and `key` answer the agents and keys with usage (`key` '' is work without a key: the console, recovered replies, run ends).
      */
     get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/users/{user_id}/timeline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An end user's case timeline
+     * @description Every member. Everything the organization holds about one end user (not a member: the `user_id` of triggers), newest first: the Access Keys' triggers, sessions, messages, runs, reviews and callback deliveries, each with a summary and its console page (`href`). An unknown user has no entries. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. A page that takes longer than its time bound is `422 search_too_broad`.
+     */
+    get: operations["getEndUserTimeline"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1544,6 +1748,17 @@ export interface components {
       /** @description The key this one was rolled from. */
       rolled_from_key_id: string | null;
     };
+    AgentFilePage: {
+      files: {
+        file_id: string;
+        filename: string;
+        content_type: string;
+        size_bytes: number;
+        created_at: string;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
     AgentList: {
       agents: components["schemas"]["AgentRecord"][];
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
@@ -1680,6 +1895,30 @@ export interface components {
     ChangeRoleBody: {
       /** @enum {string} */
       role: "admin" | "support";
+    };
+    ConsoleChatReply: {
+      /** @constant */
+      success: true;
+      session_id: string;
+      /** @description The assistant message (the reply): poll it by this id. */
+      message_id: string;
+      agent_id: string;
+      organization_id: string;
+      project_id: string;
+      /** @description The agent version that produces the reply (docs/api.md, Versions). */
+      agent_version: number;
+      /** @constant */
+      status: "completed";
+      /** @description The reply text. */
+      response: string;
+      files: unknown[];
+      token_usage: components["schemas"]["TokenUsage"];
+      /** @description Seconds. */
+      processing_time: number;
+      /** Format: date-time */
+      timestamp: string;
+      cost: number;
+      model: string | null;
     };
     ConversationAccepted: {
       /** @constant */
@@ -1892,6 +2131,11 @@ export interface components {
       expires_at: string;
       url: string;
       emailed: boolean;
+    };
+    DeletedFile: {
+      file_id: string;
+      /** @constant */
+      deleted: true;
     };
     DeletedSecret: {
       /**
@@ -2240,6 +2484,12 @@ export interface components {
       started_at: string | null;
       finished_at: string | null;
     };
+    FileLink: {
+      file_id: string;
+      filename: string;
+      download_url: string;
+      expires_at: string;
+    };
     Health: {
       /** @constant */
       status: "ok";
@@ -2452,6 +2702,97 @@ export interface components {
       };
       max_concurrency?: number;
     };
+    OrgMessagePage: {
+      messages: {
+        message_id: string;
+        /** @enum {string} */
+        role: "user" | "assistant";
+        /** @enum {string} */
+        status: "processing" | "completed" | "error";
+        content: string;
+        /** Format: date-time */
+        created_at: string;
+        /** @description null for user messages. */
+        model: string | null;
+        /** @description null for user messages and replies still processing. */
+        token_usage: components["schemas"]["TokenUsage"] | null;
+        /** @description The agent version that produced the reply; null for user messages (docs/api.md, Versions). */
+        agent_version: number | null;
+        session_id: string;
+        agent_id: string;
+        organization_id: string;
+        project_id: string;
+        cost: number | null;
+        processing_time_ms: number | null;
+        error:
+          | ({
+              /** @constant */
+              code: "message_processing_failed";
+              message: string;
+              /**
+               * @description Why the reply failed: `upstream_timeout` when its last attempt ended by the runtime's time limit (the sync trigger answered `502 upstream_timeout`), `upstream_error` otherwise. Absent on replies that failed before it was recorded.
+               * @enum {string}
+               */
+              reason?: "upstream_timeout" | "upstream_error";
+            } & {
+              [key: string]: unknown;
+            })
+          | null;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    OrgSessionPage: {
+      sessions: {
+        session_id: string;
+        agent_id: string;
+        /** @description For example `active` or `closed`. */
+        status: string;
+        /** @description For example `webhook`. */
+        channel: string;
+        /** @description The caller's end user (empty when none was given). */
+        user_id: string;
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        last_message_at: string;
+        message_count: number;
+        total_tokens: number;
+        agent_name: string;
+        /** @enum {string} */
+        environment: "production" | "draft";
+        agent_version: number | null;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    OrgSessionRecord: {
+      session_id: string;
+      agent_id: string;
+      /** @description For example `active` or `closed`. */
+      status: string;
+      /** @description For example `webhook`. */
+      channel: string;
+      /** @description The caller's end user (empty when none was given). */
+      user_id: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      last_message_at: string;
+      message_count: number;
+      organization_id: string;
+      project_id: string;
+      token_usage: components["schemas"]["TokenUsage"];
+      cost: number;
+      /** @description Custom metadata attached by the agent. */
+      metadata: {
+        [key: string]: unknown;
+      };
+      agent_name: string;
+      /** @enum {string} */
+      environment: "production" | "draft";
+      agent_version: number | null;
+    };
     OutputFile: {
       filename: string;
       content_type: string;
@@ -2463,6 +2804,39 @@ export interface components {
       url: string;
       /** Format: date-time */
       url_expires_at: string;
+    };
+    Overview: {
+      counts: {
+        agents: number;
+        active_keys: number;
+        sessions_today: number;
+        runs: {
+          [key: string]: number;
+        };
+      };
+      needs_review: {
+        run_id: string;
+        agent_id: string;
+        agent_name: string;
+        items_needs_review: number;
+        updated_at: string;
+      }[];
+      recent_errors: {
+        /** @enum {string} */
+        kind: "run" | "message";
+        id: string;
+        session_id?: string;
+        agent_id: string;
+        agent_name: string;
+        message: string;
+        at: string;
+      }[];
+      expiring_keys: {
+        key_id: string;
+        name: string;
+        start: string;
+        expires_at: string;
+      }[];
     };
     PublishBody: {
       note?: string & unknown;
@@ -2761,6 +3135,14 @@ export interface components {
       created_at: string | null;
       /** @description The last 4 characters of the secret. */
       hint: string | null;
+    };
+    StartRunBody: {
+      /** @description The workflow's input fields, as a trigger's body holds them. */
+      inputs: {
+        [key: string]: unknown;
+      };
+      /** @description Run exactly this version: a version number, published (current or earlier) or the draft. Anything else is `400 invalid_agent_version`. */
+      agent_version?: unknown;
     };
     TokenUsage: {
       prompt_tokens: number;
@@ -3217,6 +3599,39 @@ export interface components {
         };
       };
     };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
+     *
+     *     `file_not_found`: a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.
+     *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     *
+     *     `invalid_agent_version`: a trigger's `agent_version` is not a version of this agent that is or was published; `details.fields` names `agent_version`.
+     */
+    Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url_invalid_agent_version: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?:
+              | "invalid_json"
+              | "invalid_request"
+              | "runtime_not_applicable"
+              | "file_not_found"
+              | "invalid_callback_url"
+              | "invalid_agent_version";
+          };
+        };
+      };
+    };
     /** @description `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`. */
     Error400_invalid_request: {
       headers: {
@@ -3268,6 +3683,27 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_request" | "runtime_not_applicable";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `search_query_too_long`: console search: the text is longer than 200 characters.
+     *
+     *     `invalid_search_field`: console search: the field of `field:value` is not letters, digits, `_`, `-` and dots between them, or is over 64 characters.
+     */
+    Error400_invalid_request_search_query_too_long_invalid_search_field: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_request" | "search_query_too_long" | "invalid_search_field";
           };
         };
       };
@@ -3611,6 +4047,48 @@ export interface components {
     /**
      * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
      *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
+     *     `not_found`: no such API route, or the file of a download link no longer exists.
+     */
+    Error404_organization_not_found_agent_not_found_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
+     *     `session_not_found`: the session does not exist, or belongs to another agent or organization.
+     */
+    Error404_organization_not_found_agent_not_found_session_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "session_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
      *     `alert_rule_not_found`: alerts: no alert rule with this id in the organization.
      */
     Error404_organization_not_found_alert_rule_not_found: {
@@ -3741,6 +4219,25 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "organization_not_found" | "secret_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `session_not_found`: the session does not exist, or belongs to another agent or organization.
+     */
+    Error404_organization_not_found_session_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "session_not_found";
           };
         };
       };
@@ -4135,6 +4632,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "range_not_satisfiable";
+          };
+        };
+      };
+    };
+    /** @description `search_too_broad`: console search: the search took longer than its time bound; narrow it (more words, an id, `field:value`). */
+    Error422_search_too_broad: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "search_too_broad";
           };
         };
       };
@@ -6043,6 +6555,50 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  chatWithAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConversationTriggerBody"];
+      };
+    };
+    responses: {
+      /** @description The reply. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConsoleChatReply"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url_invalid_agent_version"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_session_not_found"];
+      409: components["responses"]["Error409_agent_archived"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+      502: components["responses"]["Error502_upstream_timeout_upstream_error"];
+      503: components["responses"]["Error503_service_unavailable"];
+    };
+  };
   discardAgentDraft: {
     parameters: {
       query?: never;
@@ -6407,6 +6963,131 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  listAgentFiles: {
+    parameters: {
+      query?: {
+        /** @description Only files uploaded at or after this instant (RFC 3339, or a date). */
+        from?: string;
+        /** @description Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description Maximum files to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The files. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentFilePage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+    };
+  };
+  getAgentFileLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An uploaded file of this agent (`fi_...`).
+         * @example fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b
+         */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FileLink"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_not_found"];
+    };
+  };
+  deleteAgentFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+        /**
+         * @description An uploaded file of this agent (`fi_...`).
+         * @example fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b
+         */
+        file_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file is gone. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeletedFile"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_not_found"];
+    };
+  };
   publishAgentDraft: {
     parameters: {
       query?: never;
@@ -6566,6 +7247,48 @@ export interface operations {
       403: components["responses"]["Error403_forbidden"];
       404: components["responses"]["Error404_organization_not_found_agent_not_found"];
       409: components["responses"]["Error409_no_rollout"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  startAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The agent (`agt_...`).
+         * @example agt_0VdXgkF2a1B2c3D4e5F6g7
+         */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["StartRunBody"];
+      };
+    };
+    responses: {
+      /** @description The run, pending. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunAccepted"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url_invalid_agent_version"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found"];
+      409: components["responses"]["Error409_agent_archived"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
     };
@@ -7693,6 +8416,35 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  getOverview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The overview. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Overview"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
   getRetention: {
     parameters: {
       query?: never;
@@ -7822,6 +8574,69 @@ export interface operations {
       415: components["responses"]["Error415_unsupported_media_type"];
     };
   };
+  searchOrganization: {
+    parameters: {
+      query: {
+        /** @description The text: an id, `field:value`, or words. */
+        q: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What matched. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            mode: "id" | "field" | "text";
+            exact: {
+              /** @enum {string} */
+              kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+              id: string;
+              href: string;
+            } | null;
+            user: {
+              user_id: string;
+              href: string;
+            } | null;
+            groups: {
+              /** @enum {string} */
+              kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+              label: string;
+              hits: {
+                /** @enum {string} */
+                kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+                id: string;
+                title: string;
+                summary: string;
+                /** Format: date-time */
+                at: string;
+                href: string;
+              }[];
+              more: boolean;
+            }[];
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_search_query_too_long_invalid_search_field"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+      422: components["responses"]["Error422_search_too_broad"];
+    };
+  };
   listSecrets: {
     parameters: {
       query?: {
@@ -7947,6 +8762,131 @@ export interface operations {
       409: components["responses"]["Error409_secret_in_use"];
     };
   };
+  listOrganizationSessions: {
+    parameters: {
+      query?: {
+        /** @description Only sessions active at or after this instant (their last message; RFC 3339, or a date). */
+        from?: string;
+        /** @description Only sessions last active before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description Only this agent's sessions (`agt_...`). */
+        agent_id?: string;
+        /** @description `active` or `closed`. */
+        status?: "active" | "closed";
+        /** @description Only this end user's sessions (the trigger's `user_id`). */
+        user_id?: string;
+        /** @description Only sessions with a message after this instant (RFC 3339). */
+        since?: string;
+        /** @description `production` (triggers), `draft` (the test console) or `all` (the default). */
+        environment?: "production" | "draft" | "all";
+        /** @description With `agent_id`: the sessions that started with this version of it. */
+        agent_version?: string;
+        /** @description Maximum sessions to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the organization's sessions. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgSessionPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  getOrganizationSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A session of any agent of the organization (`sess_...`).
+         * @example sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c
+         */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgSessionRecord"];
+        };
+      };
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_session_not_found"];
+    };
+  };
+  listOrganizationSessionMessages: {
+    parameters: {
+      query?: {
+        /** @description Maximum messages to return (default 100, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A session of any agent of the organization (`sess_...`).
+         * @example sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c
+         */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the session's messages, with their cost, time and error. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgMessagePage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_session_not_found"];
+    };
+  };
   getUsage: {
     parameters: {
       query?: {
@@ -8038,6 +8978,60 @@ export interface operations {
       400: components["responses"]["Error400_invalid_request"];
       401: components["responses"]["Error401_unauthorized"];
       404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  getEndUserTimeline: {
+    parameters: {
+      query?: {
+        /** @description Maximum entries to return (default 50, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description An end user's id as the triggers named it (a session's `user_id`, or a run's `user_id` input): 1-255 characters.
+         * @example cust_42
+         */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The timeline. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            user_id: string;
+            entries: {
+              /** @enum {string} */
+              kind: "access_key" | "session" | "message" | "run" | "review" | "delivery";
+              id: string;
+              /** Format: date-time */
+              at: string;
+              summary: string;
+              href: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+      422: components["responses"]["Error422_search_too_broad"];
     };
   };
   listViews: {

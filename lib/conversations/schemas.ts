@@ -211,7 +211,7 @@ export const ConversationAccepted = z.strictObject({
   timestamp: responseTimestamp(),
 });
 
-// Answers of the console API (app/api/console/sessions, the test console's chat), typed for the
+// Answers of the organization API's sessions across agents and the test console's chat, typed for the
 // console's query hooks (components/console/queries.ts).
 
 export const Environment = z.enum(["production", "draft"]);

@@ -242,6 +242,20 @@ const TAGS = [
     description: "Management API: a member's named filters of a console list, personal or shared.",
   },
   {
+    name: "Organization sessions",
+    description: "Management API: the sessions of every agent and their messages, with the console's filters.",
+  },
+  {
+    name: "Search and timelines",
+    description: "Management API: the console's search, and everything the organization holds about one end user.",
+  },
+  { name: "Overview", description: "Management API: the organization at a glance (the console's home page)." },
+  {
+    name: "Test console",
+    description: "Management API: a person tries an agent: a draft chat, a manual run, the draft version too.",
+  },
+  { name: "Uploaded files", description: "Management API: an agent's uploaded files: listed, linked, deleted." },
+  {
     name: "Webhook signing secret",
     description: "Management API: the secret that signs completion callbacks and alert events.",
   },

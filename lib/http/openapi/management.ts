@@ -28,3 +28,19 @@ export const INVITATION_ID = pathParameter(
   "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6",
 );
 export const VIEW_ID = pathParameter("view_id", "The saved view (`view_...`).", "view_0Lm3Np6Qr9St2Uv5Wx8Yz1");
+
+export const ORG_SESSION_ID = pathParameter(
+  "session_id",
+  "A session of any agent of the organization (`sess_...`).",
+  "sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c",
+);
+export const END_USER_ID = pathParameter(
+  "user_id",
+  "An end user's id as the triggers named it (a session's `user_id`, or a run's `user_id` input): 1-255 characters.",
+  "cust_42",
+);
+export const FILE_ID = pathParameter(
+  "file_id",
+  "An uploaded file of this agent (`fi_...`).",
+  "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
+);

@@ -1,7 +1,0 @@
-import { getOrgSession } from "@/lib/conversations/sessions";
-import { withConsole } from "@/lib/http/console";
-import * as contract from "./contract";
-
-export const GET = withConsole(contract.GET, ({ organizationId, params }) =>
-  getOrgSession({ organizationId, sessionId: String(params.session_id) }),
-);

@@ -1,0 +1,58 @@
+import { queryParameters } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { AGENT_ID } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/http/openapi/examples";
+import { AgentFilePage, AgentFilesQuery } from "@/lib/files/schemas";
+import { CURSOR_DOC } from "@/lib/validate";
+import { route } from "@/lib/http/contract";
+
+export const GET = route({
+  method: "GET",
+  path: "/api/v1/organizations/[org_id]/agents/[agent_id]/files",
+  auth: "member",
+  query: AgentFilesQuery,
+  responses: { 200: AgentFilePage },
+  errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],
+  openapi: () => ({
+    operationId: "listAgentFiles",
+    summary: "List an agent's uploaded files",
+    tag: "Uploaded files",
+    description:
+      "Every member. The files uploaded to the agent (multipart or tus), newest first, with the console's " +
+      "`from` and `to` filters. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, " +
+      "with the same filters, answers the next page.",
+    parameters: [
+      ORG_ID,
+      AGENT_ID,
+      ...queryParameters(AgentFilesQuery, {
+        from: "Only files uploaded at or after this instant (RFC 3339, or a date).",
+        to: "Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC).",
+        limit: "Maximum files to return (default 20, capped at 100).",
+        cursor: CURSOR_DOC,
+      }),
+    ],
+    responses: {
+      "200": {
+        description: "The files.",
+        examples: {
+          files: {
+            summary: "One file",
+            value: {
+              files: [
+                {
+                  file_id: ex.ID.file,
+                  filename: "orders.csv",
+                  content_type: "text/csv",
+                  size_bytes: 36,
+                  created_at: "2026-11-25T22:00:00.000Z",
+                },
+              ],
+              has_more: false,
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+  }),
+});

@@ -104,7 +104,7 @@ describe("route contracts", () => {
         .filter((a) => a !== ANSWER.file && a !== ANSWER.redirect)
         .map(jsonSchemaOf),
     );
-    expect(consoleJson.length).toBeGreaterThan(20);
+    expect(consoleJson.length).toBeGreaterThan(5);
     expect(consoleJson.every(Boolean)).toBe(true);
   });
 

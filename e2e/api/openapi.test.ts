@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
 import { finishedExport } from "./console-routes";
-import { evaluationsConform, organizationConform, versionsConform } from "./openapi-flows";
+import { evaluationsConform, organizationConform, orgWorkConform, versionsConform } from "./openapi-flows";
 import { call, createAgent, ctx } from "./helpers";
 import {
   agents,
@@ -575,6 +575,10 @@ describe("management API and service routes: real answers match the document", (
 
   it("members, invitations, the audit log, saved views and the signing secret, each answer as documented", async () => {
     await organizationConform();
+  });
+
+  it("runs across agents, reviews, bulk actions and deliveries: reads, controls and decisions, each as documented", async () => {
+    await orgWorkConform();
   });
 
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {

@@ -248,10 +248,10 @@ export default async function scaleBench() {
         list: true,
         deep: 40,
       },
-      { name: "console runs", path: "/api/console/runs?limit=50", headers: consoleHeaders, list: true },
+      { name: "console runs", path: `/api/v1/organizations/${org}/runs?limit=50`, headers: consoleHeaders, list: true },
       {
         name: "console runs, page 41",
-        path: "/api/console/runs?limit=50",
+        path: `/api/v1/organizations/${org}/runs?limit=50`,
         headers: consoleHeaders,
         list: true,
         deep: 40,
@@ -262,7 +262,12 @@ export default async function scaleBench() {
         headers: consoleHeaders,
         list: true,
       },
-      { name: "console deliveries", path: "/api/console/deliveries?limit=50", headers: consoleHeaders, list: true },
+      {
+        name: "console deliveries",
+        path: `/api/v1/organizations/${org}/deliveries?limit=50`,
+        headers: consoleHeaders,
+        list: true,
+      },
       { name: "metrics scrape", path: "/api/metrics" },
       // Usage from the hourly rollups (lib/usage), which the seed's backfill fills: held to 300 ms.
       {

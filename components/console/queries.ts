@@ -217,14 +217,16 @@ export const useRuns = (
     ],
     queryFn: () =>
       api<z.infer<typeof OrgRunPage>>(
-        `/runs?${search({ ...p.filters, limit: p.limit, cursor: p.cursor, status: p.status, agent_id: p.agentId })}`,
+        org(
+          `/runs?${search({ ...p.filters, limit: p.limit, cursor: p.cursor, status: p.status, agent_id: p.agentId })}`,
+        ),
       ),
     placeholderData: keepPreviousData,
     ...extra,
   });
 
 export const useRun = (runId: string, extra: Extra<RunDetail> = {}) =>
-  useQuery({ queryKey: queryKeys.run(runId), queryFn: () => api<RunDetail>(`/runs/${runId}`), ...extra });
+  useQuery({ queryKey: queryKeys.run(runId), queryFn: () => api<RunDetail>(org(`/runs/${id(runId)}`)), ...extra });
 
 /** A run's items; `version` changes with the run's status and counts, and only then are they fetched again. */
 export const useRunItems = (p: { runId: string; status: string; limit: number; cursor: string; version: string }) =>
@@ -232,7 +234,7 @@ export const useRunItems = (p: { runId: string; status: string; limit: number; c
     queryKey: [...queryKeys.run(p.runId), "items", { status: p.status, cursor: p.cursor }, p.version],
     queryFn: () =>
       api<z.infer<typeof RunItemPage>>(
-        `/runs/${p.runId}/items?${search({ limit: p.limit, cursor: p.cursor, status: p.status })}`,
+        org(`/runs/${id(p.runId)}/items?${search({ limit: p.limit, cursor: p.cursor, status: p.status })}`),
       ),
     placeholderData: keepPreviousData,
   });
@@ -240,7 +242,7 @@ export const useRunItems = (p: { runId: string; status: string; limit: number; c
 export const useApprovals = (p: { runId: string; version: string; enabled: boolean }) =>
   useQuery({
     queryKey: [...queryKeys.run(p.runId), "approvals", p.version],
-    queryFn: () => api<z.infer<typeof ConsoleApprovalList>>(`/runs/${p.runId}/approvals`),
+    queryFn: () => api<z.infer<typeof ConsoleApprovalList>>(org(`/runs/${id(p.runId)}/approvals`)),
     enabled: p.enabled,
     placeholderData: (prev) => prev,
   });
@@ -355,7 +357,9 @@ export const useDeliveries = (
     queryKey: [...queryKeys.deliveries(), { status: p.status, agentId: p.agentId, cursor: p.cursor, ...p.filters }],
     queryFn: () =>
       api<DeliveryPage>(
-        `/deliveries?${search({ ...p.filters, limit: p.limit, status: p.status, agent_id: p.agentId, cursor: p.cursor })}`,
+        org(
+          `/deliveries?${search({ ...p.filters, limit: p.limit, status: p.status, agent_id: p.agentId, cursor: p.cursor })}`,
+        ),
       ),
     placeholderData: keepPreviousData,
     ...extra,
@@ -364,7 +368,7 @@ export const useDeliveries = (
 export const useDelivery = (deliveryId: string, extra: Extra<DeliveryRecord> = {}) =>
   useQuery({
     queryKey: queryKeys.delivery(deliveryId),
-    queryFn: () => api<DeliveryRecord>(`/deliveries/${id(deliveryId)}`),
+    queryFn: () => api<DeliveryRecord>(org(`/deliveries/${id(deliveryId)}`)),
     ...extra,
   });
 
@@ -409,7 +413,7 @@ export const requests = {
       inputs,
       ...(agentVersion != null ? { agent_version: agentVersion } : {}),
     }),
-  controlRun: (runId: string, action: Control) => post<RunDetail>(`/runs/${runId}/${action}`),
+  controlRun: (runId: string, action: Control) => post<RunDetail>(org(`/runs/${id(runId)}/${action}`)),
   resolveApproval: (
     runId: string,
     body: {
@@ -419,7 +423,7 @@ export const requests = {
       reason?: string;
       take_over?: boolean;
     },
-  ) => post<ResolveAnswer>(`/runs/${runId}/approvals/resolve`, body),
+  ) => post<ResolveAnswer>(org(`/runs/${id(runId)}/approvals/resolve`), body),
   mintKey: (body: z.input<typeof MintKeyBody>) => post<z.infer<typeof MintedAccessKey>>(org("/access-keys"), body),
   revokeKey: (keyId: string) => del<AccessKey>(org(`/access-keys/${id(keyId)}`)),
   rollKey: (keyId: string, graceSeconds: number) =>
@@ -442,7 +446,7 @@ export const requests = {
   deleteAlertRule: (ruleId: string) => del<z.infer<typeof DeletedAlertRule>>(org(`/alert-rules/${id(ruleId)}`)),
   testAlertRule: (ruleId: string) => post<z.infer<typeof AlertTestSent>>(org(`/alert-rules/${id(ruleId)}/test`)),
   rotateSigningSecret: () => post<z.infer<typeof RotatedSecret>>(org("/webhook-secret")),
-  redeliver: (deliveryId: string) => post<Delivery>(`/deliveries/${deliveryId}/redeliver`),
+  redeliver: (deliveryId: string) => post<Delivery>(org(`/deliveries/${id(deliveryId)}/redeliver`)),
   switchOrganization: (organizationId: string) => post("/org", { organization_id: organizationId }),
   signIn: (email: string, password: string) => api("/auth/sign-in", { method: "POST", json: { email, password } }),
   signOut: () => post("/auth/sign-out"),
@@ -507,7 +511,7 @@ export type BulkActionPage = z.infer<typeof BulkActionPageAnswer>;
 export const useBulkActions = (p: { limit: number; cursor: string }) =>
   useQuery({
     queryKey: ["bulk-actions", "list", { cursor: p.cursor, limit: p.limit }],
-    queryFn: () => api<BulkActionPage>(`/bulk-actions?${search({ limit: p.limit, cursor: p.cursor })}`),
+    queryFn: () => api<BulkActionPage>(org(`/bulk-actions?${search({ limit: p.limit, cursor: p.cursor })}`)),
     placeholderData: keepPreviousData,
     refetchInterval: (q) =>
       q.state.data?.bulk_actions.some((b) => b.status === "pending" || b.status === "running") ? 2_000 : false,
@@ -517,18 +521,18 @@ export const useBulkActions = (p: { limit: number; cursor: string }) =>
 export const useBulkAction = (bulkActionId: string, extra: Extra<BulkAction> = {}) =>
   useQuery({
     queryKey: bulkActionKey(bulkActionId),
-    queryFn: () => api<BulkAction>(`/bulk-actions/${id(bulkActionId)}`),
+    queryFn: () => api<BulkAction>(org(`/bulk-actions/${id(bulkActionId)}`)),
     enabled: Boolean(bulkActionId),
     ...extra,
   });
 
 export const bulkRequests = {
   preview: (body: { action: BulkActionName; selection: BulkSelectionBody }) =>
-    post<BulkPreviewAnswer>("/bulk-actions/preview", body),
+    post<BulkPreviewAnswer>(org("/bulk-actions/preview"), body),
   start: (body: { action: BulkActionName; selection: BulkSelectionBody; expected_count?: number }) =>
-    post<BulkAction>("/bulk-actions", body),
+    post<BulkAction>(org("/bulk-actions"), body),
   rerun: (runId: string, inputs: Record<string, unknown>) =>
-    post<z.infer<typeof RunAccepted>>(`/runs/${id(runId)}/rerun`, { inputs }),
+    post<z.infer<typeof RunAccepted>>(org(`/runs/${id(runId)}/rerun`), { inputs }),
 };
 /** The header search's results (docs/console.md, Search): kept a minute, the text is the key. */
 export const useSearch = (q: string) =>
@@ -576,14 +580,14 @@ export const useReviews = (p: {
   });
   return useQuery({
     queryKey: [...reviewsKey(), query],
-    queryFn: () => api<ReviewList>(`/reviews?${query}`),
+    queryFn: () => api<ReviewList>(org(`/reviews?${query}`)),
     placeholderData: keepPreviousData,
   });
 };
 
 export const reviewRequests = {
   claim: (exceptionId: string, takeOver = false) =>
-    post<ReviewItem>(`/reviews/${id(exceptionId)}/claim`, { take_over: takeOver }),
+    post<ReviewItem>(org(`/reviews/${id(exceptionId)}/claim`), { take_over: takeOver }),
   resolve: (
     exceptionId: string,
     body: {
@@ -592,9 +596,9 @@ export const reviewRequests = {
       reason?: string;
       take_over?: boolean;
     },
-  ) => post<ResolveAnswer>(`/reviews/${id(exceptionId)}/resolve`, body),
+  ) => post<ResolveAnswer>(org(`/reviews/${id(exceptionId)}/resolve`), body),
   bulk: (body: { exception_ids: string[]; resolution: "approved" | "rejected"; reason?: string; take_over: boolean }) =>
-    post<BulkDecision>("/reviews/bulk", body),
+    post<BulkDecision>(org("/reviews/bulk"), body),
 };
 
 /** One long poll of the changes feed: answers when a topic changed after `since` (or after its hold). */

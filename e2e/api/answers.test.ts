@@ -6,8 +6,24 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { jsonSchemaOf } from "../../lib/http/contract";
 import { CHECKED, contractOf } from "./answers";
-import { acceptAsNew, consoleSession, cookiesOf, PASSWORD, signIn, tokenOf, type ConsoleSession } from "./console";
-import { consoleFixtures, finishedExport, REQUESTS, type ConsoleFixtures, type ConsoleRequest } from "./console-routes";
+import {
+  acceptAsNew,
+  consoleSession,
+  cookiesOf,
+  orgPath,
+  PASSWORD,
+  signIn,
+  tokenOf,
+  type ConsoleSession,
+} from "./console";
+import {
+  consoleFixtures,
+  finishedExport,
+  HARMLESS_BULK_ACTION,
+  REQUESTS,
+  type ConsoleFixtures,
+  type ConsoleRequest,
+} from "./console-routes";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
 /** `METHOD pattern` -> the statuses its requests here were answered. */
@@ -305,11 +321,6 @@ describe("every route's answer is its contract's", () => {
       "POST /api/console/auth/sign-out",
       "POST /api/console/auth/sign-out-everywhere",
       "POST /api/console/invitations/accept",
-      "POST /api/console/runs/[run_id]/approvals/resolve",
-      "POST /api/console/reviews/[exception_id]/claim",
-      "POST /api/console/reviews/[exception_id]/resolve",
-      ...["pause", "resume", "cancel", "retry"].map((a) => `POST /api/console/runs/[run_id]/${a}`),
-      "POST /api/console/runs/[run_id]/rerun",
     ]);
     const plain = REQUESTS.filter((r) => !OWN.has(`${r.method} ${r.pattern}`));
 
@@ -317,8 +328,24 @@ describe("every route's answer is its contract's", () => {
       await ok(r.method, await r.path(f), { body: r.body?.(f) }, admin);
     });
 
+    it("runs, reviews, bulk actions and deliveries of the organization API, with the console's cookie", async () => {
+      await ok("GET", orgPath(`/runs?agent_id=${f.workflow}`), {}, admin);
+      await ok("GET", orgPath(`/runs/${f.runId}`), {}, admin);
+      await ok("GET", orgPath(`/runs/${f.runId}/items`), {}, admin);
+      await ok("GET", orgPath("/reviews?limit=5"), {}, admin);
+      const bulk = { exception_ids: ["exc_unknown"], resolution: "approved" };
+      await ok("POST", orgPath("/reviews/bulk"), { body: bulk }, admin);
+      await ok("GET", orgPath("/bulk-actions?limit=5"), {}, admin);
+      await ok("POST", orgPath("/bulk-actions/preview"), { body: HARMLESS_BULK_ACTION }, admin);
+      await ok("POST", orgPath("/bulk-actions"), { body: HARMLESS_BULK_ACTION }, admin);
+      await ok("GET", orgPath(`/bulk-actions/${f.bulkActionId}`), {}, admin);
+      await ok("GET", orgPath(`/deliveries?agent_id=${f.conversational}`), {}, admin);
+      await ok("GET", orgPath(`/deliveries/${f.deliveryId}`), {}, admin);
+      await ok("POST", orgPath(`/deliveries/${f.deliveryId}/redeliver`), {}, admin);
+    });
+
     it("run controls and approvals, each from a state that allows it", async () => {
-      const runs = "/api/console/runs";
+      const runs = orgPath("/runs");
       const reviewed = await startRun(agents.review, { rows: [{ n: 1 }] });
       await runUntil(agents.review, reviewed, (s) => s === "needs_review");
       const open = await ok("GET", `${runs}/${reviewed}/approvals`, {}, admin);
@@ -331,13 +358,8 @@ describe("every route's answer is its contract's", () => {
       const inbox = await startRun(agents.review, { rows: [{ n: 1 }] });
       await runUntil(agents.review, inbox, (s) => s === "needs_review");
       const [item] = (await ok("GET", `${runs}/${inbox}/approvals`, {}, admin)).body.approvals;
-      await ok("POST", `/api/console/reviews/${item.exception_id}/claim`, { body: {} }, admin);
-      await ok(
-        "POST",
-        `/api/console/reviews/${item.exception_id}/resolve`,
-        { body: { resolution: "approved" } },
-        admin,
-      );
+      await ok("POST", orgPath(`/reviews/${item.exception_id}/claim`), { body: {} }, admin);
+      await ok("POST", orgPath(`/reviews/${item.exception_id}/resolve`), { body: { resolution: "approved" } }, admin);
       const held = await startRun(agents.hold, {});
       await runUntil(agents.hold, held, (s) => s === "running");
       for (const action of ["pause", "resume", "cancel"]) await ok("POST", `${runs}/${held}/${action}`, {}, admin);

@@ -40,7 +40,7 @@ async function runUntil(agent: string, runId: string, status: string, auth = key
 async function bulkUntilDone(session: ConsoleSession, id: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const res = await session.call("GET", `/api/console/bulk-actions/${id}`);
+    const res = await session.call("GET", orgPath(`/bulk-actions/${id}`));
     expect(res.status, res.text).toBe(200);
     if (res.body.status === "completed" || res.body.status === "failed") return res.body;
     if (Date.now() > deadline) throw new Error(`bulk action ${id} stayed ${res.body.status}`);
@@ -77,7 +77,7 @@ describe("bulk actions on runs", () => {
     await runUntil(agents.holdB, foreign, "running", keyB);
 
     const selection = { run_ids: [...held, failed, completed, foreign] };
-    const preview = await support.call("POST", "/api/console/bulk-actions/preview", { action: "cancel", selection });
+    const preview = await support.call("POST", orgPath("/bulk-actions/preview"), { action: "cancel", selection });
     expect(preview.status, preview.text).toBe(200);
     expect(preview.body).toMatchObject({ action: "cancel", target_type: "run", matched: 5, allowed: 3 });
     expect(preview.body.not_allowed).toEqual([
@@ -87,7 +87,7 @@ describe("bulk actions on runs", () => {
     ]);
     expect(preview.body.sample.map((s: { id: string }) => s.id).sort()).toEqual([...held].sort());
 
-    const started = await support.call("POST", "/api/console/bulk-actions", {
+    const started = await support.call("POST", orgPath("/bulk-actions"), {
       action: "cancel",
       selection,
       expected_count: 3,
@@ -99,7 +99,7 @@ describe("bulk actions on runs", () => {
     expect(done.started_by.label).toBe("support-a@example.com");
 
     for (const id of held) {
-      const run = await admin.call("GET", `/api/console/runs/${id}`);
+      const run = await admin.call("GET", orgPath(`/runs/${id}`));
       expect(run.body.status).toBe("cancelled");
       expect(run.body.events.filter((e: { action: string }) => e.action === "cancel")).toHaveLength(1);
     }
@@ -113,9 +113,9 @@ describe("bulk actions on runs", () => {
     ).toHaveLength(1);
 
     expect((await runUntil(agents.holdB, foreign, "running", keyB)).status).toBe("running");
-    expect((await admin.call("GET", `/api/console/runs/${failed}`)).body.status).toBe("failed");
+    expect((await admin.call("GET", orgPath(`/runs/${failed}`))).body.status).toBe("failed");
 
-    const list = await support.call("GET", "/api/console/bulk-actions?limit=5");
+    const list = await support.call("GET", orgPath("/bulk-actions?limit=5"));
     expect(list.status).toBe(200);
     expect(list.body.bulk_actions.map((b: { bulk_action_id: string }) => b.bulk_action_id)).toContain(
       started.body.bulk_action_id,
@@ -125,7 +125,7 @@ describe("bulk actions on runs", () => {
   it("a selection by filter is frozen at the start: a run created afterwards is not paused", async () => {
     const before = await startRun(agents.hold, {});
     await runUntil(agents.hold, before, "running");
-    const started = await admin.call("POST", "/api/console/bulk-actions", {
+    const started = await admin.call("POST", orgPath("/bulk-actions"), {
       action: "pause",
       selection: { filter: { agent_id: agents.hold, status: "running" } },
     });
@@ -134,20 +134,20 @@ describe("bulk actions on runs", () => {
     await runUntil(agents.hold, after, "running");
     const done = await bulkUntilDone(admin, started.body.bulk_action_id);
     expect(done.status).toBe("completed");
-    expect((await admin.call("GET", `/api/console/runs/${before}`)).body.status).toBe("paused");
-    expect((await admin.call("GET", `/api/console/runs/${after}`)).body.status).toBe("running");
-    await admin.call("POST", `/api/console/runs/${after}/cancel`);
+    expect((await admin.call("GET", orgPath(`/runs/${before}`))).body.status).toBe("paused");
+    expect((await admin.call("GET", orgPath(`/runs/${after}`))).body.status).toBe("running");
+    await admin.call("POST", orgPath(`/runs/${after}/cancel`));
   });
 
   it("refuses a bad selection as 400 and a changed count as 409", async () => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => `run_${i}`);
-    const big = await admin.call("POST", "/api/console/bulk-actions/preview", {
+    const big = await admin.call("POST", orgPath("/bulk-actions/preview"), {
       action: "cancel",
       selection: { run_ids: tooMany },
     });
     expectError(big, 400, "invalid_request");
     expectError(
-      await admin.call("POST", "/api/console/bulk-actions/preview", {
+      await admin.call("POST", orgPath("/bulk-actions/preview"), {
         action: "cancel",
         selection: { key_ids: ["key_x"] },
       }),
@@ -155,7 +155,7 @@ describe("bulk actions on runs", () => {
       "invalid_request",
     );
     expectError(
-      await admin.call("POST", "/api/console/bulk-actions/preview", {
+      await admin.call("POST", orgPath("/bulk-actions/preview"), {
         action: "cancel",
         selection: { filter: { status: "nope" } },
       }),
@@ -163,7 +163,7 @@ describe("bulk actions on runs", () => {
       "invalid_request", // as the runs list answers an unknown status
     );
     expectError(
-      await admin.call("POST", "/api/console/bulk-actions/preview", {
+      await admin.call("POST", orgPath("/bulk-actions/preview"), {
         action: "cancel",
         selection: { filter: { colour: "red" } },
       }),
@@ -171,7 +171,7 @@ describe("bulk actions on runs", () => {
       "invalid_request",
     );
     expectError(
-      await admin.call("POST", "/api/console/bulk-actions", {
+      await admin.call("POST", orgPath("/bulk-actions"), {
         action: "retry",
         selection: { run_ids: ["run_none"] },
         expected_count: 4,
@@ -179,7 +179,7 @@ describe("bulk actions on runs", () => {
       409,
       "selection_changed",
     );
-    expectError(await admin.call("GET", "/api/console/bulk-actions/bulk_nothing"), 404, "bulk_action_not_found");
+    expectError(await admin.call("GET", orgPath("/bulk-actions/bulk_nothing")), 404, "bulk_action_not_found");
   });
 });
 
@@ -191,12 +191,12 @@ describe("bulk revoke of Access Keys", () => {
       (await mintKey(orgA, ["agents:invoke"], "bulk-r2")).key_id,
     ];
     const body = { action: "revoke", selection: { key_ids: keys } };
-    expectError(await support.call("POST", "/api/console/bulk-actions/preview", body), 403, "forbidden");
-    expectError(await support.call("POST", "/api/console/bulk-actions", body), 403, "forbidden");
+    expectError(await support.call("POST", orgPath("/bulk-actions/preview"), body), 403, "forbidden");
+    expectError(await support.call("POST", orgPath("/bulk-actions"), body), 403, "forbidden");
 
-    const preview = await admin.call("POST", "/api/console/bulk-actions/preview", body);
+    const preview = await admin.call("POST", orgPath("/bulk-actions/preview"), body);
     expect(preview.body).toMatchObject({ target_type: "access_key", matched: 2, allowed: 2, not_allowed: [] });
-    const started = await admin.call("POST", "/api/console/bulk-actions", { ...body, expected_count: 2 });
+    const started = await admin.call("POST", orgPath("/bulk-actions"), { ...body, expected_count: 2 });
     expect(started.status, started.text).toBe(202);
     const done = await bulkUntilDone(admin, started.body.bulk_action_id);
     expect(done.counts).toEqual({ done: 2, skipped: 0, failed: 0 });
@@ -217,29 +217,25 @@ describe("run again with edited inputs", () => {
     await runUntil(agents.flow, original, "completed");
 
     const trigger = await call("POST", `/api/agents/webhook/${agents.flow}`, { auth: key, body: { rows: "no" } });
-    const bad = await support.call("POST", `/api/console/runs/${original}/rerun`, { inputs: { rows: "no" } });
+    const bad = await support.call("POST", orgPath(`/runs/${original}/rerun`), { inputs: { rows: "no" } });
     expectError(bad, 400, trigger.body.error.code);
     expect(bad.body.error.details.fields).toEqual(trigger.body.error.details.fields);
-    expectError(
-      await support.call("POST", `/api/console/runs/${original}/rerun`, { inputs: {} }),
-      400,
-      "invalid_request",
-    );
+    expectError(await support.call("POST", orgPath(`/runs/${original}/rerun`), { inputs: {} }), 400, "invalid_request");
 
     const running = await startRun(agents.hold, {});
     await runUntil(agents.hold, running, "running");
     expectError(
-      await support.call("POST", `/api/console/runs/${running}/rerun`, { inputs: {} }),
+      await support.call("POST", orgPath(`/runs/${running}/rerun`), { inputs: {} }),
       409,
       "invalid_state_transition",
     );
-    await admin.call("POST", `/api/console/runs/${running}/cancel`);
+    await admin.call("POST", orgPath(`/runs/${running}/cancel`));
 
-    const rerun = await support.call("POST", `/api/console/runs/${original}/rerun`, { inputs: { rows: [{ n: 2 }] } });
+    const rerun = await support.call("POST", orgPath(`/runs/${original}/rerun`), { inputs: { rows: [{ n: 2 }] } });
     expect(rerun.status, rerun.text).toBe(201);
-    const again = await admin.call("GET", `/api/console/runs/${rerun.body.run_id}`);
+    const again = await admin.call("GET", orgPath(`/runs/${rerun.body.run_id}`));
     expect(again.body).toMatchObject({ rerun_of: original, inputs: { rows: [{ n: 2 }] } });
     expect(again.body.events[0]).toMatchObject({ action: "rerun", to: "pending" });
-    expect((await admin.call("GET", `/api/console/runs/${original}`)).body.reruns).toEqual([rerun.body.run_id]);
+    expect((await admin.call("GET", orgPath(`/runs/${original}`))).body.reruns).toEqual([rerun.body.run_id]);
   });
 });

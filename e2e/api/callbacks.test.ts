@@ -63,6 +63,8 @@ afterAll(async () => {
   await own?.dispose();
 });
 
+/** A path of the organization API in this server's organization. */
+const ownPath = (path: string) => `/api/v1/organizations/${own.org.organization_id}${path}`;
 const consoleCall = (method: string, path: string) =>
   own.call(method, path, { headers: { cookie, origin: own.server.baseUrl } });
 
@@ -82,8 +84,8 @@ const at = (path: string) => received.filter((r) => r.path === path);
 /** The one delivery whose subject is `subjectId` (and event), once it is no longer pending. */
 async function settled(subjectId: string, event?: string) {
   return until(`delivery of ${subjectId}`, async () => {
-    const list = await consoleCall("GET", "/api/console/deliveries?limit=100");
-    const d = list.body.data.find(
+    const list = await consoleCall("GET", ownPath("/deliveries?limit=100"));
+    const d = list.body.deliveries.find(
       (x: { subject_id: string; event: string; status: string }) =>
         x.subject_id === subjectId && (!event || x.event === event),
     );
@@ -138,7 +140,7 @@ describe("completion callbacks", () => {
     expect(res.status).toBe(200);
     const d = await settled(res.body.message_id);
     expect(d).toMatchObject({ status: "delivered", attempts: 3, last_status_code: 200 });
-    const detail = await consoleCall("GET", `/api/console/deliveries/${d.id}`);
+    const detail = await consoleCall("GET", ownPath(`/deliveries/${d.id}`));
     expect(detail.body.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);
     expect(detail.body.attempts[0]).toMatchObject({ number: 1, error: "HTTP 500", response_body: "try later" });
     expect(detail.body.request.headers["webhook-id"]).toBe(d.id);
@@ -146,7 +148,7 @@ describe("completion callbacks", () => {
     const ids = at("/default").map((r) => r.headers["webhook-id"]);
     expect(new Set(ids)).toEqual(new Set([d.id]));
 
-    const again = await own.call("POST", `/api/console/deliveries/${d.id}/redeliver`, {
+    const again = await own.call("POST", ownPath(`/deliveries/${d.id}/redeliver`), {
       headers: { cookie, origin: own.server.baseUrl },
     });
     expect(again.status).toBe(202);
@@ -156,7 +158,7 @@ describe("completion callbacks", () => {
     expect(fourth.body).toBe(at("/default")[0]!.body);
     expect(new Webhook(secret).verify(fourth.body, fourth.headers)).toBeTruthy();
     const redelivered = await until("delivered again", async () => {
-      const x = await consoleCall("GET", `/api/console/deliveries/${d.id}`);
+      const x = await consoleCall("GET", ownPath(`/deliveries/${d.id}`));
       return x.body.status === "delivered" && x.body.attempts.length === 4 ? x.body : undefined;
     });
     expect(redelivered.attempts[3]).toMatchObject({ number: 4, status_code: 200 });
@@ -230,7 +232,7 @@ describe("completion callbacks", () => {
     expect(res.status).toBe(200);
     const d = await settled(res.body.message_id);
     expect(d).toMatchObject({ status: "failed", attempts: 1, last_status_code: null });
-    const detail = await consoleCall("GET", `/api/console/deliveries/${d.id}`);
+    const detail = await consoleCall("GET", ownPath(`/deliveries/${d.id}`));
     expect(detail.body.attempts[0].error).toMatch(/refused: .*169\.254\.169\.254.*always refused/);
     expect(received.length).toBe(before);
   });

@@ -31,6 +31,8 @@ export interface ConsoleFixtures {
   freshSecret(): Promise<string>;
   /** A bulk action of org A (a retry of its completed runs: it moves none). */
   bulkActionId: string;
+  /** A run of org A waiting for review on one item, made for this call: its id and the item's exception id. */
+  freshReview(): Promise<{ runId: string; exceptionId: string }>;
   /** A personal saved view of org A's admin made for this call (DELETE deletes it). */
   freshView(): Promise<string>;
   /** A file uploaded to the conversational agent for this call (DELETE deletes it): its id. */
@@ -89,9 +91,16 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
   });
   const run = await call("POST", `/api/agents/webhook/${workflow}`, { auth: key, body: { rows: [{ a: 1 }] } });
   const members = await adminA.call("GET", `/api/v1/organizations/${orgA.organization_id}/members`);
-  const deliveries = await adminA.call("GET", `/api/console/deliveries?agent_id=${conversational}`);
-  expect(deliveries.body.data, "the trigger's completion callback is logged").toHaveLength(1);
-  const bulk = await adminA.call("POST", "/api/console/bulk-actions", HARMLESS_BULK_ACTION);
+  const deliveries = await adminA.call(
+    "GET",
+    `/api/v1/organizations/${orgA.organization_id}/deliveries?agent_id=${conversational}`,
+  );
+  expect(deliveries.body.deliveries, "the trigger's completion callback is logged").toHaveLength(1);
+  const bulk = await adminA.call(
+    "POST",
+    `/api/v1/organizations/${orgA.organization_id}/bulk-actions`,
+    HARMLESS_BULK_ACTION,
+  );
   expect(bulk.status, bulk.text).toBe(202);
   return {
     orgA: orgA.organization_id,
@@ -100,7 +109,7 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     workflow,
     sessionId: trigger.body.session_id,
     runId: run.body.run_id,
-    deliveryId: deliveries.body.data[0].id,
+    deliveryId: deliveries.body.deliveries[0].id,
     supportUserId: members.body.members.find((m: any) => m.email === "support-a@example.com").user_id,
     freshKey: async () => (await mintKey(orgA)).key_id,
     freshAgent: async () => (await createAgent(orgA, ECHO_AGENT)).agent_id,
@@ -116,6 +125,10 @@ export async function consoleFixtures(adminA: ConsoleSession): Promise<ConsoleFi
     freshMember: () => addMember(adminA, uniqueEmail("gone")),
     freshInvitation: async () => (await invite(adminA, uniqueEmail("revoked"))).invitation_id,
     bulkActionId: bulk.body.bulk_action_id,
+    freshReview: async () => {
+      reviewAgent ??= createAgent(orgA, REVIEWED_WORKFLOW).then((a) => a.agent_id as string);
+      return waitingForReview(await reviewAgent, key);
+    },
     freshView: async () => {
       const res = await adminA.call("POST", `/api/v1/organizations/${orgA.organization_id}/views`, {
         list: "runs",
@@ -202,8 +215,37 @@ async function draftAgent(org: ReturnType<typeof ctx>["orgA"]): Promise<string> 
   return agentId;
 }
 
+let reviewAgent: Promise<string> | undefined;
+
+/** A workflow whose every item waits for a person's decision. */
+const REVIEWED_WORKFLOW = {
+  name: "matrix review",
+  kind: "workflow",
+  runtime: { type: "echo" },
+  workflow: {
+    inputs: { rows: { type: "array", required: true } },
+    items: { from: "rows" },
+    steps: [{ id: "check", type: "review", when: "true", message: "check it" }],
+  },
+};
+
+/** A run of `agentId` with one item, once it waits for review: its id and the item's exception id. */
+async function waitingForReview(agentId: string, key: string) {
+  const res = await call("POST", `/api/agents/webhook/${agentId}`, { auth: key, body: { rows: [{ n: 1 }] } });
+  expect(res.status, res.text).toBe(202);
+  const runId = res.body.run_id as string;
+  for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    const run = await call("GET", `/api/agents/${agentId}/runs/${runId}`, { auth: key });
+    if (run.body.status === "needs_review") break;
+    if (Date.now() > deadline) throw new Error(`run ${runId} never waited for review: ${run.text}`);
+  }
+  const open = await call("GET", `/api/agents/${agentId}/runs/${runId}/approvals`, { auth: key });
+  expect(open.body, open.text).toHaveLength(1);
+  return { runId, exceptionId: open.body[0].exception_id as string };
+}
+
 /** A bulk action that changes nothing: retry is allowed from failed only (it names no id either). */
-const HARMLESS_BULK_ACTION = { action: "retry", selection: { filter: { status: "completed" } } };
+export const HARMLESS_BULK_ACTION = { action: "retry", selection: { filter: { status: "completed" } } };
 
 export const REQUESTS: ConsoleRequest[] = [
   {
@@ -232,105 +274,12 @@ export const REQUESTS: ConsoleRequest[] = [
     body: (f) => ({ organization_id: f.orgA }),
     otherOrg: "organization_not_found",
   },
-  { method: "GET", pattern: "/api/console/runs", path: () => "/api/console/runs" },
-  {
-    method: "GET",
-    pattern: "/api/console/runs/[run_id]",
-    path: (f) => `/api/console/runs/${f.runId}`,
-    otherOrg: "run_not_found",
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/runs/[run_id]/items",
-    path: (f) => `/api/console/runs/${f.runId}/items`,
-    otherOrg: "run_not_found",
-  },
-  ...(["pause", "resume", "cancel", "retry"] as const).map((action): ConsoleRequest => ({
-    method: "POST",
-    pattern: `/api/console/runs/[run_id]/${action}`,
-    path: (f) => `/api/console/runs/${f.runId}/${action}`,
-    otherOrg: "run_not_found",
-  })),
-  {
-    method: "GET",
-    pattern: "/api/console/runs/[run_id]/approvals",
-    path: (f) => `/api/console/runs/${f.runId}/approvals`,
-    otherOrg: "run_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/runs/[run_id]/approvals/resolve",
-    path: (f) => `/api/console/runs/${f.runId}/approvals/resolve`,
-    body: () => ({ exception_id: "exc_unknown", resolution: "approved" }),
-    otherOrg: "run_not_found",
-  },
-  { method: "GET", pattern: "/api/console/deliveries", path: () => "/api/console/deliveries" },
-  {
-    method: "GET",
-    pattern: "/api/console/deliveries/[delivery_id]",
-    path: (f) => `/api/console/deliveries/${f.deliveryId}`,
-    otherOrg: "delivery_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/deliveries/[delivery_id]/redeliver",
-    path: (f) => `/api/console/deliveries/${f.deliveryId}/redeliver`,
-    otherOrg: "delivery_not_found",
-  },
   {
     // Signed out too: the invited person may have no account yet. A wrong token here.
     method: "POST",
     pattern: "/api/console/invitations/accept",
     path: () => "/api/console/invitations/accept",
     body: () => ({ token: `it_${"M".repeat(43)}`, password: "matrix-password" }),
-  },
-  { method: "GET", pattern: "/api/console/bulk-actions", path: () => "/api/console/bulk-actions" },
-  {
-    method: "POST",
-    pattern: "/api/console/bulk-actions",
-    path: () => "/api/console/bulk-actions",
-    body: () => HARMLESS_BULK_ACTION,
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/bulk-actions/preview",
-    path: () => "/api/console/bulk-actions/preview",
-    body: () => HARMLESS_BULK_ACTION,
-  },
-  {
-    method: "GET",
-    pattern: "/api/console/bulk-actions/[bulk_action_id]",
-    path: (f) => `/api/console/bulk-actions/${f.bulkActionId}`,
-    otherOrg: "bulk_action_not_found",
-  },
-  {
-    // A run that may still be going: 409 invalid_state_transition then (answers.test reruns a finished one).
-    method: "POST",
-    pattern: "/api/console/runs/[run_id]/rerun",
-    path: (f) => `/api/console/runs/${f.runId}/rerun`,
-    body: () => ({ inputs: { rows: [{ a: 2 }] } }),
-    otherOrg: "run_not_found",
-  },
-  { method: "GET", pattern: "/api/console/reviews", path: () => "/api/console/reviews?claimed=unclaimed" },
-  {
-    method: "POST",
-    pattern: "/api/console/reviews/[exception_id]/claim",
-    path: () => "/api/console/reviews/exc_unknown/claim",
-    body: () => ({}),
-    otherOrg: "approval_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/reviews/[exception_id]/resolve",
-    path: () => "/api/console/reviews/exc_unknown/resolve",
-    body: () => ({ resolution: "approved" }),
-    otherOrg: "approval_not_found",
-  },
-  {
-    method: "POST",
-    pattern: "/api/console/reviews/bulk",
-    path: () => "/api/console/reviews/bulk",
-    body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
   },
   { method: "GET", pattern: "/api/console/changes", path: () => "/api/console/changes?topics=runs,reviews" },
 ];

@@ -179,7 +179,7 @@ describe("each kind in both formats round-trips", () => {
     const runRows = rows.filter((r) => r.type === "run");
     expect(runRows.map((r) => r.run_id).sort()).toEqual([...runs].sort());
     for (const id of runs) {
-      const items = await admin.call("GET", `/api/console/runs/${id}/items?limit=200`);
+      const items = await admin.call("GET", orgPath(`/runs/${id}/items?limit=200`));
       const exported = rows.filter((r) => r.type === "run_item" && r.run_id === id);
       expect(exported.map((i) => [i.item_id, String(i.index), i.data])).toEqual(
         items.body.items.map((i: Rec) => [i.item_id ?? i.id, String(i.index), i.data]),
@@ -189,8 +189,8 @@ describe("each kind in both formats round-trips", () => {
 
   it.each(["csv", "jsonl"])("deliveries (%s)", async (format) => {
     const { rows } = await rowsOfExport({ kind: "deliveries", format, filters: { agent_id: chat } });
-    const list = await admin.call("GET", `/api/console/deliveries?agent_id=${chat}&limit=100`);
-    expect(rows.map((r) => r.delivery_id)).toEqual(list.body.data.map((d: Rec) => d.id));
+    const list = await admin.call("GET", orgPath(`/deliveries?agent_id=${chat}&limit=100`));
+    expect(rows.map((r) => r.delivery_id)).toEqual(list.body.deliveries.map((d: Rec) => d.id));
     expect(rows.every((r) => r.url === "https://callbacks.invalid/hook")).toBe(true);
   });
 

@@ -125,7 +125,7 @@ describe("runs filters", () => {
 
   it("agent_id, status, user_id, has_error, from and to each leave out what they should", async () => {
     const list = async (q: string) => {
-      const res = await admin.call("GET", `/api/console/runs?limit=100&${q}`);
+      const res = await admin.call("GET", orgPath(`/runs?limit=100&${q}`));
       expect(res.status, res.text).toBe(200);
       return ids(res.body.runs, "run_id").filter((id) => runs.includes(id as string));
     };
@@ -135,7 +135,7 @@ describe("runs filters", () => {
     expect(await list(`status=failed&user_id=carol`)).toEqual([runs[2]]);
     expect(await list(`has_error=true&user_id=carol`)).toEqual([runs[2]]);
     expect(await list(`has_error=false&user_id=carol`)).toEqual([runs[0]]);
-    const listed = (await admin.call("GET", `/api/console/runs?agent_id=${ok}`)).body.runs as any[];
+    const listed = (await admin.call("GET", orgPath(`/runs?agent_id=${ok}`))).body.runs as any[];
     const at = encodeURIComponent(listed.find((r) => r.run_id === runs[1]).created_at);
     expect(await list(`agent_id=${ok}&from=${at}`)).toEqual([runs[1]]);
     expect(await list(`agent_id=${ok}&to=${at}`)).toEqual([runs[0]]);
@@ -147,7 +147,7 @@ describe("runs filters", () => {
       ["has_error=maybe", "has_error"],
       ["from=2026-11-27T25:00:00Z", "from"],
     ]) {
-      const res = await admin.call("GET", `/api/console/runs?${q}`);
+      const res = await admin.call("GET", orgPath(`/runs?${q}`));
       expectError(res, 400, "invalid_request");
       expect(
         res.body.error.details.fields.map((f: any) => f.field),
@@ -170,9 +170,9 @@ describe("deliveries, audit and files filters", () => {
 
   it("deliveries: agent_id, status, has_error, from and to", async () => {
     const list = async (q: string) => {
-      const res = await admin.call("GET", `/api/console/deliveries?limit=100&${q}`);
+      const res = await admin.call("GET", orgPath(`/deliveries?limit=100&${q}`));
       expect(res.status, res.text).toBe(200);
-      return res.body.data as any[];
+      return res.body.deliveries as any[];
     };
     const mine = await list(`agent_id=${agent}`);
     expect(mine).toHaveLength(1);
@@ -186,7 +186,7 @@ describe("deliveries, audit and files filters", () => {
     expect(await list(`agent_id=${agent}&to=2000-01-01`)).toEqual([]);
     expect(await list(`agent_id=${agent}&from=2999-01-01`)).toEqual([]);
     expect(ids(await list(`agent_id=${agent}&from=2000-01-01&to=2999-01-01`), "id")).toEqual([d.id]);
-    expectError(await admin.call("GET", "/api/console/deliveries?status=lost"), 400, "invalid_request");
+    expectError(await admin.call("GET", orgPath("/deliveries?status=lost")), 400, "invalid_request");
   });
 
   it("deliveries: a message subject carries its session_id (each row its own session), a run subject null", async () => {
@@ -208,10 +208,13 @@ describe("deliveries, audit and files filters", () => {
     expect(run.status, run.text).toBe(202);
     await runUntilDone(wf, run.body.run_id);
 
-    const res = await admin.call("GET", `/api/console/deliveries?limit=100&agent_id=${agent}`);
+    const res = await admin.call("GET", orgPath(`/deliveries?limit=100&agent_id=${agent}`));
     expect(res.status, res.text).toBe(200);
     const bySubject = Object.fromEntries(
-      (res.body.data as { subject_id: string; session_id: string | null }[]).map((d) => [d.subject_id, d.session_id]),
+      (res.body.deliveries as { subject_id: string; session_id: string | null }[]).map((d) => [
+        d.subject_id,
+        d.session_id,
+      ]),
     );
     expect(bySubject[second.body.message_id]).toBe(second.body.session_id);
     expect(Object.keys(bySubject)).toHaveLength(2);
@@ -220,7 +223,7 @@ describe("deliveries, audit and files filters", () => {
     expect(first[1]).not.toBe(second.body.session_id);
 
     const runDeliveries = async () =>
-      (await admin.call("GET", `/api/console/deliveries?limit=100&agent_id=${wf}`)).body.data as {
+      (await admin.call("GET", orgPath(`/deliveries?limit=100&agent_id=${wf}`))).body.deliveries as {
         id: string;
         session_id: string | null;
       }[];
@@ -230,12 +233,12 @@ describe("deliveries, audit and files filters", () => {
     }
     const [runDelivery] = await runDeliveries();
     expect(runDelivery!.session_id).toBeNull();
-    const detail = await admin.call("GET", `/api/console/deliveries/${runDelivery!.id}`);
+    const detail = await admin.call("GET", orgPath(`/deliveries/${runDelivery!.id}`));
     expect(detail.body.session_id).toBeNull();
-    const messageDelivery = (res.body.data as { id: string; subject_id: string }[]).find(
+    const messageDelivery = (res.body.deliveries as { id: string; subject_id: string }[]).find(
       (d) => d.subject_id === second.body.message_id,
     )!;
-    const messageDetail = await admin.call("GET", `/api/console/deliveries/${messageDelivery.id}`);
+    const messageDetail = await admin.call("GET", orgPath(`/deliveries/${messageDelivery.id}`));
     expect(messageDetail.body.session_id).toBe(second.body.session_id);
   });
 

@@ -3,7 +3,7 @@
 // from the route contracts (app/api/contracts.ts); what is kept here is how to call each one, in
 // organization A (REQUESTS). A member route without a request here fails at load.
 import { CONTRACTS } from "../../app/api/contracts";
-import { finishedExport, type ConsoleFixtures } from "./console-routes";
+import { finishedExport, HARMLESS_BULK_ACTION, type ConsoleFixtures } from "./console-routes";
 
 export interface MemberRequest {
   method: string;
@@ -26,6 +26,13 @@ export interface MemberRoute extends MemberRequest {
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 const ORG = "/api/v1/organizations/[org_id]";
+
+type Review = Awaited<ReturnType<ConsoleFixtures["freshReview"]>>;
+let shared: Promise<Review> | undefined;
+/** One item waiting for review, for the routes that read or claim it (a claim with take_over repeats). */
+const waiting = (f: ConsoleFixtures) => (shared ??= f.freshReview());
+/** The item a decision's path named: its body names the same one. */
+let decided: Review | undefined;
 
 const REQUESTS: MemberRequest[] = [
   { method: "GET", pattern: `${ORG}/access-keys`, path: () => "/access-keys" },
@@ -304,6 +311,75 @@ const REQUESTS: MemberRequest[] = [
     method: "DELETE",
     pattern: `${ORG}/agents/[agent_id]/files/[file_id]`,
     path: async (f) => `/agents/${f.conversational}/files/${await f.freshFile()}`,
+  },
+  { method: "GET", pattern: `${ORG}/runs`, path: (f) => `/runs?agent_id=${f.workflow}&has_error=false` },
+  { method: "GET", pattern: `${ORG}/runs/[run_id]`, path: (f) => `/runs/${f.runId}` },
+  { method: "GET", pattern: `${ORG}/runs/[run_id]/items`, path: (f) => `/runs/${f.runId}/items?status=completed` },
+  // The fixture's run is finished or about to be: a control answers it, or 409 invalid_state_transition.
+  ...(["pause", "resume", "cancel", "retry"] as const).map((action): MemberRequest => ({
+    method: "POST",
+    pattern: `${ORG}/runs/[run_id]/${action}`,
+    path: (f) => `/runs/${f.runId}/${action}`,
+  })),
+  {
+    method: "GET",
+    pattern: `${ORG}/runs/[run_id]/approvals`,
+    path: async (f) => `/runs/${(await waiting(f)).runId}/approvals`,
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/runs/[run_id]/approvals/resolve`,
+    path: async (f) => {
+      decided = await f.freshReview();
+      return `/runs/${decided.runId}/approvals/resolve`;
+    },
+    body: () => ({ exception_id: decided?.exceptionId, resolution: "approved" }),
+  },
+  {
+    // A run that may still be going: 409 invalid_state_transition then (answers.test reruns a finished one).
+    method: "POST",
+    pattern: `${ORG}/runs/[run_id]/rerun`,
+    path: (f) => `/runs/${f.runId}/rerun`,
+    body: () => ({ inputs: { rows: [{ a: 2 }] } }),
+  },
+  { method: "GET", pattern: `${ORG}/reviews`, path: () => "/reviews?claimed=unclaimed&limit=5" },
+  {
+    method: "POST",
+    pattern: `${ORG}/reviews/[exception_id]/claim`,
+    path: async (f) => `/reviews/${(await waiting(f)).exceptionId}/claim`,
+    body: () => ({ take_over: true }),
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/reviews/[exception_id]/resolve`,
+    path: async (f) => `/reviews/${(await f.freshReview()).exceptionId}/resolve`,
+    body: () => ({ resolution: "rejected", reason: "matrix" }),
+  },
+  {
+    method: "POST",
+    pattern: `${ORG}/reviews/bulk`,
+    path: () => "/reviews/bulk",
+    body: () => ({ exception_ids: ["exc_unknown"], resolution: "approved" }),
+  },
+  { method: "GET", pattern: `${ORG}/bulk-actions`, path: () => "/bulk-actions?limit=5" },
+  { method: "POST", pattern: `${ORG}/bulk-actions`, path: () => "/bulk-actions", body: () => HARMLESS_BULK_ACTION },
+  {
+    method: "POST",
+    pattern: `${ORG}/bulk-actions/preview`,
+    path: () => "/bulk-actions/preview",
+    body: () => HARMLESS_BULK_ACTION,
+  },
+  {
+    method: "GET",
+    pattern: `${ORG}/bulk-actions/[bulk_action_id]`,
+    path: (f) => `/bulk-actions/${f.bulkActionId}`,
+  },
+  { method: "GET", pattern: `${ORG}/deliveries`, path: (f) => `/deliveries?agent_id=${f.conversational}` },
+  { method: "GET", pattern: `${ORG}/deliveries/[delivery_id]`, path: (f) => `/deliveries/${f.deliveryId}` },
+  {
+    method: "POST",
+    pattern: `${ORG}/deliveries/[delivery_id]/redeliver`,
+    path: (f) => `/deliveries/${f.deliveryId}/redeliver`,
   },
 ];
 

@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 import { acceptAsNew, tokenOf } from "./console";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, SIMPLE_WORKFLOW } from "./helpers";
-import { conform } from "./openapi-conformance";
+import { conform, FATAL_WORKFLOW, REVIEW_WORKFLOW, SLOW_WORKFLOW } from "./openapi-conformance";
 
 /** Agent versions: draft, preview, publish, canary, rollout, rollback, restore, discard, and their errors. */
 export async function versionsConform() {
@@ -162,4 +162,106 @@ export async function consoleWorkConform() {
   const file = `${doc}/agents/{agent_id}/files/{file_id}`;
   expect(conform("GET", file, await call("GET", `${files}/${up.body.file_id}`, a)).status).toBe(200);
   expect(conform("DELETE", file, await call("DELETE", `${files}/${up.body.file_id}`, a)).status).toBe(200);
+}
+
+/** Runs across agents, reviews, bulk actions and callback deliveries: each read, control and decision, and their errors. */
+export async function orgWorkConform() {
+  const { orgA } = ctx();
+  const a = { auth: orgA.user_token };
+  const org = `/api/v1/organizations/${orgA.organization_id}`;
+  const doc = "/api/v1/organizations/{org_id}";
+  const invoke = (await mintKey(orgA)).key;
+  const agent = async (spec: unknown) => (await call("POST", `${org}/agents`, { ...a, body: spec })).body.agent_id;
+  const start = async (agentId: string, body: unknown) =>
+    (await call("POST", `/api/agents/webhook/${agentId}`, { auth: invoke, body })).body.run_id as string;
+  const get = (path: string) => call("GET", `${org}${path}`, a);
+  const post = (path: string, body?: unknown) => call("POST", `${org}${path}`, { ...a, body });
+  const until = async (
+    runId: string,
+    done: (run: { status: string; item_counts: { needs_review: number } }) => boolean,
+  ) => {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      const run = await get(`/runs/${runId}`);
+      if (done(run.body)) return conform("GET", `${doc}/runs/{run_id}`, run);
+    }
+    throw new Error(`run ${runId} did not get there`);
+  };
+
+  // A run waiting for review: the list, the run, its items and approvals, a claim and decisions.
+  const review = await agent(REVIEW_WORKFLOW);
+  const waiting = await start(review, { rows: [{ n: 2 }] });
+  expect((await until(waiting, (r) => r.status === "needs_review")).status).toBe(200);
+  expect(conform("GET", `${doc}/runs`, await get(`/runs?agent_id=${review}&status=needs_review`)).status).toBe(200);
+  expect(conform("GET", `${doc}/runs`, await get("/runs?status=bogus")).status).toBe(400);
+  expect(conform("GET", `${doc}/runs/{run_id}`, await get("/runs/run_unknown")).status).toBe(404);
+  expect(conform("GET", `${doc}/runs/{run_id}/items`, await get(`/runs/${waiting}/items`)).status).toBe(200);
+  expect(conform("GET", `${doc}/runs/{run_id}/items`, await get(`/runs/${waiting}/items?status=bogus`)).status).toBe(
+    400,
+  );
+  const approvals = conform("GET", `${doc}/runs/{run_id}/approvals`, await get(`/runs/${waiting}/approvals`));
+  const exceptionId = approvals.body.approvals[0].exception_id;
+  expect(conform("GET", `${doc}/reviews`, await get(`/reviews?agent_id=${review}`)).status).toBe(200);
+  const claim = `${doc}/reviews/{exception_id}/claim`;
+  expect(conform("POST", claim, await post(`/reviews/${exceptionId}/claim`, {})).status).toBe(200);
+  expect(conform("POST", claim, await post("/reviews/exc_unknown/claim", {})).status).toBe(404);
+  const decide = `${doc}/reviews/{exception_id}/resolve`;
+  expect(
+    conform("POST", decide, await post(`/reviews/${exceptionId}/resolve`, { resolution: "rejected" })).status,
+  ).toBe(400);
+  const resolve = `${doc}/runs/{run_id}/approvals/resolve`;
+  const resolved = await post(`/runs/${waiting}/approvals/resolve`, {
+    exception_id: exceptionId,
+    resolution: "approved",
+  });
+  expect(conform("POST", resolve, resolved).status).toBe(200);
+  const two = await start(review, { rows: [{ n: 2 }, { n: 3 }] });
+  await until(two, (r) => r.status === "needs_review" && r.item_counts.needs_review === 2);
+  const [first, second] = (await get(`/runs/${two}/approvals`)).body.approvals;
+  expect(
+    conform("POST", decide, await post(`/reviews/${first.exception_id}/resolve`, { resolution: "approved" })).status,
+  ).toBe(200);
+  const bulk = await post("/reviews/bulk", { exception_ids: [second.exception_id], resolution: "approved" });
+  expect(conform("POST", `${doc}/reviews/bulk`, bulk).body.decided).toBe(1);
+
+  // Controls on a run that waits two minutes, a retry of a failed one, a rerun of the cancelled one.
+  const held = await start(await agent(SLOW_WORKFLOW), {});
+  const control = (action: string) => post(`/runs/${held}/${action}`);
+  expect(conform("POST", `${doc}/runs/{run_id}/pause`, await control("pause")).status).toBe(200);
+  expect(conform("POST", `${doc}/runs/{run_id}/resume`, await control("resume")).status).toBe(200);
+  expect(conform("POST", `${doc}/runs/{run_id}/retry`, await control("retry")).status).toBe(409);
+  expect(conform("POST", `${doc}/runs/{run_id}/cancel`, await control("cancel")).status).toBe(200);
+  const failed = await start(await agent(FATAL_WORKFLOW), {});
+  await until(failed, (r) => r.status === "failed");
+  expect(conform("POST", `${doc}/runs/{run_id}/retry`, await post(`/runs/${failed}/retry`)).status).toBe(200);
+  const rerun = `${doc}/runs/{run_id}/rerun`;
+  expect(conform("POST", rerun, await post(`/runs/${held}/rerun`, { inputs: {} })).status).toBe(201);
+  expect(conform("POST", rerun, await post(`/runs/${held}/rerun`, { inputs: [] })).status).toBe(400);
+
+  // Bulk actions: a dry run, one started (it moves nothing: retry from failed only), read back.
+  const harmless = { action: "retry", selection: { filter: { status: "completed" } } };
+  expect(conform("POST", `${doc}/bulk-actions/preview`, await post("/bulk-actions/preview", harmless)).status).toBe(
+    200,
+  );
+  expect(
+    conform("POST", `${doc}/bulk-actions/preview`, await post("/bulk-actions/preview", { action: "x" })).status,
+  ).toBe(400);
+  const started = conform("POST", `${doc}/bulk-actions`, await post("/bulk-actions", harmless));
+  expect(started.status).toBe(202);
+  expect(conform("GET", `${doc}/bulk-actions`, await get("/bulk-actions?limit=5")).status).toBe(200);
+  const one = `${doc}/bulk-actions/{bulk_action_id}`;
+  expect(conform("GET", one, await get(`/bulk-actions/${started.body.bulk_action_id}`)).status).toBe(200);
+  expect(conform("GET", one, await get("/bulk-actions/bulk_unknown")).status).toBe(404);
+
+  // Deliveries: a reply's completion callback to an address that never answers, read and sent again.
+  const echo = await agent(ECHO_AGENT);
+  const body = { message: "hi", callback_url: "https://callbacks.invalid/hook" };
+  expect((await call("POST", `/api/agents/webhook/${echo}`, { auth: invoke, body })).status).toBe(200);
+  const list = conform("GET", `${doc}/deliveries`, await get(`/deliveries?agent_id=${echo}`));
+  expect(list.body.deliveries).toHaveLength(1);
+  const id = list.body.deliveries[0].id;
+  expect(conform("GET", `${doc}/deliveries`, await get("/deliveries?status=lost")).status).toBe(400);
+  expect(conform("GET", `${doc}/deliveries/{delivery_id}`, await get(`/deliveries/${id}`)).status).toBe(200);
+  expect(conform("GET", `${doc}/deliveries/{delivery_id}`, await get("/deliveries/dlv_unknown")).status).toBe(404);
+  const again = `${doc}/deliveries/{delivery_id}/redeliver`;
+  expect(conform("POST", again, await post(`/deliveries/${id}/redeliver`)).status).toBe(202);
 }

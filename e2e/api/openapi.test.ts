@@ -6,7 +6,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
 import { buildOpenApiDocument } from "../../lib/http/openapi/document";
 import { finishedExport } from "./console-routes";
-import { consoleWorkConform, evaluationsConform, organizationConform, versionsConform } from "./openapi-flows";
+import {
+  consoleWorkConform,
+  evaluationsConform,
+  organizationConform,
+  orgWorkConform,
+  versionsConform,
+} from "./openapi-flows";
 import { call, createAgent, ctx } from "./helpers";
 import {
   agents,
@@ -579,6 +585,10 @@ describe("management API and service routes: real answers match the document", (
 
   it("the test console, sessions across agents, search, a timeline, the overview and files, as documented", async () => {
     await consoleWorkConform();
+  });
+
+  it("runs across agents, reviews, bulk actions and deliveries: reads, controls and decisions, each as documented", async () => {
+    await orgWorkConform();
   });
 
   it("the service routes (health, and any other unauthenticated GET without parameters)", async () => {

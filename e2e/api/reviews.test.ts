@@ -2,7 +2,7 @@
 // Live updates): order and isolation, claims and take-over, reasons, bulk decisions, the decision
 // fields of the approvals API, and the long poll.
 import { beforeAll, describe, expect, it } from "vitest";
-import { orgPath, signIn, type ConsoleSession } from "./console";
+import { inOrg, orgPath, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 const REVIEWED = {
@@ -45,14 +45,15 @@ async function reviewRun(agent: string, key: string, n: number) {
 }
 
 const inbox = async (s: ConsoleSession, query: string) => {
-  const res = await s.call("GET", `/api/console/reviews?${query}`);
+  const res = await s.call("GET", await inOrg(s, `/reviews?${query}`));
   expect(res.status, res.text).toBe(200);
   return res.body as { items: { exception_id: string; claimed_by: string | null }[]; next_cursor: string | null };
 };
-const claim = (s: ConsoleSession, id: string, takeOver = false) =>
-  s.call("POST", `/api/console/reviews/${id}/claim`, { take_over: takeOver });
-const decide = (s: ConsoleSession, id: string, body: Record<string, unknown>) =>
-  s.call("POST", `/api/console/reviews/${id}/resolve`, body);
+// Each session in its own organization: another organization's admin finds none of org A's items there.
+const claim = async (s: ConsoleSession, id: string, takeOver = false) =>
+  s.call("POST", await inOrg(s, `/reviews/${id}/claim`), { take_over: takeOver });
+const decide = async (s: ConsoleSession, id: string, body: Record<string, unknown>) =>
+  s.call("POST", await inOrg(s, `/reviews/${id}/resolve`), body);
 
 beforeAll(async () => {
   const { orgA, orgB } = ctx();
@@ -122,7 +123,7 @@ describe("review inbox", () => {
     expectError(res, 400, "invalid_request");
     expect(res.body.error.details.fields[0].field).toBe("reason");
     expectError(
-      await admin.call("POST", `/api/console/runs/${runId}/approvals/resolve`, {
+      await admin.call("POST", orgPath(`/runs/${runId}/approvals/resolve`), {
         exception_id: ids[0],
         resolution: "rejected",
         reason: " ",
@@ -138,7 +139,7 @@ describe("review inbox", () => {
     const { ids } = await reviewRun(agentA, keyA, 3);
     const [x, y, z] = ids as [string, string, string];
     expect((await claim(support, y)).status).toBe(200);
-    const res = await admin.call("POST", "/api/console/reviews/bulk", {
+    const res = await admin.call("POST", orgPath("/reviews/bulk"), {
       exception_ids: [x, y, "exc_unknown"],
       resolution: "rejected",
       reason: "spam",
@@ -150,14 +151,14 @@ describe("review inbox", () => {
       ["failed", "approval_not_found"],
     ]);
     expect([res.body.decided, res.body.skipped, res.body.failed]).toEqual([1, 1, 1]);
-    const again = await admin.call("POST", "/api/console/reviews/bulk", {
+    const again = await admin.call("POST", orgPath("/reviews/bulk"), {
       exception_ids: [y, z],
       resolution: "approved",
       take_over: true,
     });
     expect(again.body.decided).toBe(2);
     expectError(
-      await admin.call("POST", "/api/console/reviews/bulk", { exception_ids: [x], resolution: "rejected" }),
+      await admin.call("POST", orgPath("/reviews/bulk"), { exception_ids: [x], resolution: "rejected" }),
       400,
       "invalid_request",
     );
@@ -184,7 +185,7 @@ describe("review inbox", () => {
       [ids[0], "rejected", resolved.body.resolved_by, "over the limit"],
       [ids[1], "modified", "admin-a@example.com", null],
     ]);
-    const trail = await support.call("GET", `/api/console/runs/${runId}/approvals`);
+    const trail = await support.call("GET", orgPath(`/runs/${runId}/approvals`));
     expect(trail.body.decisions.find((d: any) => d.exception_id === ids[1]).diff).toEqual([
       { path: "/ok", before: null, after: true },
     ]);

@@ -470,8 +470,8 @@ describe("the console's lists take no offset", () => {
     const admin = await signIn("admin-a@example.com");
     const org = `/api/v1/organizations/${ctx().orgA.organization_id}`;
     for (const list of ["runs", "sessions", "audit", "invitations", "agents"]) {
-      // Runs across agents are still a console route; the others are the organization API's.
-      const path = list === "runs" ? `/api/console/${list}` : `${org}/${list}`;
+      // Every list across agents is the organization API's.
+      const path = `${org}/${list}`;
       const first = await admin.call("GET", `${path}?limit=2`);
       const deep = await admin.call("GET", `${path}?limit=2&offset=2000000000`);
       expect(first.status, `${list}: ${first.text}`).toBe(200);
@@ -508,12 +508,12 @@ describe("every timestamp input is bounded to what the databases store", () => {
     );
     const admin = await signIn("admin-a@example.com");
     refused(await admin.call("GET", orgPath("/sessions?from=0000-01-01")), "from");
-    refused(await admin.call("GET", "/api/console/runs?to=9999-12-31"), "to");
-    refused(await admin.call("GET", `/api/console/reviews?from=${YEAR_0}`), "from");
+    refused(await admin.call("GET", orgPath("/runs?to=9999-12-31")), "to");
+    refused(await admin.call("GET", orgPath(`/reviews?from=${YEAR_0}`)), "from");
     // The bounds themselves are fine.
     expect((await call("GET", `/api/agents/${agent}/sessions?since=0001-01-01T00:00:00Z`, { auth: key })).status).toBe(
       200,
     );
-    expect((await admin.call("GET", "/api/console/runs?to=9999-12-30")).status).toBe(200);
+    expect((await admin.call("GET", orgPath("/runs?to=9999-12-30"))).status).toBe(200);
   });
 });

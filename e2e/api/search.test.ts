@@ -2,7 +2,7 @@
 // each kind of search finds what it should and never another organization's record with the same
 // metadata, text or user id; the timeline's order, pages and organization bound.
 import { beforeAll, describe, expect, it } from "vitest";
-import { inOrg, signIn, type ConsoleSession } from "./console";
+import { inOrg, orgPath, signIn, type ConsoleSession } from "./console";
 import { call, createAgent, ctx, expectError, mintKey } from "./helpers";
 
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -78,8 +78,8 @@ beforeAll(async () => {
   const reviewed = await trigger(a.key, a.flow, { rows: [{ review: true }], user_id: USER });
   a.reviewedRun = reviewed.run_id;
   await runUntil(a.key, a.flow, a.reviewedRun, (s) => s === "needs_review");
-  const open = await adminA.call("GET", `/api/console/runs/${a.reviewedRun}/approvals`);
-  const resolved = await adminA.call("POST", `/api/console/runs/${a.reviewedRun}/approvals/resolve`, {
+  const open = await adminA.call("GET", orgPath(`/runs/${a.reviewedRun}/approvals`));
+  const resolved = await adminA.call("POST", orgPath(`/runs/${a.reviewedRun}/approvals/resolve`), {
     exception_id: open.body.approvals[0].exception_id,
     resolution: "approved",
   });

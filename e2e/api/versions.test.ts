@@ -292,13 +292,13 @@ describe("versions: the console's lists", () => {
     const run1 = await flow.trigger({ rows: [{ n: 1 }] });
     await flow.admin("PATCH", "", { runtime: { type: "echo", delay_ms: 1 }, base_version: 1, publish: true });
     const run2 = await flow.trigger({ rows: [{ n: 2 }] });
-    const runs = (v: number) => admin.call("GET", `/api/console/runs?agent_id=${flow.id}&agent_version=${v}`);
+    const runs = (v: number) => admin.call("GET", orgPath(`/runs?agent_id=${flow.id}&agent_version=${v}`));
     expect((await runs(1)).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([run1.body.run_id]);
     expect(
       (await runs(2)).body.runs.map((r: { run_id: string; agent_version: number }) => [r.run_id, r.agent_version]),
     ).toEqual([[run2.body.run_id, 2]]);
     // A version of which agent: the filter needs agent_id.
-    const alone = await admin.call("GET", "/api/console/runs?agent_version=1");
+    const alone = await admin.call("GET", orgPath("/runs?agent_version=1"));
     expectError(alone, 400, "invalid_request");
     expect(fieldsOf(alone)).toEqual(["agent_version"]);
   });

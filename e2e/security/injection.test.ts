@@ -50,11 +50,11 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
         `/api/agents/${q}/sessions`,
       ],
       console: [
-        `/api/console/runs?status=${q}&agent_id=${q}`,
+        orgPath(`/runs?status=${q}&agent_id=${q}`),
         orgPath(`/sessions?status=${q}&agent_id=${q}`),
         orgPath(`/audit?action=${q}`),
-        `/api/console/deliveries?agent_id=${q}`,
-        `/api/console/runs/${q}`,
+        orgPath(`/deliveries?agent_id=${q}`),
+        orgPath(`/runs/${q}`),
         orgPath(`/sessions/${q}/messages`),
       ],
     };
@@ -83,7 +83,7 @@ describe("T-SQL-1 text in filters, ids and bodies reaches SQL as a value only", 
   });
 
   it("a list's cursor is checked, and a well-formed one carrying an injection is only a value", async () => {
-    const lists = [orgPath("/sessions"), "/api/console/runs", orgPath("/audit")];
+    const lists = [orgPath("/sessions"), orgPath("/runs"), orgPath("/audit")];
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
     const forged = [
       "not a cursor",

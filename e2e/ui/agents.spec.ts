@@ -4,6 +4,10 @@
 // reach the public API; workflow runs started by hand).
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
+/** A path of the organization API: Acme's (org A) unless another is named. */
+const orgApi = (path: string, org: "orgA" | "orgB" = "orgA") =>
+  `/api/v1/organizations/${ui()[org].organization_id}${path}`;
+
 const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
 
 test("an admin creates a workflow agent: a broken expression is shown at its line, then fixed and saved", async ({
@@ -280,7 +284,7 @@ test("start a workflow run from the console with JSON inputs and open it", async
   await link.click();
   await expect(page).toHaveURL(/\/runs\/run_[0-9A-Za-z]+$/);
   const runId = new URL(page.url()).pathname.split("/").pop()!;
-  const run = await page.request.get(`/api/console/runs/${runId}`);
+  const run = await page.request.get(orgApi(`/runs/${runId}`));
   expect(run.status()).toBe(200);
   const body = await run.json();
   expect(body.agent_id).toBe(agent.agent_id);

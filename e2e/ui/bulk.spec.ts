@@ -4,6 +4,10 @@
 import type { Page } from "@playwright/test";
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
+/** A path of the organization API: Acme's (org A) unless another is named. */
+const orgApi = (path: string, org: "orgA" | "orgB" = "orgA") =>
+  `/api/v1/organizations/${ui()[org].organization_id}${path}`;
+
 const rowsInput = { rows: { type: "array", required: true } };
 const wf = (name: string, steps: unknown[]) => ({
   name,
@@ -23,7 +27,7 @@ const startRun = async (page: Page, agentId: string, inputs: Record<string, unkn
   (await consoleWrite(page, `/agents/${agentId}/runs`, { inputs })).run_id;
 
 async function statusOf(page: Page, runId: string): Promise<string> {
-  const res = await page.request.get(`/api/console/runs/${runId}`);
+  const res = await page.request.get(orgApi(`/runs/${runId}`));
   return (await res.json()).status;
 }
 

@@ -16,6 +16,10 @@ import {
   ui,
 } from "./fixtures";
 
+/** A path of the organization API: Acme's (org A) unless another is named. */
+const orgApi = (path: string, org: "orgA" | "orgB" = "orgA") =>
+  `/api/v1/organizations/${ui()[org].organization_id}${path}`;
+
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -127,7 +131,7 @@ test("the overview's rows waiting for review name their run, so two runs of one 
   const page = await as("supportA");
   for (const run of runs) {
     await expect
-      .poll(async () => (await (await page.request.get(`/api/console/runs/${run}`)).json()).status, {
+      .poll(async () => (await (await page.request.get(orgApi(`/runs/${run}`))).json()).status, {
         timeout: 30_000,
       })
       .toBe("needs_review");

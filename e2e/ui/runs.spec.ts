@@ -3,6 +3,10 @@
 import type { Page } from "@playwright/test";
 import { call, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
+/** A path of the organization API: Acme's (org A) unless another is named. */
+const orgApi = (path: string, org: "orgA" | "orgB" = "orgA") =>
+  `/api/v1/organizations/${ui()[org].organization_id}${path}`;
+
 const rowsInput = { rows: { type: "array", required: true } };
 const wf = (name: string, workflow: Record<string, unknown>) => ({
   name,
@@ -54,7 +58,7 @@ async function expectSameDocument(page: Page) {
 
 /** A control through the console API, as another person on another page would. */
 async function controlRun(page: Page, runId: string, action: string) {
-  const res = await page.request.post(`/api/console/runs/${runId}/${action}`, { headers: { origin: ui().baseUrl } });
+  const res = await page.request.post(orgApi(`/runs/${runId}/${action}`), { headers: { origin: ui().baseUrl } });
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
 }
@@ -120,7 +124,7 @@ test("once a run is final the page stops polling it", async ({ as }) => {
   await expect(page.getByTestId("run-status")).toHaveText("paused");
   const polls: string[] = [];
   page.on("request", (req) => {
-    if (new URL(req.url()).pathname === `/api/console/runs/${runId}`) polls.push(req.url());
+    if (new URL(req.url()).pathname === orgApi(`/runs/${runId}`)) polls.push(req.url());
   });
   await controls(page).getByRole("button", { name: "Resume", exact: true }).click();
   await expect(page.getByTestId("run-status")).toHaveText("completed", { timeout: 30_000 });
@@ -128,7 +132,7 @@ test("once a run is final the page stops polling it", async ({ as }) => {
   expect(polls.length).toBeGreaterThan(1);
   await settled(page);
   // ...and now nothing about this run is fetched again: not the run, its items or its approvals.
-  const later = await requestsDuring(page, (u) => u.pathname.startsWith(`/api/console/runs/${runId}`), 4_000);
+  const later = await requestsDuring(page, (u) => u.pathname.startsWith(orgApi(`/runs/${runId}`)), 4_000);
   expect(later).toEqual([]);
 });
 
@@ -157,9 +161,9 @@ test("support pauses, resumes and cancels a run from the page, with the controls
 
   // Someone else pauses the run while this page still shows it running: the page's Pause is refused
   // with the server's 409 message, and the page catches up.
-  const current = await (await page.request.get(`/api/console/runs/${runId}`)).json();
+  const current = await (await page.request.get(orgApi(`/runs/${runId}`))).json();
   expect(current.status).toBe("running");
-  const runUrl = (u: URL) => u.pathname === `/api/console/runs/${runId}`;
+  const runUrl = (u: URL) => u.pathname === orgApi(`/runs/${runId}`);
   await page.route(runUrl, (route) =>
     route.request().method() === "GET" ? route.fulfill({ json: current }) : route.continue(),
   );
@@ -183,7 +187,7 @@ test("support pauses, resumes and cancels a run from the page, with the controls
   const trail = page.getByRole("table", { name: "Audit trail" });
   await expect(trail.getByRole("row").filter({ hasText: "cancel" })).toContainText("paused → cancelled");
   await expect(trail.getByRole("row").filter({ hasText: "dashboard:support-a@ui.test" })).toHaveCount(3);
-  const done = await (await page.request.get(`/api/console/runs/${runId}`)).json();
+  const done = await (await page.request.get(orgApi(`/runs/${runId}`))).json();
   expect(done.events.map((e: { action: string }) => e.action)).toEqual([
     "trigger",
     "start",
@@ -386,7 +390,7 @@ test("the runs list filters by status and agent in the URL, pages, and follows l
 
   const page = await as("supportA");
   await expect
-    .poll(async () => (await (await page.request.get(`/api/console/runs/${reviewRun}`)).json()).status, {
+    .poll(async () => (await (await page.request.get(orgApi(`/runs/${reviewRun}`))).json()).status, {
       timeout: 30_000,
     })
     .toBe("needs_review");
@@ -439,7 +443,7 @@ test("the runs list filters by status and agent in the URL, pages, and follows l
   await controlRun(page, pacedRun, "cancel");
   await expect(row).toContainText("cancelled");
   await expectSameDocument(page);
-  const later = await requestsDuring(page, (u) => u.pathname === "/api/console/runs", 3_000);
+  const later = await requestsDuring(page, (u) => u.pathname === orgApi("/runs"), 3_000);
   expect(later).toEqual([]);
 
   await page.goto("/runs");
@@ -460,7 +464,7 @@ test("another organization's run is not found, and its controls are refused", as
   const pageB = await as("adminB");
   await pageB.goto(`/runs/${runId}`);
   await expect(pageB.getByRole("heading", { name: "Run not found" })).toBeVisible();
-  const res = await pageB.request.post(`/api/console/runs/${runId}/cancel`, { headers: { origin: ui().baseUrl } });
+  const res = await pageB.request.post(orgApi(`/runs/${runId}/cancel`, "orgB"), { headers: { origin: ui().baseUrl } });
   expect(res.status()).toBe(404);
   expect((await res.json()).error.code).toBe("run_not_found");
 });

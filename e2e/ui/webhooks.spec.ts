@@ -7,6 +7,10 @@ import type { Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { call, ECHO_AGENT, expect, expectAccessible, management, screenshots, test, ui } from "./fixtures";
 
+/** A path of the organization API: Acme's (org A) unless another is named. */
+const orgApi = (path: string, org: "orgA" | "orgB" = "orgA") =>
+  `/api/v1/organizations/${ui()[org].organization_id}${path}`;
+
 interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -240,7 +244,7 @@ test("a support member reads deliveries but cannot rotate or redeliver", async (
   // Hiding the buttons is not the protection: the API refuses both writes.
   for (const p of [
     `/api/v1/organizations/${ui().orgA.organization_id}/webhook-secret`,
-    `/api/console/deliveries/${deliveryId}/redeliver`,
+    orgApi(`/deliveries/${deliveryId}/redeliver`),
   ]) {
     const res = await page.request.post(p, { headers: { origin: ui().baseUrl } });
     expect(res.status(), p).toBe(403);

@@ -8,6 +8,7 @@ import { newId } from "../ids";
 export interface UserPrincipal {
   userId: string;
   email: string;
+  name: string | null;
   tokenId: string;
 }
 
@@ -27,7 +28,7 @@ export async function verifyUserToken(raw: string | null): Promise<UserPrincipal
   // (no second comparison), and the lookup's timing tells nothing about the raw token.
   const row = await db.userToken.findUnique({ where: { tokenHash: hash }, include: { user: true } });
   if (!row || row.revokedAt) throw unauthorized;
-  return { userId: row.userId, email: row.user.email, tokenId: row.id };
+  return { userId: row.userId, email: row.user.email, name: row.user.name, tokenId: row.id };
 }
 
 /** The caller's role in the organization; a non-member gets 404, as if the org did not exist. */

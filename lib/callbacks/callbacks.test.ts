@@ -108,7 +108,7 @@ describe("the delivery log", () => {
 
     await expect(getDelivery(orgB, id)).rejects.toMatchObject({ code: "delivery_not_found", status: 404 });
     await expect(redeliver(orgB, id, actor)).rejects.toMatchObject({ code: "delivery_not_found" });
-    expect((await listDeliveries(orgB)).data).toEqual([]);
-    expect((await listDeliveries(orgA)).data.map((d) => d.id)).toContain(id);
+    expect((await listDeliveries(orgB)).deliveries).toEqual([]);
+    expect((await listDeliveries(orgA)).deliveries.map((d) => d.id)).toContain(id);
   });
 });

@@ -111,13 +111,12 @@ export const DeliveryDetail = DeliverySummary.extend({
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
 export const DeliveryList = z.strictObject({
-  data: z.array(DeliverySummary),
+  deliveries: z.array(DeliverySummary),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
 export type DeliveryList = z.infer<typeof DeliveryList>;
 
-/** GET /api/console/deliveries. */
 /** The deliveries list filters (docs/console.md, "List filters"): also a saved view's. */
 export const DeliveryListFilters = z.object({
   ...listFilterFields(),
@@ -127,6 +126,7 @@ export const DeliveryListFilters = z.object({
   has_error: queryBoolean.optional(),
 });
 
+/** GET /api/v1/organizations/{org_id}/deliveries: the cursor is the last delivery's id. */
 export const DeliveryListQuery = DeliveryListFilters.extend({
   cursor: z.string().min(1).max(64).optional(),
   limit: queryLimit(20, 100),

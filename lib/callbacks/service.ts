@@ -171,7 +171,7 @@ export async function listDeliveries(
   const has_more = rows.length > limit;
   const sessions = await sessionsOf(db, organizationId, page);
   return {
-    data: page.map((d) => deliverySummary(d, sessions)),
+    deliveries: page.map((d) => deliverySummary(d, sessions)),
     has_more,
     next_cursor: has_more ? page[page.length - 1]!.id : null,
   };

@@ -1067,6 +1067,130 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/organizations/{org_id}/bulk-actions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List bulk actions
+     * @description Every member. The organization's bulk actions, newest first, with their progress. A page at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.
+     */
+    get: operations["listBulkActions"];
+    put?: never;
+    /**
+     * Start a bulk action
+     * @description A run control (`pause`, `resume`, `retry`, `cancel`) on many runs, by every member, or `revoke` on many Access Keys, by an admin only (`403 forbidden`). The selection is ids (`run_ids`, `key_ids`, at most 1000) or the runs list's `filter` (its query without paging). With `expected_count`, the `allowed` count of the preview the person confirmed, a selection that now counts otherwise is `409 selection_changed`. It runs in the background: read it back with `getBulkAction`. Written to the audit log.
+     */
+    post: operations["startBulkAction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/bulk-actions/{bulk_action_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a bulk action
+     * @description Every member. A bulk action and its progress: `processed` of `total`, the counts done, skipped and failed, and why targets were skipped.
+     */
+    get: operations["getBulkAction"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/bulk-actions/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview a bulk action
+     * @description A dry run of `startBulkAction` (the same roles): how many targets the selection matches, how many of them the action applies to now, why the others would be skipped, and the first ten. Changes nothing.
+     */
+    post: operations["previewBulkAction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List callback deliveries
+     * @description Every member. The completion callbacks and alert events the service sent or is sending, newest first, with the console's filters (docs/console.md, List filters). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/deliveries/{delivery_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a callback delivery
+     * @description Every member. A delivery with the exact request sent (headers and JSON body) and each attempt: when, how long, the status code or error, and the first 2 KiB of the answer.
+     */
+    get: operations["getDelivery"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/deliveries/{delivery_id}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description Admin only. The same request is sent again at once, with a new round of retries; its attempts so far stay in its history. Written to the audit log (`callback_delivery.redelivered`).
+     */
+    post: operations["redeliverDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/organizations/{org_id}/exports": {
     parameters: {
       query?: never;
@@ -1261,6 +1385,286 @@ export interface paths {
      * @description Admin only. `retention_days`: 1 to 3650 days, `0` keeps forever, `null` follows the server default (`RETENTION_DAYS`). The worker's next sweep (every 10 minutes) deletes what is older, in small batches, with its stored files; a change is written to the audit log (`retention.updated`, before and after).
      */
     patch: operations["setRetention"];
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/reviews": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List items waiting for review
+     * @description Every member. The review inbox: the items of every agent's runs that wait for a person's decision, longest-waiting first, each with its run, agent and claim (docs/console.md, Reviews). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listReviews"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/reviews/{exception_id}/claim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim an item for review
+     * @description Every member. Holds the item for the caller for 15 minutes (claiming it again renews the hold), so that two people do not decide it at once. An item another member holds is `409 approval_claimed` unless `take_over` (written to the audit log). An item decided already, or whose run no longer waits, is `404 approval_not_found` or `409 invalid_state_transition`.
+     */
+    post: operations["claimReview"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/reviews/{exception_id}/resolve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide an item
+     * @description Every member. `approved`, `modified` (with `modified_data` as the item) or `rejected` (with a `reason`). An item another member holds is `409 approval_claimed` unless `take_over`. When it was its run's last open approval, the run resumes (`resumed: true`).
+     */
+    post: operations["resolveReview"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/reviews/bulk": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide many items
+     * @description Every member. Up to 100 items approved or rejected (with one `reason`), each as `resolveReview` decides it: one item's refusal (held by another member, decided already) does not stop the others. Each item's outcome is in `results` (`decided`, `skipped` or `failed`, with the refusal's code and message).
+     */
+    post: operations["resolveReviews"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List runs across agents
+     * @description Every member. The runs of every workflow agent of the organization, newest first, with the console's filters (docs/console.md, List filters). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.
+     */
+    get: operations["listOrganizationRuns"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a run
+     * @description Every member. A run of any agent of the organization: its record (docs/workflows.md, Run fields) with its agent's name, its inputs, the controls its state allows now (`allowed_actions`) and the runs it was started again as or from (`reruns`, `rerun_of`). A run of another organization is `404 run_not_found`.
+     */
+    get: operations["getOrganizationRun"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/approvals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a run's approvals
+     * @description Every member. The run's open approvals, each with its item's index and the member deciding it while their claim lasts (`claimed_by`, `claimed_until`), and its latest decisions, newest first (`decisions`, with the fields an edit changed in `diff`).
+     */
+    get: operations["listOrganizationRunApprovals"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/approvals/resolve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide a run's approval
+     * @description Every member. As `resolveApproval`, decided by the member: a `rejected` needs a `reason`; an item another member has claimed is `409 approval_claimed` unless `take_over` (docs/console.md, Reviews). When the last open approval of a `needs_review` run is decided, the run resumes (`resumed: true`).
+     */
+    post: operations["resolveOrganizationRunApproval"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run
+     * @description Every member, on a run of any agent of the organization (`404 run_not_found` otherwise); the run's audit trail records the move as triggered by `dashboard:<email>`. From `running`, `pending`, `needs_review` or `paused` to `cancelled`; an upstream call in flight is aborted. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`. Answers the run as `getOrganizationRun` does.
+     */
+    post: operations["cancelOrganizationRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a run's items
+     * @description Every member. The run's items in index order, each with its data, result, error and its way through the steps (`timeline`). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same `status`, answers the next page.
+     */
+    get: operations["listOrganizationRunItems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/pause": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a run
+     * @description Every member, on a run of any agent of the organization (`404 run_not_found` otherwise); the run's audit trail records the move as triggered by `dashboard:<email>`. From `running` or `pending` to `paused`, at the next item boundary. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`. Answers the run as `getOrganizationRun` does.
+     */
+    post: operations["pauseOrganizationRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/rerun": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a finished run again
+     * @description Every member. A new run of the same agent and version from a finished run (`completed`, `failed` or `cancelled`; else `409 invalid_state_transition`), with `inputs` as given (the console offers the old ones to edit), checked as a trigger's. The new run names its origin (`rerun_of`).
+     */
+    post: operations["rerunOrganizationRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/resume": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a run
+     * @description Every member, on a run of any agent of the organization (`404 run_not_found` otherwise); the run's audit trail records the move as triggered by `dashboard:<email>`. From `paused`, `needs_review` or `running` to `running` (items still waiting for review stay waiting). A run already `running` is answered as it is: the move changes nothing and is not recorded in its audit trail. The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`. Answers the run as `getOrganizationRun` does.
+     */
+    post: operations["resumeOrganizationRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/organizations/{org_id}/runs/{run_id}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a failed run
+     * @description Every member, on a run of any agent of the organization (`404 run_not_found` otherwise); the run's audit trail records the move as triggered by `dashboard:<email>`. From `failed`: re-runs the same run with the same inputs from the failed step (back to `pending`). The body is empty. From any other state: `409 invalid_state_transition` with `details: {current_status, allowed_actions}`. Answers the run as `getOrganizationRun` does.
+     */
+    post: operations["retryOrganizationRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/organizations/{org_id}/search": {
@@ -1892,9 +2296,200 @@ export interface components {
       has_more: boolean;
       next_cursor: string | null;
     };
+    BulkActionPage: {
+      bulk_actions: components["schemas"]["BulkActionRecord"][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    BulkActionRecord: {
+      bulk_action_id: string;
+      /** @enum {string} */
+      action: "pause" | "resume" | "retry" | "cancel" | "revoke";
+      /** @enum {string} */
+      target_type: "run" | "access_key";
+      selection:
+        | {
+            run_ids: string[];
+          }
+        | {
+            key_ids: string[];
+          }
+        | {
+            filter: {
+              [key: string]: unknown;
+            };
+          };
+      /** @enum {string} */
+      status: "pending" | "running" | "completed" | "failed";
+      matched: number;
+      allowed: number;
+      not_allowed: {
+        /**
+         * @description `not_found`: no such target in the organization; `status`: its state does not allow the action.
+         * @enum {string}
+         */
+        reason: "not_found" | "status" | "error";
+        /** @description The state that refused the action (`status` reasons). */
+        status: string | null;
+        count: number;
+      }[];
+      /** @description Targets to account for: matched plus ids not found. */
+      total: number;
+      /** @description done + skipped + failed: equals total when finished. */
+      processed: number;
+      counts: {
+        done: number;
+        skipped: number;
+        failed: number;
+      };
+      skipped_reasons: {
+        /**
+         * @description `not_found`: no such target in the organization; `status`: its state does not allow the action.
+         * @enum {string}
+         */
+        reason: "not_found" | "status" | "error";
+        /** @description The state that refused the action (`status` reasons). */
+        status: string | null;
+        count: number;
+      }[];
+      started_by: {
+        type: string;
+        id: string | null;
+        label: string | null;
+      };
+      /** Format: date-time */
+      started_at: string;
+      completed_at: string | null;
+      error: string | null;
+    };
+    BulkDecideBody: {
+      exception_ids: string[];
+      /** @enum {string} */
+      resolution: "approved" | "rejected";
+      reason?: string;
+      /** @default false */
+      take_over?: boolean;
+    };
+    BulkDecideResult: {
+      results: {
+        exception_id: string;
+        /** @enum {string} */
+        outcome: "decided" | "skipped" | "failed";
+        code: string | null;
+        message: string | null;
+      }[];
+      decided: number;
+      skipped: number;
+      failed: number;
+    };
+    BulkPreview: {
+      /** @enum {string} */
+      action: "pause" | "resume" | "retry" | "cancel" | "revoke";
+      /** @enum {string} */
+      target_type: "run" | "access_key";
+      /** @description Targets of the selection found in the organization. */
+      matched: number;
+      /** @description Of those, the ones whose state allows the action now. */
+      allowed: number;
+      not_allowed: {
+        /**
+         * @description `not_found`: no such target in the organization; `status`: its state does not allow the action.
+         * @enum {string}
+         */
+        reason: "not_found" | "status" | "error";
+        /** @description The state that refused the action (`status` reasons). */
+        status: string | null;
+        count: number;
+      }[];
+      /** @description The first ten allowed targets, newest first. */
+      sample: {
+        id: string;
+        /** @description The run's agent, or the key's name. */
+        name: string;
+        status: string;
+      }[];
+    };
+    BulkPreviewBody: {
+      /** @enum {string} */
+      action: "pause" | "resume" | "retry" | "cancel" | "revoke";
+      selection:
+        | {
+            run_ids: string[];
+          }
+        | {
+            key_ids: string[];
+          }
+        | {
+            filter: {
+              [key: string]: unknown;
+            };
+          };
+    };
     ChangeRoleBody: {
       /** @enum {string} */
       role: "admin" | "support";
+    };
+    ClaimBody: {
+      /** @default false */
+      take_over?: boolean;
+    };
+    ConsoleApprovalList: {
+      approvals: {
+        exception_id: string;
+        step_id: string | null;
+        item_id: string;
+        /** @description The item as the step saw it. */
+        data: unknown;
+        error: string | null;
+        /** @constant */
+        requires_human_review: true;
+        blocking: boolean;
+        /** @description The decision; null while the approval is open. */
+        resolution: ("approved" | "rejected" | "modified") | null;
+        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+        resolved_by: string | null;
+        resolved_at: string | null;
+        /** @description The reason given with the decision, if any. */
+        reason: string | null;
+        index: number | null;
+        claimed_by: string | null;
+        claimed_until: string | null;
+        diff:
+          | {
+              path: string;
+              before: unknown;
+              after: unknown;
+            }[]
+          | null;
+      }[];
+      decisions: {
+        exception_id: string;
+        step_id: string | null;
+        item_id: string;
+        /** @description The item as the step saw it. */
+        data: unknown;
+        error: string | null;
+        /** @constant */
+        requires_human_review: true;
+        blocking: boolean;
+        /** @description The decision; null while the approval is open. */
+        resolution: ("approved" | "rejected" | "modified") | null;
+        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+        resolved_by: string | null;
+        resolved_at: string | null;
+        /** @description The reason given with the decision, if any. */
+        reason: string | null;
+        index: number | null;
+        claimed_by: string | null;
+        claimed_until: string | null;
+        diff:
+          | {
+              path: string;
+              before: unknown;
+              after: unknown;
+            }[]
+          | null;
+      }[];
     };
     ConsoleChatReply: {
       /** @constant */
@@ -1919,6 +2514,16 @@ export interface components {
       timestamp: string;
       cost: number;
       model: string | null;
+    };
+    ConsoleResolveBody: {
+      exception_id: string;
+      /** @enum {string} */
+      resolution: "approved" | "rejected" | "modified";
+      modified_data?: unknown;
+      /** @description Why: stored with the decision and shown with it (optional here; the console asks for one on reject). */
+      reason?: string;
+      /** @default false */
+      take_over?: boolean;
     };
     ConversationAccepted: {
       /** @constant */
@@ -2132,6 +2737,14 @@ export interface components {
       url: string;
       emailed: boolean;
     };
+    DecideBody: {
+      /** @enum {string} */
+      resolution: "approved" | "rejected" | "modified";
+      modified_data?: unknown;
+      reason?: string;
+      /** @default false */
+      take_over?: boolean;
+    };
     DeletedFile: {
       file_id: string;
       /** @constant */
@@ -2145,6 +2758,65 @@ export interface components {
       name: string;
       /** @constant */
       deleted: true;
+    };
+    DeliveryDetail: {
+      id: string;
+      event: string;
+      url: string;
+      /** @description The agent; null for an alert of a rule that watches every agent (or none). */
+      agent_id: string | null;
+      /** @description The message or run id; for an alert event, its `alt_...` id. */
+      subject_id: string;
+      /** @description The session of a message subject (its thread in the console); null otherwise. */
+      session_id: string | null;
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed";
+      attempts: {
+        number: number;
+        /** Format: date-time */
+        started_at: string;
+        duration_ms: number;
+        status_code: number | null;
+        error: string | null;
+        /** @description The first 2 KiB of the answer. */
+        response_body: string | null;
+      }[];
+      last_status_code: number | null;
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      delivered_at: string | null;
+      request: {
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The exact JSON sent. */
+        body: string;
+      };
+    };
+    DeliveryList: {
+      deliveries: components["schemas"]["DeliverySummary"][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    DeliverySummary: {
+      id: string;
+      event: string;
+      url: string;
+      /** @description The agent; null for an alert of a rule that watches every agent (or none). */
+      agent_id: string | null;
+      /** @description The message or run id; for an alert event, its `alt_...` id. */
+      subject_id: string;
+      /** @description The session of a message subject (its thread in the console); null otherwise. */
+      session_id: string | null;
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      last_status_code: number | null;
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      delivered_at: string | null;
     };
     EchoRuntime: {
       /** @constant */
@@ -2742,6 +3414,85 @@ export interface components {
       has_more: boolean;
       next_cursor: string | null;
     };
+    OrgRunDetail: {
+      run_id: string;
+      agent_id: string;
+      status: components["schemas"]["RunStatus"];
+      progress_percent: number;
+      /** @description null until the engine starts the run. */
+      started_at: string | null;
+      /** @description null until the run ends. */
+      completed_at: string | null;
+      duration_seconds: number;
+      /** @description For example `event`. */
+      trigger_type: string;
+      /** @description null, or a human-readable reason the run failed. */
+      error: string | null;
+      /** @description The agent version whose definition the run uses for its whole life (null: a run from before versions). */
+      agent_version: number | null;
+      summary: {
+        total_processed: number;
+        successful: number;
+        failed: number;
+        exceptions: number;
+        skipped: number;
+      };
+      item_counts: {
+        completed: number;
+        failed: number;
+        needs_review: number;
+        total: number;
+      };
+      output_files: components["schemas"]["OutputFile"][];
+      /** @description The run's audit trail, oldest first. */
+      events: components["schemas"]["RunEvent"][];
+      agent_name: string;
+      /** Format: date-time */
+      created_at: string;
+      inputs: unknown;
+      allowed_actions: ("pause" | "resume" | "retry" | "cancel")[];
+      /** @description The finished run this one was started again from. */
+      rerun_of: string | null;
+      /** @description The runs started again from this one, newest first (at most 20). */
+      reruns: string[];
+    };
+    OrgRunPage: {
+      runs: {
+        run_id: string;
+        agent_id: string;
+        status: components["schemas"]["RunStatus"];
+        progress_percent: number;
+        /** @description null until the engine starts the run. */
+        started_at: string | null;
+        /** @description null until the run ends. */
+        completed_at: string | null;
+        duration_seconds: number;
+        /** @description For example `event`. */
+        trigger_type: string;
+        /** @description null, or a human-readable reason the run failed. */
+        error: string | null;
+        /** @description The agent version whose definition the run uses for its whole life (null: a run from before versions). */
+        agent_version: number | null;
+        summary: {
+          total_processed: number;
+          successful: number;
+          failed: number;
+          exceptions: number;
+          skipped: number;
+        };
+        item_counts: {
+          completed: number;
+          failed: number;
+          needs_review: number;
+          total: number;
+        };
+        agent_name: string;
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
     OrgSessionPage: {
       sessions: {
         session_id: string;
@@ -2883,6 +3634,11 @@ export interface components {
       /** @constant */
       removed: true;
     };
+    RerunBody: {
+      inputs: {
+        [key: string]: unknown;
+      };
+    };
     ResolveBody: {
       exception_id: string;
       /** @enum {string} */
@@ -2906,6 +3662,45 @@ export interface components {
     RestoreBody: {
       base_version?: number;
       note?: string & unknown;
+    };
+    ReviewItem: {
+      exception_id: string;
+      step_id: string | null;
+      item_id: string;
+      /** @description The item as the step saw it. */
+      data: unknown;
+      error: string | null;
+      /** @constant */
+      requires_human_review: true;
+      blocking: boolean;
+      /** @description The decision; null while the approval is open. */
+      resolution: ("approved" | "rejected" | "modified") | null;
+      /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+      resolved_by: string | null;
+      resolved_at: string | null;
+      /** @description The reason given with the decision, if any. */
+      reason: string | null;
+      index: number | null;
+      claimed_by: string | null;
+      claimed_until: string | null;
+      diff:
+        | {
+            path: string;
+            before: unknown;
+            after: unknown;
+          }[]
+        | null;
+      run_id: string;
+      run_status: string;
+      agent_id: string;
+      agent_name: string;
+      /** Format: date-time */
+      waiting_since: string;
+    };
+    ReviewPage: {
+      items: components["schemas"]["ReviewItem"][];
+      has_more: boolean;
+      next_cursor: string | null;
     };
     RevokedInvitation: {
       invitation_id: string;
@@ -2980,6 +3775,36 @@ export interface components {
       triggered_by: string | null;
       /** Format: date-time */
       at: string;
+    };
+    RunItemPage: {
+      items: {
+        item_id: string;
+        index: number;
+        status: string;
+        step_id: string | null;
+        data: unknown;
+        result: unknown;
+        error: string | null;
+        exception: boolean;
+        resolution: string | null;
+        updated_at: string;
+        timeline: {
+          step_id: string;
+          /** @enum {string} */
+          type: "transform" | "fail" | "review" | "skip" | "http" | "llm" | "wait";
+          /** @description 1 the first time; more after a retry, an approval or a handover. */
+          attempt: number;
+          /** Format: date-time */
+          started_at: string;
+          /** @description Measured for http, llm and wait calls; null for expression steps. */
+          duration_ms: number | null;
+          /** @enum {string} */
+          outcome: "completed" | "not_applied" | "skipped" | "failed" | "needs_review";
+          error: string | null;
+        }[];
+      }[];
+      has_more: boolean;
+      next_cursor: string | null;
     };
     RunList: components["schemas"]["RunListItem"][];
     RunListItem: {
@@ -3135,6 +3960,23 @@ export interface components {
       created_at: string | null;
       /** @description The last 4 characters of the secret. */
       hint: string | null;
+    };
+    StartBulkActionBody: {
+      /** @enum {string} */
+      action: "pause" | "resume" | "retry" | "cancel" | "revoke";
+      selection:
+        | {
+            run_ids: string[];
+          }
+        | {
+            key_ids: string[];
+          }
+        | {
+            filter: {
+              [key: string]: unknown;
+            };
+          };
+      expected_count?: number;
     };
     StartRunBody: {
       /** @description The workflow's input fields, as a trigger's body holds them. */
@@ -3582,6 +4424,27 @@ export interface components {
      *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
      *
      *     `invalid_resolution`: approvals: the resolution is not `approved`, `rejected` or `modified`.
+     */
+    Error400_invalid_json_invalid_request_invalid_resolution: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_json" | "invalid_request" | "invalid_resolution";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_resolution`: approvals: the resolution is not `approved`, `rejected` or `modified`.
      *
      *     `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
      */
@@ -3595,6 +4458,53 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_json" | "invalid_request" | "invalid_resolution" | "runtime_not_applicable";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_status`: list runs: the `status` filter is not a run state.
+     */
+    Error400_invalid_json_invalid_request_invalid_status: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_json" | "invalid_request" | "invalid_status";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_json`: the body is not valid JSON, or is empty.
+     *
+     *     `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `runtime_not_applicable`: a session route on a workflow agent, or a run route on a conversational agent.
+     *
+     *     `file_not_found`: a file reference names an unknown file, or one of another agent or organization; `details: {file_id, field}`.
+     *
+     *     `invalid_callback_url`: `callback_url` of a trigger or an agent is not an http(s) URL of at most 2048 characters, or carries credentials; `details.fields`.
+     */
+    Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?:
+              "invalid_json" | "invalid_request" | "runtime_not_applicable" | "file_not_found" | "invalid_callback_url";
           };
         };
       };
@@ -3643,6 +4553,25 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "invalid_request";
+          };
+        };
+      };
+    };
+    /**
+     * @description `invalid_request`: the body, path, query or a header fails validation; `details.fields` lists `{field, message}`.
+     *
+     *     `invalid_status`: list runs: the `status` filter is not a run state.
+     */
+    Error400_invalid_request_invalid_status: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_request" | "invalid_status";
           };
         };
       };
@@ -4070,6 +4999,27 @@ export interface components {
      *
      *     `agent_not_found`: the agent does not exist or belongs to another organization.
      *
+     *     `run_not_found`: the run does not exist, or belongs to another agent.
+     */
+    Error404_organization_not_found_agent_not_found_run_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "agent_not_found" | "run_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `agent_not_found`: the agent does not exist or belongs to another organization.
+     *
      *     `session_not_found`: the session does not exist, or belongs to another agent or organization.
      */
     Error404_organization_not_found_agent_not_found_session_not_found: {
@@ -4122,6 +5072,84 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "organization_not_found" | "alert_rule_not_found" | "agent_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `approval_not_found`: no open approval with this `exception_id` in the run.
+     */
+    Error404_organization_not_found_approval_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "approval_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `approval_not_found`: no open approval with this `exception_id` in the run.
+     *
+     *     `run_not_found`: the run does not exist, or belongs to another agent.
+     */
+    Error404_organization_not_found_approval_not_found_run_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "approval_not_found" | "run_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `bulk_action_not_found`: console: no bulk action with this id in the organization.
+     */
+    Error404_organization_not_found_bulk_action_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "bulk_action_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `delivery_not_found`: console: no such callback delivery in this organization.
+     */
+    Error404_organization_not_found_delivery_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "delivery_not_found";
           };
         };
       };
@@ -4200,6 +5228,46 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "organization_not_found" | "member_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `run_not_found`: the run does not exist, or belongs to another agent.
+     */
+    Error404_organization_not_found_run_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "run_not_found";
+          };
+        };
+      };
+    };
+    /**
+     * @description `organization_not_found`: the organization does not exist, or the token's user is not a member.
+     *
+     *     `run_not_found`: the run does not exist, or belongs to another agent.
+     *
+     *     `approval_not_found`: no open approval with this `exception_id` in the run.
+     */
+    Error404_organization_not_found_run_not_found_approval_not_found: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "organization_not_found" | "run_not_found" | "approval_not_found";
           };
         };
       };
@@ -4335,6 +5403,44 @@ export interface components {
         };
       };
     };
+    /**
+     * @description `agent_archived`: a trigger or upload for an archived agent; `details: {agent_id, archived_at}`.
+     *
+     *     `invalid_state_transition`: a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.
+     */
+    Error409_agent_archived_invalid_state_transition: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "agent_archived" | "invalid_state_transition";
+          };
+        };
+      };
+    };
+    /**
+     * @description `approval_claimed`: console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.
+     *
+     *     `invalid_state_transition`: a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.
+     */
+    Error409_approval_claimed_invalid_state_transition: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "approval_claimed" | "invalid_state_transition";
+          };
+        };
+      };
+    };
     /** @description `conflict`: console: inviting or accepting for someone who already belongs to the organization. */
     Error409_conflict: {
       headers: {
@@ -4431,6 +5537,25 @@ export interface components {
         };
       };
     };
+    /**
+     * @description `invalid_state_transition`: a run control from a state that does not allow it; `details: {current_status, allowed_actions}`.
+     *
+     *     `approval_claimed`: console: another member claimed this review item (15 minutes); decide it with `take_over: true`; `details: {claimed_by}`.
+     */
+    Error409_invalid_state_transition_approval_claimed: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "invalid_state_transition" | "approval_claimed";
+          };
+        };
+      };
+    };
     /** @description `last_admin`: console: removing or demoting the last admin. */
     Error409_last_admin: {
       headers: {
@@ -4508,6 +5633,21 @@ export interface components {
           error?: {
             /** @enum {unknown} */
             code?: "secret_in_use";
+          };
+        };
+      };
+    };
+    /** @description `selection_changed`: console: a bulk action started with an `expected_count` that its selection no longer has; `details: {allowed, expected_count}`. */
+    Error409_selection_changed: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["ErrorEnvelope"] & {
+          error?: {
+            /** @enum {unknown} */
+            code?: "selection_changed";
           };
         };
       };
@@ -7886,6 +9026,267 @@ export interface operations {
       404: components["responses"]["Error404_organization_not_found"];
     };
   };
+  listBulkActions: {
+    parameters: {
+      query?: {
+        /** @description Maximum bulk actions to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bulk actions. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkActionPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  startBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["StartBulkActionBody"];
+      };
+    };
+    responses: {
+      /** @description Started. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkActionRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_status"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      409: components["responses"]["Error409_selection_changed"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  getBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The bulk action (`bulk_...`).
+         * @example bulk_0Vk2Lm4Np6Qr8St1Uv3Wx5
+         */
+        bulk_action_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bulk action. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkActionRecord"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_bulk_action_not_found"];
+    };
+  };
+  previewBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BulkPreviewBody"];
+      };
+    };
+    responses: {
+      /** @description What the action would do. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkPreview"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_status"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Only deliveries created at or after this instant (RFC 3339, or a date). */
+        from?: string;
+        /** @description Only deliveries created before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description Only deliveries in this state: `pending`, `delivered` or `failed`. */
+        status?: "pending" | "delivered" | "failed";
+        /** @description Only this agent's deliveries (`agt_...`). */
+        agent_id?: string;
+        /** @description `true`: only deliveries that gave up (`failed`); `false`: the others. */
+        has_error?: "true" | "false";
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row. */
+        cursor?: string;
+        /** @description Maximum deliveries to return (default 20, capped at 100). */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  getDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The delivery (`dlv_...`).
+         * @example dlv_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_delivery_not_found"];
+    };
+  };
+  redeliverDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description The delivery (`dlv_...`).
+         * @example dlv_0VdXm5Qr7St8Uv9Wx0Yz1a
+         */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued again. */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliverySummary"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      403: components["responses"]["Error403_forbidden"];
+      404: components["responses"]["Error404_organization_not_found_delivery_not_found"];
+    };
+  };
   listExports: {
     parameters: {
       query?: {
@@ -8572,6 +9973,558 @@ export interface operations {
       404: components["responses"]["Error404_organization_not_found"];
       413: components["responses"]["Error413_payload_too_large"];
       415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listReviews: {
+    parameters: {
+      query?: {
+        /** @description Only this agent's items (`agt_...`). */
+        agent_id?: string;
+        /** @description Only items waiting since this instant or later. */
+        from?: string;
+        /** @description Only items waiting since before this instant. */
+        to?: string;
+        /** @description `claimed`: only items a member holds now; `unclaimed`: the others. */
+        claimed?: "claimed" | "unclaimed";
+        /** @description Maximum items to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The items. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ReviewPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  claimReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description An item waiting for a person's decision (`exc_...`), as the review list names it.
+         * @example exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z
+         */
+        exception_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ClaimBody"];
+      };
+    };
+    responses: {
+      /** @description The item, claimed. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ReviewItem"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_approval_not_found"];
+      409: components["responses"]["Error409_approval_claimed_invalid_state_transition"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  resolveReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description An item waiting for a person's decision (`exc_...`), as the review list names it.
+         * @example exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z
+         */
+        exception_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DecideBody"];
+      };
+    };
+    responses: {
+      /** @description Decided. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ResolveResult"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_resolution"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_approval_not_found_run_not_found"];
+      409: components["responses"]["Error409_approval_claimed_invalid_state_transition"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  resolveReviews: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BulkDecideBody"];
+      };
+    };
+    responses: {
+      /** @description Each item's outcome. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkDecideResult"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  listOrganizationRuns: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (RFC 3339, or a date). */
+        from?: string;
+        /** @description Only runs created before this instant (RFC 3339, or a date: through its end, UTC). */
+        to?: string;
+        /** @description Only this agent's runs (`agt_...`). */
+        agent_id?: string;
+        /** @description Only runs in this state: `pending`, `running`, `completed`, `failed`, `needs_review`, `cancelled`, `paused`. */
+        status?: "pending" | "running" | "completed" | "failed" | "needs_review" | "cancelled" | "paused";
+        /** @description Only runs whose `user_id` input is this value. */
+        user_id?: string;
+        /** @description `true`: only failed runs; `false`: the others. */
+        has_error?: "true" | "false";
+        /** @description With `agent_id`: only the runs of this version of it. */
+        agent_version?: string;
+        /** @description Maximum runs to return (default 20, capped at 100). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The runs. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_invalid_status"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found"];
+    };
+  };
+  getOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+    };
+  };
+  listOrganizationRunApprovals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The approvals and decisions. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ConsoleApprovalList"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+    };
+  };
+  resolveOrganizationRunApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ConsoleResolveBody"];
+      };
+    };
+    responses: {
+      /** @description Decided. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ResolveResult"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_invalid_resolution"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found_approval_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition_approval_claimed"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  cancelOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+    };
+  };
+  listOrganizationRunItems: {
+    parameters: {
+      query?: {
+        /** @description Only items in this state: `pending`, `completed`, `failed`, `needs_review`, `skipped` (else `400 invalid_status`). */
+        status?: string;
+        /** @description Maximum items to return (default 50, capped at 200). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The items. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunItemPage"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request_invalid_status"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+    };
+  };
+  pauseOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+    };
+  };
+  rerunOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RerunBody"];
+      };
+    };
+    responses: {
+      /** @description The new run. */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunAccepted"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_agent_not_found_run_not_found"];
+      409: components["responses"]["Error409_agent_archived_invalid_state_transition"];
+      413: components["responses"]["Error413_payload_too_large"];
+      415: components["responses"]["Error415_unsupported_media_type"];
+    };
+  };
+  resumeOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
+    };
+  };
+  retryOrganizationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The organization (`org_...`); the token's user must be a member.
+         * @example org_0VdXgk9Qm2N8pR4sT6uV1w
+         */
+        org_id: string;
+        /**
+         * @description A run of any agent of the organization (`run_...`).
+         * @example run_0VdXi2Mn4Pq5Rs6Tu7Vw8x
+         */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run after the move. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OrgRunDetail"];
+        };
+      };
+      400: components["responses"]["Error400_invalid_request"];
+      401: components["responses"]["Error401_unauthorized"];
+      404: components["responses"]["Error404_organization_not_found_run_not_found"];
+      409: components["responses"]["Error409_invalid_state_transition"];
     };
   };
   searchOrganization: {

@@ -17,6 +17,8 @@ import { wrapRoute, type BaseCtx, type RouteHandler } from "./handler";
 export interface Member {
   userId: string;
   email: string;
+  /** Their display name, when they gave one (a review claim shows it). */
+  name: string | null;
   /** `token`: a user token (no Origin check); `session`: the console's session cookie. */
   via: "token" | "session";
 }
@@ -33,12 +35,12 @@ async function member(req: Request): Promise<Member> {
   const authorization = req.headers.get("authorization");
   if (authorization !== null) {
     const user = await verifyUserToken(bearerToken(authorization));
-    return { userId: user.userId, email: user.email, via: "token" };
+    return { userId: user.userId, email: user.email, name: user.name, via: "token" };
   }
   if (!SAFE_METHODS.has(req.method)) requireSameOrigin(req);
   const user = await sessionUserRow();
   if (!user) throw new ApiError("unauthorized", "Missing or invalid user token, and no console session.");
-  return { userId: user.id, email: user.email, via: "session" };
+  return { userId: user.id, email: user.email, name: user.name, via: "session" };
 }
 
 /**

@@ -1,5 +1,6 @@
 // The shared review inbox and the console's live updates (docs/console.md, Reviews and Live
-// updates): requests and answers of /api/console/reviews and /api/console/changes. Browser-safe.
+// updates): requests and answers of the organization API's reviews (/api/v1/organizations/{org_id}/reviews)
+// and of /api/console/changes. Browser-safe.
 import { z } from "zod";
 import { idString, inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
 import { ConsoleApproval, RESOLUTIONS } from "../runs/schemas";

@@ -97,7 +97,7 @@ export const RunItemsQuery = z.object({
   cursor: queryCursor,
 });
 
-export const ConsoleRunParams = z.object({ run_id: z.string() });
+export const OrgRunParams = z.object({ run_id: z.string() });
 
 // Response shapes (docs/workflows.md, Run fields): the records of record.ts, the trigger's and
 // the approvals' answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
@@ -198,8 +198,8 @@ export const ResolveResult = z.strictObject({
   reason: z.string().nullable(),
 });
 
-// Answers of the console API (app/api/console/runs), typed for the console's query hooks
-// (components/console/queries.ts).
+// Answers of the organization API's runs across agents (app/api/v1/organizations/[org_id]/runs), typed
+// for the console's query hooks too (components/console/queries.ts).
 
 export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
 export const CONTROL_VALUES = ["pause", "resume", "retry", "cancel"] as const;

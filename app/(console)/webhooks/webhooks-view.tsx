@@ -149,7 +149,7 @@ function Deliveries() {
   const list = useDeliveries(
     { status, agentId, cursor: url.cursor, limit: url.limit, filters: more },
     // Live while a listed delivery is still being tried.
-    { refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3_000 : false) },
+    { refetchInterval: (q) => (q.state.data?.deliveries.some((d) => d.status === "pending") ? 3_000 : false) },
   );
   const fields: FilterField[] = [
     { kind: "status", options: DELIVERY_STATUSES.map((s) => [s, statusLabel(s)] as const) },
@@ -184,7 +184,7 @@ function Deliveries() {
       />
       <ListBody
         query={list}
-        rows={(d) => d.data}
+        rows={(d) => d.deliveries}
         noun="deliveries"
         paging={url.paging}
         filtered={url.filtered}

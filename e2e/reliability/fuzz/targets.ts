@@ -244,6 +244,8 @@ export async function setupFixtures(): Promise<Fixtures> {
       freshSecret: async () => "fuzz-secret",
       // None started here: the bulk action route answers 404 bulk_action_not_found.
       bulkActionId: "bulk_fuzz",
+      // The fuzz's run waiting for review (a decision may have settled it: then the routes answer their 404s or 409s).
+      freshReview: async () => ({ runId: review.body.run_id, exceptionId: f.exceptionId }),
       freshView: async () => "view_fuzz",
       freshFile: async () => upload.body.file_id,
       // None made here: the rule routes answer 404 alert_rule_not_found.

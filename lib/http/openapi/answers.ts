@@ -3,12 +3,14 @@
 // schema is written once, in the contract (ARCHITECTURE.md, Route contracts).
 import type { z } from "zod";
 import * as agents from "../../agents/schemas";
+import * as bulk from "../../bulk/schemas";
 import * as callbacks from "../../callbacks/schemas";
 import * as conversations from "../../conversations/schemas";
 import * as evaluations from "../../evaluations/schemas";
 import * as files from "../../files/schemas";
 import * as keys from "../../keys/schemas";
 import * as orgs from "../../orgs/schemas";
+import * as reviews from "../../reviews/schemas";
 import * as runs from "../../runs/schemas";
 import * as secrets from "../../secrets/schemas";
 import { jsonSchemaOf, markerOf, type Answer, type AnswerDoc } from "../contract";
@@ -23,7 +25,20 @@ const isSchema = (value: unknown): value is z.ZodType => typeof value === "objec
  */
 const NAMES = (() => {
   const names = new Map<z.ZodType, string>();
-  for (const mod of [parts, agents, callbacks, conversations, evaluations, files, keys, orgs, runs, secrets]) {
+  for (const mod of [
+    parts,
+    agents,
+    bulk,
+    callbacks,
+    conversations,
+    evaluations,
+    files,
+    keys,
+    orgs,
+    reviews,
+    runs,
+    secrets,
+  ]) {
     for (const [name, value] of Object.entries(mod)) if (isSchema(value) && !names.has(value)) names.set(value, name);
   }
   return names;

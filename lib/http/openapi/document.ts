@@ -259,6 +259,19 @@ const TAGS = [
     name: "Webhook signing secret",
     description: "Management API: the secret that signs completion callbacks and alert events.",
   },
+  {
+    name: "Runs across agents",
+    description: "Management API: the runs of every workflow agent, their items, approvals, controls and reruns.",
+  },
+  { name: "Reviews", description: "Management API: the items waiting for a person's decision, claimed and decided." },
+  {
+    name: "Bulk actions",
+    description: "Management API: one run control on many runs, or many Access Keys revoked, previewed first.",
+  },
+  {
+    name: "Callback deliveries",
+    description: "Management API: the completion callbacks and alert events sent, their attempts, and sending again.",
+  },
   { name: "Service", description: "Health and this document; no authentication." },
   {
     name: "Completion callbacks",

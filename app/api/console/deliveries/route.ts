@@ -1,5 +1,0 @@
-import { listDeliveries } from "@/lib/callbacks/service";
-import { withConsole } from "@/lib/http/console";
-import * as contract from "./contract";
-
-export const GET = withConsole(contract.GET, ({ organizationId, query }) => listDeliveries(organizationId, query));

@@ -1,4 +1,0 @@
-import { consoleControlRoute } from "@/lib/http/run-routes";
-import * as contract from "./contract";
-
-export const POST = consoleControlRoute("pause", contract.POST);

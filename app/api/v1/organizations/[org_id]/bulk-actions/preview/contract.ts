@@ -1,0 +1,39 @@
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { TAG, bulkActionRecord, bulkPreview } from "@/lib/http/openapi/org-work";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { BulkPreview, BulkPreviewBody } from "@/lib/bulk/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/bulk-actions/preview",
+  auth: "member",
+  body: BulkPreviewBody,
+  responses: { 200: BulkPreview },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "invalid_status"],
+  openapi: (c) => ({
+    operationId: "previewBulkAction",
+    summary: "Preview a bulk action",
+    tag: TAG.bulk,
+    description:
+      "A dry run of `startBulkAction` (the same roles): how many targets the selection matches, how many of " +
+      "them the action applies to now, why the others would be skipped, and the first ten. Changes nothing.",
+    parameters: [ORG_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("BulkPreviewBody", BulkPreviewBody), {
+        cancel: {
+          summary: "Cancel the paused runs of an agent",
+          value: { action: "cancel", selection: bulkActionRecord.selection },
+        },
+      }),
+    },
+    responses: {
+      "200": {
+        description: "What the action would do.",
+        examples: { preview: { summary: "Two of three", value: bulkPreview } },
+      },
+    },
+  }),
+});

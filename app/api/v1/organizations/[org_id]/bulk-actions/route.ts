@@ -1,0 +1,14 @@
+import { listBulkActions, startBulkAction } from "@/lib/bulk/service";
+import { withMember } from "@/lib/http/member";
+import { Reply } from "@/lib/http/handler";
+import * as contract from "./contract";
+
+export const GET = withMember(contract.GET, ({ organizationId, query }) =>
+  listBulkActions({ organizationId, ...query }),
+);
+
+export const POST = withMember(
+  contract.POST,
+  async ({ organizationId, role, actor, body, baseUrl }) =>
+    new Reply(await startBulkAction({ organizationId, role, actor, input: body, baseUrl }), 202),
+);

@@ -1,0 +1,39 @@
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { DELIVERY_ID, TAG, deliverySummary } from "@/lib/http/openapi/org-work";
+import { DeliveryParams, DeliverySummary } from "@/lib/callbacks/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/deliveries/[delivery_id]/redeliver",
+  auth: "member",
+  admin: true,
+  params: DeliveryParams,
+  responses: { 202: DeliverySummary },
+  errors: [...ADMIN_ERRORS, "invalid_request", "delivery_not_found"],
+  openapi: () => ({
+    operationId: "redeliverDelivery",
+    summary: "Send a delivery again",
+    tag: TAG.deliveries,
+    description:
+      "Admin only. The same request is sent again at once, with a new round of retries; its attempts so far " +
+      "stay in its history. Written to the audit log (`callback_delivery.redelivered`).",
+    parameters: [ORG_ID, DELIVERY_ID],
+    responses: {
+      "202": {
+        description: "Queued again.",
+        examples: {
+          queued: {
+            summary: "Pending again",
+            value: {
+              ...deliverySummary,
+              status: "pending",
+              next_attempt_at: deliverySummary.created_at,
+              delivered_at: null,
+            },
+          },
+        },
+      },
+    },
+  }),
+});

@@ -1,0 +1,36 @@
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { EXCEPTION_ID, TAG, reviewItem } from "@/lib/http/openapi/org-work";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ClaimBody, ReviewItem, ReviewParams } from "@/lib/reviews/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/reviews/[exception_id]/claim",
+  auth: "member",
+  params: ReviewParams,
+  body: ClaimBody,
+  responses: { 200: ReviewItem },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "approval_not_found", "approval_claimed", "invalid_state_transition"],
+  openapi: (c) => ({
+    operationId: "claimReview",
+    summary: "Claim an item for review",
+    tag: TAG.reviews,
+    description:
+      "Every member. Holds the item for the caller for 15 minutes (claiming it again renews the hold), so that " +
+      "two people do not decide it at once. An item another member holds is `409 approval_claimed` unless " +
+      "`take_over` (written to the audit log). An item decided already, or whose run no longer waits, is " +
+      "`404 approval_not_found` or `409 invalid_state_transition`.",
+    parameters: [ORG_ID, EXCEPTION_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("ClaimBody", ClaimBody), {
+        claim: { summary: "Claim it", value: { take_over: false } },
+      }),
+    },
+    responses: {
+      "200": { description: "The item, claimed.", examples: { claimed: { summary: "Claimed", value: reviewItem } } },
+    },
+  }),
+});

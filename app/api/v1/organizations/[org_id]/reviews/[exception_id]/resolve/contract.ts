@@ -1,0 +1,51 @@
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { EXCEPTION_ID, TAG } from "@/lib/http/openapi/org-work";
+import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { DecideBody, ReviewParams } from "@/lib/reviews/schemas";
+import { ResolveResult } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/reviews/[exception_id]/resolve",
+  auth: "member",
+  params: ReviewParams,
+  body: DecideBody,
+  responses: { 200: ResolveResult },
+  errors: [
+    ...USER_ERRORS,
+    ...JSON_BODY_ERRORS,
+    "approval_not_found",
+    "approval_claimed",
+    "run_not_found",
+    "invalid_resolution",
+    "invalid_state_transition",
+  ],
+  openapi: (c) => ({
+    operationId: "resolveReview",
+    summary: "Decide an item",
+    tag: TAG.reviews,
+    description:
+      "Every member. `approved`, `modified` (with `modified_data` as the item) or `rejected` (with a `reason`). " +
+      "An item another member holds is `409 approval_claimed` unless `take_over`. When it was its run's last " +
+      "open approval, the run resumes (`resumed: true`).",
+    parameters: [ORG_ID, EXCEPTION_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("DecideBody", DecideBody), {
+        approve: { summary: "Approve", value: { resolution: "approved" } },
+        reject: { summary: "Reject", value: { resolution: "rejected", reason: "duplicate order" } },
+      }),
+    },
+    responses: {
+      "200": {
+        description: "Decided.",
+        examples: {
+          resolved: { summary: "The last one", value: { ...ex.resolveResult, resolved_by: "ada@example.com" } },
+        },
+      },
+    },
+  }),
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import * as ex from "@/lib/http/openapi/examples";
+import { jsonContent } from "@/lib/http/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { ORG_RUN_ID, TAG } from "@/lib/http/openapi/org-work";
+import { CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { JsonObject } from "@/lib/validate";
+import { OrgRunParams, RunAccepted } from "@/lib/runs/schemas";
+import { route } from "@/lib/http/contract";
+
+const RerunBody = z.strictObject({ inputs: JsonObject });
+
+export const POST = route({
+  method: "POST",
+  path: "/api/v1/organizations/[org_id]/runs/[run_id]/rerun",
+  auth: "member",
+  params: OrgRunParams,
+  body: RerunBody,
+  responses: { 201: RunAccepted },
+  errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, ...CONSOLE_START_ERRORS, "run_not_found", "invalid_state_transition"],
+  openapi: (c) => ({
+    operationId: "rerunOrganizationRun",
+    summary: "Run a finished run again",
+    tag: TAG.runs,
+    description:
+      "Every member. A new run of the same agent and version from a finished run (`completed`, `failed` or " +
+      "`cancelled`; else `409 invalid_state_transition`), with `inputs` as given (the console offers the old " +
+      "ones to edit), checked as a trigger's. The new run names its origin (`rerun_of`).",
+    parameters: [ORG_ID, ORG_RUN_ID],
+    requestBody: {
+      required: true,
+      content: jsonContent(c.ref("RerunBody", RerunBody), {
+        again: { summary: "The same inputs", value: { inputs: ex.workflowInputs } },
+      }),
+    },
+    responses: {
+      "201": { description: "The new run.", examples: { started: { summary: "Started", value: ex.runAccepted } } },
+    },
+  }),
+});

@@ -137,8 +137,14 @@ describe("T-SECRET-1 server secrets never leave through an agent setting", () =>
 });
 
 /** Every run of 4 characters of `value` (what no answer or log line may carry), but its common "sk-" start. */
+/**
+ * The four-character runs of a value that could only come from it: those of lower-case letters and
+ * dashes alone ("k-se") are words of the log's own paths too (".../webhook-secret").
+ */
 const runsOf = (value: string) =>
-  Array.from({ length: value.length - 3 }, (_, i) => value.slice(i, i + 4)).filter((r) => !r.startsWith("sk-"));
+  Array.from({ length: value.length - 3 }, (_, i) => value.slice(i, i + 4)).filter(
+    (r) => !r.startsWith("sk-") && /[^a-z-]/.test(r),
+  );
 
 describe("T-SECRET-2 organization secrets are write-only, used only by their organization's agents", () => {
   const VALUE = "sk-org-a-model-key-0123456789abcdef";

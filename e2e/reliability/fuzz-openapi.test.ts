@@ -344,7 +344,11 @@ describe("the operations of the document", () => {
             true,
           );
           expectDocumented(o, res, json, where);
-          if (res.status === 400) {
+          // A pin to a version the agent does not have is checked before the rest of the body
+          // (docs/api.md, invalid_agent_version): the request is wrong there too, and that is named.
+          const pin = (c.body as { agent_version?: unknown } | undefined)?.agent_version;
+          const pinRefused = json?.error?.code === "invalid_agent_version" && pin !== undefined;
+          if (res.status === 400 && !pinRefused) {
             tally.invalid400++;
             expect(JSON.stringify(json.error), `${where}: the error does not name ${c.broken}`).toContain(
               c.broken === "(root)" ? "" : c.broken,

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { matchRoute, routeEntries, type RouteEntry } from "../../../lib/http/routes";
 import { routeTable } from "../../../scripts/route-table.mjs";
 import { addMember, invite, signIn, type ConsoleSession } from "../../api/console";
-import { CONSOLE_ROUTES, type ConsoleFixtures } from "../../api/console-routes";
+import { CONSOLE_ROUTES, HARMLESS_BULK_ACTION, type ConsoleFixtures } from "../../api/console-routes";
 import {
   call,
   createAgent,
@@ -52,6 +52,13 @@ const MANAGEMENT_EXAMPLES: Record<string, unknown[]> = {
   "POST /api/v1/organizations/[org_id]/access-keys": [{ name: "fuzz", permissions: ["agents:invoke"] }],
   "POST /api/v1/organizations/[org_id]/agents": [ECHO_AGENT, SIMPLE_WORKFLOW],
   "PATCH /api/v1/organizations/[org_id]/agents/[agent_id]": [{ name: "fuzzed" }, { runtime: { type: "echo" } }],
+  // What the console sends (these routes were the console API's until issue 31 moved them here).
+  "POST /api/v1/organizations/[org_id]/agents/[agent_id]/chat": [{ message: "fuzz" }],
+  "POST /api/v1/organizations/[org_id]/agents/[agent_id]/runs": [{ inputs: { rows: [{ a: 1 }] } }],
+  "POST /api/v1/organizations/[org_id]/bulk-actions": [HARMLESS_BULK_ACTION],
+  "POST /api/v1/organizations/[org_id]/bulk-actions/preview": [HARMLESS_BULK_ACTION],
+  "POST /api/v1/organizations/[org_id]/reviews/bulk": [{ exception_ids: ["exc_unknown"], resolution: "approved" }],
+  "POST /api/v1/organizations/[org_id]/runs/[run_id]/rerun": [{ inputs: { rows: [{ a: 2 }] } }],
 };
 
 /** Every (route, method) of the build's route table, with what the route lists of e2e/api add. */
@@ -60,7 +67,11 @@ export async function routeTargets(): Promise<RouteTarget[]> {
   const examples = new Map<string, ((f: Fixtures) => unknown)[]>(
     Object.entries(MANAGEMENT_EXAMPLES).map(([k, list]) => [k, list.map((b) => () => b)]),
   );
-  const kinds = new Map<string, Set<string>>();
+  const kinds = new Map<string, Set<string>>([
+    // The test console's chat and manual run take one kind of agent (the other is refused first).
+    ["POST /api/v1/organizations/[org_id]/agents/[agent_id]/chat", new Set(["conversational"])],
+    ["POST /api/v1/organizations/[org_id]/agents/[agent_id]/runs", new Set(["workflow"])],
+  ]);
   const add = (key: string, body: (f: Fixtures) => unknown) => examples.set(key, [...(examples.get(key) ?? []), body]);
   for (const r of ACCESS_KEY_ROUTES as RouteUnderTest[]) {
     const entry = matchRoute(table, r.path("agt_0fuzz0000000000000000"));

@@ -16,9 +16,9 @@ const wf = (name: string, steps: unknown[]) => ({
   workflow: { inputs: rowsInput, items: { from: "rows" }, steps },
 });
 
-/** A write through the console API with the page's session and origin: its answer. */
+/** A write through the organization API with the page's session cookie and origin: its answer. */
 async function consoleWrite(page: Page, path: string, data: unknown) {
-  const res = await page.request.post(`/api/console${path}`, { data, headers: { origin: ui().baseUrl } });
+  const res = await page.request.post(orgApi(path), { data, headers: { origin: ui().baseUrl } });
   expect(res.ok(), await res.text()).toBe(true);
   return res.json();
 }

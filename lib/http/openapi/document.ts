@@ -249,7 +249,10 @@ const TAGS = [
     name: "Search and timelines",
     description: "Management API: the console's search, and everything the organization holds about one end user.",
   },
-  { name: "Overview", description: "Management API: the organization at a glance (the console's home page)." },
+  {
+    name: "Organization overview",
+    description: "Management API: the organization at a glance (the console's home page).",
+  },
   {
     name: "Test console",
     description: "Management API: a person tries an agent: a draft chat, a manual run, the draft version too.",

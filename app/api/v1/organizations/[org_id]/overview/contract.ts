@@ -12,7 +12,7 @@ export const GET = route({
   openapi: () => ({
     operationId: "getOverview",
     summary: "The organization at a glance",
-    tag: "Overview",
+    tag: "Organization overview",
     description:
       "Every member. The console's home page: how many agents, live Access Keys and sessions today, runs by " +
       "status; the runs with items waiting for review; the latest failed runs and replies; live keys that " +

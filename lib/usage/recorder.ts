@@ -188,15 +188,18 @@ export function recordUsage(event: UsageEvent): void {
   if (state.events >= FLUSH_EVENTS) void flushUsage();
 }
 
+/** Dollars are fractions; every other counter is a whole number. */
+const FLOAT_COUNTERS = new Set<string>(["cost", "evaluation_cost"]);
+const valueSql = (column: string, value: number) =>
+  FLOAT_COUNTERS.has(column) ? P.sql`${value}::float8` : P.sql`${value}::bigint`;
+
 const upsert = (rows: Row[]) => P.sql`
 INSERT INTO usage_hourly (organization_id, agent_id, key_id, hour, ${P.raw(COUNTERS.map(([, c]) => c).join(", "))}, latency_buckets)
 VALUES ${P.join(
   rows.map(
     (r) =>
       P.sql`(${r.organizationId}, ${r.agentId}, ${r.keyId}, ${r.hour}::timestamp(3), ${P.join(
-        COUNTERS.map(([field, column]) =>
-          column === "cost" || column === "evaluation_cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
-        ),
+        COUNTERS.map(([field, column]) => valueSql(column, r[field])),
       )}, ${`{${r.buckets.join(",")}}`}::int[])`,
   ),
 )}
@@ -212,9 +215,7 @@ VALUES ${P.join(
   rows.map(
     (r) =>
       P.sql`(${r.organizationId}, ${r.agentId}, ${r.agentVersion}::int, ${r.hour}::timestamp(3), ${P.join(
-        VERSION_COUNTERS.map(([field, column]) =>
-          column === "cost" ? P.sql`${r[field]}::float8` : P.sql`${r[field]}::bigint`,
-        ),
+        VERSION_COUNTERS.map(([field, column]) => valueSql(column, r[field])),
       )}, ${`{${r.buckets.join(",")}}`}::int[])`,
   ),
 )}

@@ -3,7 +3,7 @@
 // by esbuild's parser (every export form: `export const GET`, `export { x as GET }`,
 // `export const { GET, POST } = handlers`). Called by scripts/prepare.mjs at build time. Also the
 // index of the route contracts (app/api/contracts.ts) and what the server needs of them.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -71,8 +71,24 @@ export function contractIndexSource(root) {
     ...files.map((_, i) => `  ...Object.values(${name(i)}),`),
     "];",
     "",
+    "/** Every contract by `METHOD /api/path/[param]`: what a typed caller names (components/console/use-api.ts). */",
+    "export interface ContractMap {",
+    ...files.flatMap((f, i) =>
+      contractMethods(root, f).map((m) => `  ${JSON.stringify(`${m} ${contractPath(f)}`)}: typeof ${name(i)}.${m};`),
+    ),
+    "}",
+    "",
   ].join("\n");
 }
+
+/** The methods a contract file exports (`export const GET = route({...})`, the one form contracts use). */
+function contractMethods(root, file) {
+  const text = readFileSync(path.join(root, file), "utf8");
+  return [...text.matchAll(/^export const ([A-Z]+) = route[<(]/gm)].map((m) => m[1]).filter((m) => METHODS.has(m));
+}
+
+/** `app/api/agents/[agent_id]/contract.ts` -> `/api/agents/[agent_id]`. */
+const contractPath = (file) => file.replace(/^app/, "").replace(/\/contract\.ts$/, "") || "/";
 
 /**
  * What server.ts needs of the contracts, read at build time from app/api/contracts.ts (bundled by

@@ -59,10 +59,14 @@ describe("route contracts", () => {
     }
     const patterns = new Set(table.map((r) => routePattern(r.file)));
     expect([...described.keys()].filter((p) => !patterns.has(p))).toEqual([]);
-    // Each contract sits beside its route: its path is its folder's.
+    // Each contract sits beside its route: its path is its folder's, and it is exported under its
+    // method (ContractMap's key, `METHOD path`, is read from the export).
     for (const file of contractFiles(root)) {
-      const exported = Object.values(await import(path.join(root, file))) as RouteContract[];
-      for (const c of exported) expect(c.path, file).toBe(routePattern(file.replace(/contract\.ts$/, "route.ts")));
+      const exported = Object.entries(await import(path.join(root, file))) as [string, RouteContract][];
+      for (const [name, c] of exported) {
+        expect(c.path, file).toBe(routePattern(file.replace(/contract\.ts$/, "route.ts")));
+        expect(c.method, file).toBe(name);
+      }
     }
   });
 

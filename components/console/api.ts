@@ -83,6 +83,23 @@ export const post = <T = unknown>(path: string, json?: unknown) => api<T>(path, 
 export const patch = <T = unknown>(path: string, json: unknown) => api<T>(path, { method: "PATCH", json });
 export const del = <T = unknown>(path: string) => api<T>(path, { method: "DELETE" });
 
+/** A paged list whole: `page(cursor)` answers the page after `cursor` (null: the first), until `next_cursor` is null. The other fields are the first page's. */
+export async function collectPages<P extends { next_cursor: string | null }>(
+  page: (cursor: string | null) => Promise<P>,
+  field: string,
+): Promise<P> {
+  let first: P | undefined;
+  const items: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const next: P = await page(cursor);
+    first ??= next;
+    items.push(...((next as Record<string, unknown>)[field] as unknown[]));
+    cursor = next.next_cursor;
+  } while (cursor);
+  return { ...first!, [field]: items, next_cursor: null } as P;
+}
+
 /**
  * A paged organization API list (docs/api.md, Paging) whole, following `next_cursor` a page of
  * `limit` at a time: for the console's short lists that show everything (secrets, keys). The other

@@ -123,10 +123,26 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   openapi?: (c: Components) => OperationDoc;
 }
 
+/**
+ * What a caller sends a contract's route: its query and body as their schemas read them (a field
+ * with a default may be left out). Only a type: the console's typed requests read it
+ * (components/console/use-api.ts).
+ */
+export interface CallerInputs<QI, BI> {
+  readonly inputs?: { query: QI; body: BI };
+}
+
 /** A contract, typed by its schemas (so that the handler that takes it gets typed params/query/body). */
-export const route = <P = Record<string, string>, Q = undefined, B = undefined, const R extends Responses = Responses>(
-  contract: RouteContract<P, Q, B, R>,
-): RouteContract<P, Q, B, R> => contract;
+export const route = <
+  P = Record<string, string>,
+  Q = undefined,
+  B = undefined,
+  const R extends Responses = Responses,
+  QI = Q,
+  BI = B,
+>(
+  contract: RouteContract<P, Q, B, R> & { query?: z.ZodType<Q, QI>; body?: z.ZodType<B, BI> },
+): RouteContract<P, Q, B, R> & CallerInputs<QI, BI> => contract;
 
 /**
  * What a handler given a contract with these `responses` may return: the JSON body of one of them

@@ -1,14 +1,14 @@
 "use client";
 // Organization secrets (admins only): model and upstream credentials that agents name. A value goes
 // in through a password field and never comes back: the list shows its last 4 characters at most.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { FormDialog } from "@/components/console/form-dialog";
 import { ListResult } from "@/components/console/list-result";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ConsoleApiError } from "@/components/console/api";
-import { queryKeys, requests, useSecrets, type Secret as SecretRecord } from "@/components/console/queries";
+import { apiKey, request, useApiEvery, useApiMutation } from "@/components/console/use-api";
 import { relative } from "@/components/console/format";
 import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { Button } from "@/components/ui/button";
@@ -17,6 +17,9 @@ import { Mono, PageHeader } from "@/components/ui/misc";
 import { useFormValues } from "@/components/ui/use-form";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { SecretRecord } from "@/lib/secrets/schemas";
+
+const SECRETS = "GET /api/v1/organizations/[org_id]/secrets";
 
 /** Adds a secret (`target` null) or replaces the value of `target`. */
 function SecretDialog({ open, target, onClose }: { open: boolean; target: SecretRecord | null; onClose: () => void }) {
@@ -24,10 +27,9 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
   const toast = useToast();
   const form = useFormValues({ name: "", value: "" });
   const { name, value } = form.values;
-  const save = useMutation({
-    mutationFn: () => requests.setSecret(target?.name ?? name.trim(), value),
+  const save = useApiMutation("PUT /api/v1/organizations/[org_id]/secrets/[name]", {
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.secrets() });
+      void qc.invalidateQueries({ queryKey: apiKey(SECRETS) });
       toast({
         tone: "success",
         message: target ? `Replaced ${s.name}` : `Saved ${s.name}`,
@@ -56,7 +58,7 @@ function SecretDialog({ open, target, onClose }: { open: boolean; target: Secret
       submitLabel={target ? "Replace value" : "Save secret"}
       pendingLabel="Saving…"
       pending={save.isPending}
-      onSubmit={() => save.mutate()}
+      onSubmit={() => save.mutate({ params: { name: target?.name ?? name.trim() }, body: { value } })}
       autoComplete="off"
     >
       {!target && (
@@ -97,9 +99,9 @@ function DeleteDialog({ target, onClose }: { target: SecretRecord | null; onClos
       verb="delete"
       noun="secret"
       disabled={inUse}
-      write={(s) => requests.deleteSecret(s.name)}
+      write={(s) => request("DELETE /api/v1/organizations/[org_id]/secrets/[name]", { params: { name: s.name } })}
       done={(_r, s) => ({ message: `Deleted ${s.name}` })}
-      invalidates={() => [queryKeys.secrets()]}
+      invalidates={() => [apiKey(SECRETS)]}
     >
       {target && inUse && <UsedBy secret={target} />}
     </ConfirmWrite>
@@ -125,7 +127,7 @@ export function SecretsView() {
   const [adding, setAdding] = useState(false);
   const [replacing, setReplacing] = useState<SecretRecord | null>(null);
   const [deleting, setDeleting] = useState<SecretRecord | null>(null);
-  const secrets = useSecrets();
+  const secrets = useApiEvery(SECRETS, "secrets", {});
   const columns: DataColumn<SecretRecord>[] = [
     {
       header: "Name",

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useOverview } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { relative } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { ShortId } from "@/components/console/short-id";
@@ -27,7 +27,7 @@ function Stat({ label, value, href }: { label: string; value: number | undefined
 
 export function OverviewView() {
   const me = useMe();
-  const q = useOverview();
+  const q = useApi("GET /api/v1/organizations/[org_id]/overview", {}, { refetchInterval: 10_000 });
   const d = q.data;
   return (
     <>

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { requests } from "@/components/console/queries";
+import { request } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 
@@ -25,7 +25,7 @@ export function LoginForm({ next, ssoError }: { next: string; ssoError?: boolean
         setBusy(true);
         setError(null);
         try {
-          await requests.signIn(email, password);
+          await request("POST /api/console/auth/sign-in", { body: { email, password } });
           window.location.assign(next);
         } catch (err) {
           setBusy(false);

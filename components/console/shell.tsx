@@ -11,7 +11,7 @@ import { cn } from "../ui/cn";
 import { SkipLink } from "../ui/misc";
 import { signOutAndLeave } from "./api";
 import { MeProvider } from "./me";
-import { requests } from "./queries";
+import { request } from "./use-api";
 import { SearchBox } from "./search-box";
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
@@ -80,7 +80,7 @@ function OrgSwitcher({ me }: { me: ConsoleMe }) {
         onChange={async (e) => {
           setBusy(true);
           try {
-            await requests.switchOrganization(e.target.value);
+            await request("POST /api/console/org", { body: { organization_id: e.target.value } });
             window.location.assign("/");
           } finally {
             setBusy(false);

@@ -4,6 +4,7 @@
 // the URL: `?usage=7d`, `?usage=custom&usage_from=...&usage_to=...`), from the hourly rollups (GET
 // the organization API's /usage; never the messages). Each chart has its data as a table: always in the page
 // for screen readers, and shown in place of the chart by "Show as table".
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import {
   Bar,
@@ -17,12 +18,21 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { customWindow, useUsage, USAGE_RANGES, type UsageRange, type UsageWindow } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
+import {
+  customWindow,
+  usageQuery,
+  USAGE_RANGES,
+  type UsageRange,
+  type UsageWindow,
+} from "@/components/console/usage-window";
 import { useUrlParams } from "@/components/console/url-params";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { USAGE_MAX_DAYS, type UsageFigures } from "@/lib/usage/schemas";
+
+const USAGE = "GET /api/v1/organizations/[org_id]/usage";
 
 type Point = UsageFigures & { group: string };
 
@@ -408,7 +418,14 @@ export function UsageCharts({
   const custom = url.filters.usage === "custom";
   const [editing, setEditing] = useState(false);
   const shown = shownOf(chosen);
-  const q = useUsage({ window: chosen, agentId: agent_id, keyId: key_id });
+  // Keyed by the window, not by its instants: a range is asked anew, ending then, at each poll.
+  const q = useQuery({
+    queryKey: [...apiKey(USAGE), chosen, agent_id ?? "", key_id ?? ""],
+    queryFn: ({ signal }) =>
+      request(USAGE, { query: usageQuery(chosen, { agentId: agent_id, keyId: key_id }) }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });
   const points = q.data?.groups ?? [];
   const t = q.data?.totals;
   return (

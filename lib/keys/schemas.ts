@@ -2,6 +2,7 @@ import { z } from "zod";
 import { managementPageQuery, responseId, responseNextCursor, responseTimestamp } from "../validate";
 
 export const PERMISSIONS = ["agents:invoke"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
 /** Largest per-key rate limit: requests a minute. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
@@ -67,6 +68,7 @@ export const AccessKeyRecord = z.strictObject({
   rolled_to_key_id: z.string().nullable().meta({ description: "The successor this key was rolled to." }),
   rolled_from_key_id: z.string().nullable().meta({ description: "The key this one was rolled from." }),
 });
+export type AccessKeyRecord = z.infer<typeof AccessKeyRecord>;
 
 /** The answer to minting: the record and, this once, the raw key. */
 export const MintedAccessKey = AccessKeyRecord.extend({
@@ -136,3 +138,4 @@ export const KeyUsagePreview = z.strictObject({
   sessions_started: cappedCount,
   runs_started: cappedCount,
 });
+export type KeyUsagePreview = z.infer<typeof KeyUsagePreview>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listFilterFields, managementPageQuery, queryCursor, queryLimit, responseNextCursor } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
+export type Role = z.infer<typeof Role>;
 
 const email = z.string().trim().toLowerCase().pipe(z.email("must be an email address").max(320));
 
@@ -48,6 +49,7 @@ export const MemberRecord = z.strictObject({
   role: Role,
   joined_at: z.string(),
 });
+export type MemberRecord = z.infer<typeof MemberRecord>;
 export const MemberList = z.strictObject({ members: z.array(MemberRecord), next_cursor: responseNextCursor() });
 export const MembersQuery = z.object(managementPageQuery());
 
@@ -59,6 +61,7 @@ export const InvitationRecord = z.strictObject({
   created_at: z.string(),
   expires_at: z.string(),
 });
+export type InvitationRecord = z.infer<typeof InvitationRecord>;
 export const InvitationPage = z.strictObject({
   invitations: z.array(InvitationRecord),
   has_more: z.boolean(),
@@ -73,6 +76,7 @@ export const AuditEventRecord = z.strictObject({
   target: z.strictObject({ type: z.string(), id: z.string() }),
   data: z.unknown(),
 });
+export type AuditEventRecord = z.infer<typeof AuditEventRecord>;
 export const AuditPage = z.strictObject({
   events: z.array(AuditEventRecord),
   has_more: z.boolean(),
@@ -112,6 +116,7 @@ export const Overview = z.strictObject({
     z.strictObject({ key_id: z.string(), name: z.string(), start: z.string(), expires_at: z.string() }),
   ),
 });
+export type Overview = z.infer<typeof Overview>;
 
 /** The signed-in person as the console knows them (no ids the browser cannot already see). */
 export const ConsoleMe = z.strictObject({
@@ -125,6 +130,7 @@ export type ConsoleMe = z.infer<typeof ConsoleMe>;
 
 /** The answer to inviting: the invitation, its link (shown once) and whether it was emailed. */
 export const CreatedInvitation = InvitationRecord.extend({ url: z.string(), emailed: z.boolean() });
+export type CreatedInvitation = z.infer<typeof CreatedInvitation>;
 export const RevokedInvitation = z.strictObject({ invitation_id: z.string(), revoked: z.literal(true) });
 export const RemovedMember = z.strictObject({ user_id: z.string(), removed: z.literal(true) });
 

@@ -12,15 +12,18 @@ import { actionsColumn, DataTable, type DataColumn } from "@/components/console/
 import { FormDialog } from "@/components/console/form-dialog";
 import { formatDate, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
-import { queryKeys, requests, useAgents, useAlertRules, type AlertRule } from "@/components/console/queries";
+import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { ALERT_KINDS, ALERT_UNITS, type AlertKind } from "@/lib/alerts/schemas";
+import { ALERT_KINDS, ALERT_UNITS, type AlertKind, type AlertRuleRecord as AlertRule } from "@/lib/alerts/schemas";
 import { alertValue, KIND_WORDS } from "./shared";
+
+const RULES = "GET /api/v1/organizations/[org_id]/alert-rules";
+const AGENTS = "GET /api/v1/organizations/[org_id]/agents";
 
 type Form = {
   name: string;
@@ -73,7 +76,12 @@ const USES = {
 function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRule | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const agents = useAgents({ staleTime: 60_000, enabled: open });
+  const agents = useApiEvery(
+    AGENTS,
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000, enabled: open },
+  );
   const [form, setForm] = useState<Form>(EMPTY);
   const [shownFor, setShownFor] = useState<string | null | undefined>(undefined);
   // The form starts from the rule being changed each time the dialog opens on it.
@@ -96,10 +104,15 @@ function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRul
         url: form.url.trim() || null,
         email: form.email.trim() || null,
       };
-      return target ? requests.updateAlertRule(target.rule_id, body) : requests.createAlertRule(body);
+      return target
+        ? request("PATCH /api/v1/organizations/[org_id]/alert-rules/[rule_id]", {
+            params: { rule_id: target.rule_id },
+            body,
+          })
+        : request("POST /api/v1/organizations/[org_id]/alert-rules", { body });
     },
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.alertRules() });
+      void qc.invalidateQueries({ queryKey: apiKey(RULES) });
       toast({ tone: "success", message: target ? `Saved ${r.name}` : `Created ${r.name}` });
       close();
     },
@@ -211,20 +224,25 @@ export function AlertsView() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<AlertRule | null>(null);
   // Polled: the worker moves a rule's state in the background.
-  const rules = useAlertRules({ refetchInterval: 3_000 });
-  const agents = useAgents({ staleTime: 60_000 });
+  const rules = useApi(RULES, { query: { limit: 100 } }, { refetchInterval: 3_000 });
+  const agents = useApiEvery(AGENTS, "agents", { query: { include_archived: true } }, { staleTime: 60_000 });
   const agentName = (id: string | null) =>
     id ? (agents.data?.agents.find((a) => a.agent_id === id)?.name ?? id) : "Every agent";
   const toggle = useMutation({
-    mutationFn: (r: AlertRule) => requests.updateAlertRule(r.rule_id, { enabled: !r.enabled }),
+    mutationFn: (r: AlertRule) =>
+      request("PATCH /api/v1/organizations/[org_id]/alert-rules/[rule_id]", {
+        params: { rule_id: r.rule_id },
+        body: { enabled: !r.enabled },
+      }),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.alertRules() });
+      void qc.invalidateQueries({ queryKey: apiKey(RULES) });
       toast({ tone: "success", message: `${r.enabled ? "Enabled" : "Disabled"} ${r.name}` });
     },
     onError: (e) => toast({ tone: "error", message: "The rule was not changed", detail: e.message }),
   });
   const test = useMutation({
-    mutationFn: (r: AlertRule) => requests.testAlertRule(r.rule_id),
+    mutationFn: (r: AlertRule) =>
+      request("POST /api/v1/organizations/[org_id]/alert-rules/[rule_id]/test", { params: { rule_id: r.rule_id } }),
     onSuccess: (t) =>
       toast({
         tone: "success",
@@ -323,9 +341,11 @@ export function AlertsView() {
         description="The rule stops being checked. Its history stays."
         verb="delete"
         noun="rule"
-        write={(r) => requests.deleteAlertRule(r.rule_id)}
+        write={(r) =>
+          request("DELETE /api/v1/organizations/[org_id]/alert-rules/[rule_id]", { params: { rule_id: r.rule_id } })
+        }
         done={(_x, r) => ({ message: `Deleted ${r.name}` })}
-        invalidates={() => [queryKeys.alertRules()]}
+        invalidates={() => [apiKey(RULES)]}
       />
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
-import { useAudit, type AuditEvent } from "@/components/console/queries";
+import { useApiPage } from "@/components/console/use-api";
+import type { AuditEventRecord as AuditEvent } from "@/lib/orgs/schemas";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { AUDIT_ACTIONS, AUDIT_GROUPS, auditActionLabel, type AuditGroup } from "@/lib/audit-actions";
@@ -144,7 +145,9 @@ const AUDIT_COLUMNS: DataColumn<AuditEvent>[] = [
 export function AuditView() {
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
   const { action, ...dates } = url.filters;
-  const events = useAudit({ action, cursor: url.cursor, limit: url.limit, filters: dates });
+  const events = useApiPage("GET /api/v1/organizations/[org_id]/audit", {
+    query: { ...dates, action, cursor: url.cursor, limit: url.limit },
+  });
   const fields: FilterField[] = [
     {
       kind: "choice",

@@ -11,7 +11,8 @@ import { FormDialog } from "@/components/console/form-dialog";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { useIsAdmin } from "@/components/console/me";
-import { createExport, exportsKey, readExport, useExports, type ExportItem } from "@/components/console/queries";
+import { apiKey, request, useApiPage } from "@/components/console/use-api";
+import type { ExportRecord as ExportItem } from "@/lib/exports/schemas";
 import { usePagingState } from "@/components/console/url-params";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -99,22 +100,24 @@ function NewExportDialog({ open, onClose }: { open: boolean; onClose: () => void
       const chosen = Object.fromEntries(
         Object.entries(filters).filter(([k, v]) => v.trim() && (OWN_FILTER[k as FilterKey] ?? kind) === kind),
       );
-      const made = await createExport({
-        kind,
-        format,
-        filters: chosen,
-        redact: {
-          emails: redact.includes("emails"),
-          phones: redact.includes("phones"),
-          cards: redact.includes("cards"),
-          fields: fields
-            .split(",")
-            .map((f) => f.trim())
-            .filter(Boolean),
+      const made = await request("POST /api/v1/organizations/[org_id]/exports", {
+        body: {
+          kind,
+          format,
+          filters: chosen,
+          redact: {
+            emails: redact.includes("emails"),
+            phones: redact.includes("phones"),
+            cards: redact.includes("cards"),
+            fields: fields
+              .split(",")
+              .map((f) => f.trim())
+              .filter(Boolean),
+          },
         },
       });
       toast({ tone: "success", message: "Export started", detail: made.export_id });
-      void qc.invalidateQueries({ queryKey: exportsKey() });
+      void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/exports") });
       onClose();
     } catch (err) {
       const fieldErrors = err instanceof ConsoleApiError ? err.fields : {};
@@ -199,7 +202,9 @@ function DownloadButton({ e }: { e: ExportItem }) {
         setBusy(true);
         try {
           // A fresh link: the one in the list may be older than its 15 minutes.
-          const fresh = await readExport(e.export_id);
+          const fresh = await request("GET /api/v1/organizations/[org_id]/exports/[export_id]", {
+            params: { export_id: e.export_id },
+          });
           if (fresh.download_url) window.location.assign(fresh.download_url);
         } catch (err) {
           toast({ tone: "error", message: "The download could not start", detail: (err as Error).message });
@@ -217,7 +222,15 @@ export function ExportsView() {
   const sp = useSearchParams();
   const [creating, setCreating] = useState(isKind(sp.get("kind")));
   const paging = usePagingState(20);
-  const list = useExports({ limit: paging.limit, cursor: paging.state.cursor });
+  const list = useApiPage(
+    "GET /api/v1/organizations/[org_id]/exports",
+    { query: { limit: paging.limit, cursor: paging.state.cursor } },
+    // Polled every 2 s while one of them is still being written.
+    {
+      refetchInterval: (q) =>
+        q.state.data?.exports.some((e) => e.status === "queued" || e.status === "running") ? 2_000 : false,
+    },
+  );
   return (
     <>
       <PageHeader

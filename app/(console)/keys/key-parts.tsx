@@ -6,14 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { formatDate, formatNumber, relative, timeLeft } from "@/components/console/format";
-import {
-  queryKeys,
-  requests,
-  useAgents,
-  useKeyUsage,
-  type AccessKey,
-  type KeyUsage,
-} from "@/components/console/queries";
+import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { FormDialog } from "@/components/console/form-dialog";
 import { useMutation } from "@tanstack/react-query";
@@ -23,6 +16,9 @@ import { CheckboxGroup, SelectField, TextField } from "@/components/ui/field";
 import { Details, Mono } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { AccessKeyRecord as AccessKey, KeyUsagePreview as KeyUsage } from "@/lib/keys/schemas";
+
+const KEYS = "GET /api/v1/organizations/[org_id]/access-keys";
 
 const DAY = 86_400_000;
 
@@ -123,7 +119,11 @@ function UsageDetails({ usage }: { usage: KeyUsage }) {
 
 /** What the key is used for: what revoking it breaks. */
 export function UsagePreview({ keyId }: { keyId: string | undefined }) {
-  const usage = useKeyUsage(keyId);
+  const usage = useApi(
+    "GET /api/v1/organizations/[org_id]/access-keys/[key_id]/usage-preview",
+    { params: { key_id: keyId ?? "" } },
+    { enabled: !!keyId },
+  );
   if (usage.data) return <UsageDetails usage={usage.data} />;
   if (usage.error) return <ErrorState error={usage.error} title="The key's usage could not be loaded" />;
   return <SkeletonRows rows={3} label="Loading the key's usage" />;
@@ -138,9 +138,11 @@ export function RevokeDialog({ target, onClose }: { target: AccessKey | null; on
       description="Integrations using this key stop working within seconds. This cannot be undone; roll the key instead to give them time to switch."
       verb="revoke"
       noun="key"
-      write={(k) => requests.revokeKey(k.key_id)}
+      write={(k) =>
+        request("DELETE /api/v1/organizations/[org_id]/access-keys/[key_id]", { params: { key_id: k.key_id } })
+      }
       done={(k) => ({ message: `Revoked ${k.name}`, detail: "Requests with it are refused within seconds." })}
-      invalidates={(k) => [queryKeys.keys(), queryKeys.key(k.key_id)]}
+      invalidates={() => [apiKey(KEYS)]}
     >
       {target && (
         <div className="space-y-3">
@@ -180,8 +182,13 @@ export function RollDialog({ target, onClose }: { target: AccessKey | null; onCl
         pendingLabel: "Rolling…",
         errorTitle: "The key was not rolled",
       }}
-      write={() => requests.rollKey(target!.key_id, Number(grace))}
-      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.keys() })}
+      write={() =>
+        request("POST /api/v1/organizations/[org_id]/access-keys/[key_id]/roll", {
+          params: { key_id: target!.key_id },
+          body: { grace_period_seconds: Number(grace) },
+        })
+      }
+      onWritten={() => void qc.invalidateQueries({ queryKey: apiKey(KEYS) })}
       reset={() => setGrace("86400")}
       shown={(minted) => ({
         title: "Copy the new Access Key",
@@ -232,7 +239,9 @@ export function AgentScopeField({
   onChange: (ids: string[]) => void;
   error?: string;
 }) {
-  const agents = useAgents();
+  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
+    query: { include_archived: true },
+  });
   const live = agents.data?.agents.filter((a) => !a.archived_at) ?? [];
   return (
     <CheckboxGroup
@@ -267,16 +276,19 @@ export function EditKeyDialog({ target, onClose }: { target: AccessKey | null; o
     mutationFn: () => {
       const k = target!;
       const scope = agents ?? k.agent_ids ?? [];
-      return requests.updateKey(k.key_id, {
-        ...(name !== null ? { name } : {}),
-        ...(rate !== null ? { rate_limit_per_minute: rate.trim() ? Number(rate) : null } : {}),
-        ...(agents !== null ? { agent_ids: scope.length ? scope : null } : {}),
-        ...(expiry !== null && expiry !== "keep" ? { expires_at: expiryFromDays(expiry) } : {}),
+      return request("PATCH /api/v1/organizations/[org_id]/access-keys/[key_id]", {
+        params: { key_id: k.key_id },
+        body: {
+          ...(name !== null ? { name } : {}),
+          ...(rate !== null ? { rate_limit_per_minute: rate.trim() ? Number(rate) : null } : {}),
+          ...(agents !== null ? { agent_ids: scope.length ? scope : null } : {}),
+          ...(expiry !== null && expiry !== "keep" ? { expires_at: expiryFromDays(expiry) } : {}),
+        },
       });
     },
     onSuccess: (k) => {
       toast({ tone: "success", message: `Saved ${k.name}` });
-      void qc.invalidateQueries({ queryKey: queryKeys.keys() });
+      void qc.invalidateQueries({ queryKey: apiKey(KEYS) });
       close();
     },
   });

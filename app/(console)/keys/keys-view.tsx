@@ -3,7 +3,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import Link from "next/link";
 import { ListResult } from "@/components/console/list-result";
-import { queryKeys, requests, useAgents, useKeys, type AccessKey, type Permission } from "@/components/console/queries";
+import { apiKey, request, useApiEvery } from "@/components/console/use-api";
+import type { AccessKeyRecord as AccessKey, Permission } from "@/lib/keys/schemas";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
@@ -61,16 +62,20 @@ function MintDialog({ open, onClose, defaultLimit }: { open: boolean; onClose: (
         errorTitle: "The key was not minted",
       }}
       write={() =>
-        requests.mintKey({
-          name,
-          permissions,
-          // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
-          ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
-          ...(expiry ? { expires_at: expiryFromDays(expiry) } : {}),
-          ...(agentIds.length ? { agent_ids: agentIds } : {}),
+        request("POST /api/v1/organizations/[org_id]/access-keys", {
+          body: {
+            name,
+            permissions,
+            // Empty: the service default. Anything else goes as typed; the server says what is wrong with it.
+            ...(rateLimit.trim() ? { rate_limit_per_minute: Number(rateLimit) } : {}),
+            ...(expiry ? { expires_at: expiryFromDays(expiry) } : {}),
+            ...(agentIds.length ? { agent_ids: agentIds } : {}),
+          },
         })
       }
-      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.keys() })}
+      onWritten={() =>
+        void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/access-keys") })
+      }
       reset={() => {
         form.reset();
         setAgentIds([]);
@@ -229,8 +234,13 @@ export function KeysView() {
   const [revoking, setRevoking] = useState<AccessKey | null>(null);
   const [rolling, setRolling] = useState<AccessKey | null>(null);
   const [editing, setEditing] = useState<AccessKey | null>(null);
-  const keys = useKeys();
-  const agents = useAgents({ staleTime: 60_000 });
+  const keys = useApiEvery("GET /api/v1/organizations/[org_id]/access-keys", "access_keys", {});
+  const agents = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents",
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000 },
+  );
   const names = new Map((agents.data?.agents ?? []).map((a) => [a.agent_id, a.name]));
   const selection = useBulkSelection("keys");
   return (

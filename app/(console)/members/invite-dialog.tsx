@@ -2,7 +2,7 @@
 // Inviting a member: the form, then the link, shown once.
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { queryKeys, requests } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { useMe } from "@/components/console/me";
 import { ROLES, type Role } from "@/components/console/roles";
@@ -26,8 +26,10 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
         pendingLabel: "Inviting…",
         errorTitle: "The invitation was not made",
       }}
-      write={() => requests.invite({ email: email.trim(), role })}
-      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.invitations() })}
+      write={() => request("POST /api/v1/organizations/[org_id]/invitations", { body: { email: email.trim(), role } })}
+      onWritten={() =>
+        void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/invitations") })
+      }
       reset={() => {
         setEmail("");
         setRole("support");

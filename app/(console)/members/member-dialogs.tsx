@@ -2,7 +2,8 @@
 // Confirming the writes on a member: removing them, and an admin making themself support.
 import { useQueryClient } from "@tanstack/react-query";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { queryKeys, requests, type Member } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
+import type { MemberRecord as Member } from "@/lib/orgs/schemas";
 import { useMe } from "@/components/console/me";
 import { type Role } from "@/components/console/roles";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -26,14 +27,16 @@ export function RemoveDialog({ target, onClose }: { target: Member | null; onClo
       }
       verb="remove"
       noun="member"
-      write={(m) => requests.removeMember(m.user_id)}
+      write={(m) =>
+        request("DELETE /api/v1/organizations/[org_id]/members/[user_id]", { params: { user_id: m.user_id } })
+      }
       onDone={(_r, m) => {
         if (m.email === me.email) {
           window.location.assign("/");
           return;
         }
         toast({ tone: "success", message: `Removed ${m.email}`, detail: "They no longer have access." });
-        void qc.invalidateQueries({ queryKey: queryKeys.members() });
+        void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/members") });
       }}
     />
   );

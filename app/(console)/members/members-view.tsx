@@ -2,7 +2,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { queryKeys, requests, useMembers, type Member } from "@/components/console/queries";
+import { apiKey, request, useApiEvery } from "@/components/console/use-api";
+import type { MemberRecord as Member } from "@/lib/orgs/schemas";
 import { ListResult } from "@/components/console/list-result";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
 import { formatDate, relative } from "@/components/console/format";
@@ -29,10 +30,14 @@ export function MembersView() {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [demoting, setDemoting] = useState<{ member: Member; role: Role } | null>(null);
-  const members = useMembers();
+  const members = useApiEvery("GET /api/v1/organizations/[org_id]/members", "members", {});
 
   const change = useMutation({
-    mutationFn: (v: { member: Member; role: Role }) => requests.changeRole(v.member.user_id, v.role),
+    mutationFn: (v: { member: Member; role: Role }) =>
+      request("PATCH /api/v1/organizations/[org_id]/members/[user_id]", {
+        params: { user_id: v.member.user_id },
+        body: { role: v.role },
+      }),
     onSuccess: (m) => {
       if (m.email === me.email && m.role !== "admin") {
         // No longer an admin here: the whole console changes (navigation, this page).
@@ -41,7 +46,7 @@ export function MembersView() {
       }
       toast({ tone: "success", message: `${m.email} is now ${m.role}` });
       setDemoting(null);
-      void qc.invalidateQueries({ queryKey: queryKeys.members() });
+      void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/members") });
     },
     onError: (e, v) => {
       if (demoting) return; // shown in the dialog

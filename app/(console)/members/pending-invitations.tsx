@@ -2,7 +2,8 @@
 // The invitations not yet accepted, each revocable.
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { queryKeys, requests, useInvitations, type Invitation } from "@/components/console/queries";
+import { apiKey, request, useApiEvery } from "@/components/console/use-api";
+import type { InvitationRecord as Invitation } from "@/lib/orgs/schemas";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
 import { Badge } from "@/components/ui/badge";
@@ -11,7 +12,7 @@ import { EmailText } from "@/components/console/email-text";
 
 export function PendingInvitations() {
   const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const list = useInvitations();
+  const list = useApiEvery("GET /api/v1/organizations/[org_id]/invitations", "invitations", { query: { limit: 100 } });
   if (list.isPending) return <SkeletonRows rows={2} label="Loading invitations" />;
   if (list.error) return <ErrorState error={list.error} title="Invitations could not be loaded" />;
   const rows = list.data.invitations;
@@ -77,9 +78,13 @@ export function PendingInvitations() {
         description="Its link stops working at once. You can invite them again later."
         verb="revoke"
         noun="invitation"
-        write={(i) => requests.revokeInvitation(i.invitation_id)}
+        write={(i) =>
+          request("DELETE /api/v1/organizations/[org_id]/invitations/[invitation_id]", {
+            params: { invitation_id: i.invitation_id },
+          })
+        }
         done={(_r, i) => ({ message: `Revoked the invitation of ${i.email}`, detail: "Its link no longer works." })}
-        invalidates={() => [queryKeys.invitations()]}
+        invalidates={() => [apiKey("GET /api/v1/organizations/[org_id]/invitations")]}
       />
     </section>
   );

@@ -2,7 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { queryKeys, requests, useAgentFiles, useAgents, type FileItem } from "@/components/console/queries";
+import { apiKey, request, useApiEvery, useApiPage, type Answer } from "@/components/console/use-api";
 import { formatDate, shortId } from "@/components/console/format";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
@@ -17,6 +17,9 @@ import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/
 import { useToast } from "@/components/ui/toast";
 import { formatBytes } from "./format";
 import type { UploadedFile } from "./uploader";
+
+const FILES = "GET /api/v1/organizations/[org_id]/agents/[agent_id]/files";
+type FileItem = Answer<typeof FILES>["files"][number];
 
 const LIMIT = 20;
 const NO_FILTERS = { agent_id: "", from: "", to: "" };
@@ -88,13 +91,18 @@ function AgentFiles({
   filtered: boolean;
   onClear: () => void;
 }) {
-  const files = useAgentFiles({ agentId, limit: paging.limit, cursor: paging.state.cursor, filters });
+  const files = useApiPage(FILES, {
+    params: { agent_id: agentId },
+    query: { ...filters, limit: paging.limit, cursor: paging.state.cursor },
+  });
   const isAdmin = useIsAdmin();
   const toast = useToast();
   const [deleting, setDeleting] = useState<FileItem | null>(null);
   const download = async (f: FileItem) => {
     try {
-      const link = await requests.fileLink(agentId, f.file_id);
+      const link = await request("GET /api/v1/organizations/[org_id]/agents/[agent_id]/files/[file_id]", {
+        params: { agent_id: agentId, file_id: f.file_id },
+      });
       window.location.assign(link.download_url);
     } catch (e) {
       toast({ tone: "error", message: `${f.filename} could not be downloaded`, detail: (e as Error).message });
@@ -168,9 +176,13 @@ function AgentFiles({
         }
         verb="delete"
         noun="file"
-        write={(f) => requests.deleteFile(agentId, f.file_id)}
+        write={(f) =>
+          request("DELETE /api/v1/organizations/[org_id]/agents/[agent_id]/files/[file_id]", {
+            params: { agent_id: agentId, file_id: f.file_id },
+          })
+        }
         done={(_, f) => ({ message: `${f.filename} deleted` })}
-        invalidates={() => [queryKeys.agentFiles(agentId)]}
+        invalidates={() => [apiKey(FILES, { params: { agent_id: agentId } })]}
       />
     </>
   );
@@ -183,12 +195,14 @@ export function UploadsView() {
   const agentId = url.filters.agent_id;
   const qc = useQueryClient();
   const [finished, setFinished] = useState<{ agentId: string; files: UploadedFile[] }>({ agentId: "", files: [] });
-  const agents = useAgents();
+  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
+    query: { include_archived: true },
+  });
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.agent_id === agentId);
 
   const onUploaded = (file: UploadedFile | null) => {
-    void qc.invalidateQueries({ queryKey: queryKeys.agentFiles(agentId) });
+    void qc.invalidateQueries({ queryKey: apiKey(FILES, { params: { agent_id: agentId } }) });
     if (!file) return;
     setFinished((prev) => ({
       agentId,

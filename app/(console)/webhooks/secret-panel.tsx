@@ -3,7 +3,7 @@
 // it. A new secret is shown exactly once (the server keeps it only to sign); a reload never shows it.
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { queryKeys, requests, useSigningSecret } from "@/components/console/queries";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
@@ -59,8 +59,10 @@ function RotateDialog({ open, configured, onClose }: { open: boolean; configured
         errorTitle: "The secret was not changed",
         danger: configured,
       }}
-      write={requests.rotateSigningSecret}
-      onWritten={() => void qc.invalidateQueries({ queryKey: queryKeys.signingSecret() })}
+      write={() => request("POST /api/v1/organizations/[org_id]/webhook-secret", {})}
+      onWritten={() =>
+        void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/webhook-secret") })
+      }
       shown={(secret: RotatedSecret) => ({
         title: "Copy your new signing secret",
         description:
@@ -82,7 +84,7 @@ function RotateDialog({ open, configured, onClose }: { open: boolean; configured
 export function SecretPanel() {
   const admin = useIsAdmin();
   const [rotating, setRotating] = useState(false);
-  const info = useSigningSecret();
+  const info = useApi("GET /api/v1/organizations/[org_id]/webhook-secret", {});
   const configured = Boolean(info.data?.configured);
   return (
     <div data-testid="secret-panel">

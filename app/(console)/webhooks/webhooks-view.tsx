@@ -2,7 +2,8 @@
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
 // filtered by status, agent, time and errors (in the URL; docs/console.md, "List filters"), paged with the server's cursor.
 import Link from "next/link";
-import { useAgents, useDeliveries, type Delivery } from "@/components/console/queries";
+import { useApiEvery, useApiPage } from "@/components/console/use-api";
+import type { DeliverySummary as Delivery } from "@/lib/callbacks/schemas";
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import { ListFilters, type FilterField } from "@/components/console/filter-bar";
 import { SavedViews } from "@/components/console/saved-views";
@@ -144,10 +145,16 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
 function Deliveries() {
   const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
   const { status, agent_id: agentId, ...more } = url.filters;
-  const agents = useAgents({ staleTime: 60_000 });
+  const agents = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents",
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000 },
+  );
   const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
-  const list = useDeliveries(
-    { status, agentId, cursor: url.cursor, limit: url.limit, filters: more },
+  const list = useApiPage(
+    "GET /api/v1/organizations/[org_id]/deliveries",
+    { query: { ...more, limit: url.limit, status, agent_id: agentId, cursor: url.cursor } },
     // Live while a listed delivery is still being tried.
     { refetchInterval: (q) => (q.state.data?.deliveries.some((d) => d.status === "pending") ? 3_000 : false) },
   );

@@ -4,7 +4,7 @@
 // create one (the same form whether or not an account exists: the page does not tell).
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { requests } from "@/components/console/queries";
+import { request } from "@/components/console/use-api";
 import { formatDate, timeLeft } from "@/components/console/format";
 import { Button, buttonClass } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -43,7 +43,7 @@ export function InviteActions({
     setBusy(true);
     setError(null);
     try {
-      const done = await requests.acceptInvitation({ token, ...body });
+      const done = await request("POST /api/console/invitations/accept", { body: { token, ...body } });
       // Signed in (now or before): the console, in the organization just joined.
       window.location.assign(done.signed_in ? "/" : "/login");
     } catch (e) {
@@ -85,7 +85,7 @@ export function InviteActions({
           disabled={busy}
           onClick={async () => {
             setBusy(true);
-            await requests.signOut().catch(() => undefined);
+            await request("POST /api/console/auth/sign-out", {}).catch(() => undefined);
             window.location.reload();
           }}
         >

@@ -7,7 +7,8 @@ import { DataTable, type DataColumn } from "@/components/console/data-table";
 import { formatDate, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { useMe } from "@/components/console/me";
-import { useAlertEvents, useAlertRules, type AlertEvent } from "@/components/console/queries";
+import { useApi, useApiPage } from "@/components/console/use-api";
+import type { AlertEventRecord as AlertEvent } from "@/lib/alerts/schemas";
 import { useUrlParams } from "@/components/console/url-params";
 import { Badge } from "@/components/ui/badge";
 import { SelectField } from "@/components/ui/field";
@@ -79,12 +80,17 @@ function columns(kindOf: (ruleId: string) => Parameters<typeof alertValue>[0] | 
 export function AlertHistoryView() {
   const me = useMe();
   const url = useUrlParams({ rule_id: "" }, { limit: LIMIT });
-  const events = useAlertEvents(
-    { ruleId: url.filters.rule_id, cursor: url.cursor, limit: url.limit },
+  const events = useApiPage(
+    "GET /api/v1/organizations/[org_id]/alert-events",
+    { query: { rule_id: url.filters.rule_id, cursor: url.cursor, limit: url.limit } },
     { refetchInterval: 5_000 },
   );
   // The rules name the filter's choices and the values' units; support members do not read rules.
-  const rules = useAlertRules({ enabled: me.role === "admin", staleTime: 30_000 });
+  const rules = useApi(
+    "GET /api/v1/organizations/[org_id]/alert-rules",
+    { query: { limit: 100 } },
+    { enabled: me.role === "admin", staleTime: 30_000 },
+  );
   const list = rules.data?.alert_rules ?? [];
   const kindOf = (ruleId: string) => list.find((r) => r.rule_id === ruleId)?.kind;
   return (

@@ -2,26 +2,21 @@
 // How long the organization's history is kept (docs/console.md, Retention): the setting that
 // applies and where it comes from, the oldest record kept of each kind, and for admins a form whose
 // confirm step says what the next sweep will delete. Support members see it read-only.
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { FormDialog } from "@/components/console/form-dialog";
 import { formatDate, formatNumber } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
-import {
-  retentionKey,
-  setRetention,
-  useRetention,
-  useRetentionPreview,
-  type Retention,
-  type RetentionPreview,
-} from "@/components/console/queries";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 import { Field, Select, TextField } from "@/components/ui/field";
 import { Card, Details, PageHeader } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { PREVIEW_LIMIT, SetRetentionBody } from "@/lib/retention/schemas";
+import { PREVIEW_LIMIT, SetRetentionBody, type RetentionSetting as Retention } from "@/lib/retention/schemas";
+
+const RETENTION = "GET /api/v1/organizations/[org_id]/retention";
 
 const KINDS: [keyof Retention["oldest"], string][] = [
   ["sessions", "Sessions (by last message)"],
@@ -58,7 +53,12 @@ function ConfirmChange({
   const qc = useQueryClient();
   const toast = useToast();
   const effective = target ? (target.value ?? current.default_retention_days) : null;
-  const preview = useRetentionPreview(effective);
+  // What a retention of `effective` days would have the next sweep delete; not asked for forever (0).
+  const preview = useApi(
+    RETENTION,
+    { query: { preview_days: effective ?? undefined } },
+    { enabled: effective !== null && effective > 0 },
+  );
   return (
     <ConfirmWrite
       target={target}
@@ -71,10 +71,10 @@ function ConfirmChange({
       }
       verb="save"
       noun="retention"
-      write={(t) => setRetention(t.value)}
+      write={(t) => request("PATCH /api/v1/organizations/[org_id]/retention", { body: { retention_days: t.value } })}
       onDone={(saved) => {
-        qc.setQueryData(retentionKey(), saved);
-        void qc.invalidateQueries({ queryKey: retentionKey() });
+        qc.setQueryData(apiKey(RETENTION), saved);
+        void qc.invalidateQueries({ queryKey: apiKey(RETENTION) });
         toast({ tone: "success", message: `Retention: ${days(saved.effective_days).toLowerCase()}` });
       }}
     >
@@ -83,10 +83,11 @@ function ConfirmChange({
   );
 }
 
-function PreviewCounts({ preview }: { preview: ReturnType<typeof useRetentionPreview> }) {
+function PreviewCounts({ preview }: { preview: UseQueryResult<Retention, Error> }) {
   if (preview.isPending) return <SkeletonRows rows={2} label="Counting what the sweep would delete" />;
   if (preview.error) return <ErrorState error={preview.error} title="What the sweep deletes could not be counted" />;
-  const p: RetentionPreview = preview.data;
+  const p = preview.data.preview;
+  if (!p) return null;
   const total = Object.values(p.counts).reduce((a, b) => a + b, 0);
   return (
     <div className="space-y-2 text-sm" data-testid="retention-preview">
@@ -176,7 +177,7 @@ function ChangeDialog({
 
 export function RetentionView() {
   const admin = useIsAdmin();
-  const retention = useRetention();
+  const retention = useApi(RETENTION, {});
   const [changing, setChanging] = useState(false);
   const [confirming, setConfirming] = useState<{ value: number | null } | null>(null);
   const data = retention.data;

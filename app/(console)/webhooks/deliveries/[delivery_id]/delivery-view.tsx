@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
-import { queryKeys, requests, useAgents, useDelivery } from "@/components/console/queries";
+import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
 import { formatDate, formatMs } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
@@ -82,15 +82,18 @@ function RedeliverButton({ delivery }: { delivery: DeliveryDetail }) {
   const qc = useQueryClient();
   const toast = useToast();
   const redeliver = useMutation({
-    mutationFn: () => requests.redeliver(delivery.id),
+    mutationFn: () =>
+      request("POST /api/v1/organizations/[org_id]/deliveries/[delivery_id]/redeliver", {
+        params: { delivery_id: delivery.id },
+      }),
     onSuccess: () => {
       toast({
         tone: "success",
         message: "Redelivery queued",
         detail: "The same event, with the same webhook-id, is sent again; this page shows the new attempt.",
       });
-      void qc.invalidateQueries({ queryKey: queryKeys.delivery(delivery.id) });
-      void qc.invalidateQueries({ queryKey: queryKeys.deliveries() });
+      // The delivery and the list.
+      void qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/deliveries") });
     },
     onError: (e) =>
       toast({ tone: "error", message: "The delivery was not queued again", detail: (e as Error).message }),
@@ -104,10 +107,19 @@ function RedeliverButton({ delivery }: { delivery: DeliveryDetail }) {
 
 export function DeliveryView({ deliveryId }: { deliveryId: string }) {
   const admin = useIsAdmin();
-  const delivery = useDelivery(deliveryId, {
-    refetchInterval: (q) => (q.state.data?.status === "pending" ? 2_000 : false),
-  });
-  const agents = useAgents({ staleTime: 60_000 });
+  const delivery = useApi(
+    "GET /api/v1/organizations/[org_id]/deliveries/[delivery_id]",
+    { params: { delivery_id: deliveryId } },
+    {
+      refetchInterval: (q) => (q.state.data?.status === "pending" ? 2_000 : false),
+    },
+  );
+  const agents = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents",
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000 },
+  );
 
   if (!delivery.data) {
     return <DetailState query={delivery} of="delivery" id={deliveryId} />;

@@ -31,7 +31,7 @@ export default defineConfig({
           // Groups run one after another: the unit files first, on every core (sequence.groupOrder);
           // in one group with the one-file-at-a-time projects they were run one at a time too.
           sequence: { groupOrder: 0 },
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...unitWithoutDatabase],
           environment: "node",
           testTimeout: 120_000,

@@ -26,16 +26,17 @@ const BROWSER_SAFE = [
 ];
 /** Packages the browser-safe modules may load: plain JavaScript, no Node built-ins. */
 const SAFE_PACKAGES = ["zod", "jsonata"];
-/** The modules that fetch (queries.ts; evaluation-queries.ts, the evaluations' beside it), and the client under them. */
-const FETCHERS = [
-  "components/console/queries.ts",
-  "components/console/evaluation-queries.ts",
-  "components/console/api.ts",
-];
+/** The module that calls the API (use-api.ts: each call named by its route's contract), and the client under it. */
+const FETCHERS = ["components/console/use-api.ts", "components/console/api.ts"];
+/**
+ * Keeps a query of its own, fetched through use-api's `request`: the usage charts, whose range ends
+ * when it is asked, so the key is the window and the instants are computed at each poll.
+ */
+const OWN_QUERY = ["components/console/usage-charts.tsx"];
 /** Talks to the resumable upload endpoint (tus), not to /api/console. */
 const OWN_FETCH = ["app/(console)/uploads/uploader.tsx"];
 /** Type-only imports a server component hands down as props; erased from the browser bundle. */
-const TYPE_ONLY_ALLOWED = ["lib/http/openapi/document"];
+const TYPE_ONLY_ALLOWED = ["lib/http/openapi/document", "lib/http/contract"];
 
 function sources(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -118,13 +119,26 @@ describe("browser safety", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("makes the pages fetch only through the query hooks and requests of components/console/queries.ts", () => {
+  it("lets browser code read the route contracts (app/api) for their types only: no route module in the bundle", () => {
+    const sourcesOf = BROWSER_DIRS.flatMap(sources).filter((f) => !SERVER_COMPONENT.test(f));
+    const readers = sourcesOf.filter((f) => importsOf(f).some(({ spec }) => spec.startsWith("app/api/")));
+    expect(readers).toContain("components/console/use-api.ts");
+    const offenders = sourcesOf.flatMap((f) =>
+      importsOf(f)
+        .filter(({ spec, typeOnly }) => spec.startsWith("app/api/") && !typeOnly)
+        .map(({ spec }) => `${f} -> ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("makes the pages call the API only through components/console/use-api.ts", () => {
     const offenders = BROWSER_DIRS.flatMap(sources)
       .filter((f) => !FETCHERS.includes(f))
       .flatMap((f) => {
         const text = readFileSync(path.join(root, f), "utf8");
         const found: string[] = [];
-        if (/\buse(Suspense)?(Infinite)?Query\s*\(/.test(text)) found.push("a query of its own");
+        if (!OWN_QUERY.includes(f) && /\buse(Suspense)?(Infinite)?Query\s*\(/.test(text))
+          found.push("a query of its own");
         if (!OWN_FETCH.includes(f) && /\bfetch\s*\(/.test(text)) found.push("fetch()");
         const client = text.match(/import\s*\{([^}]*)\}\s*from\s*["'](?:@\/components\/console|\.)\/api["']/);
         const raw = client?.[1]

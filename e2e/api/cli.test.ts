@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, dbEnv, freshTarget, startServer, type DbTarget } from "./server";
+import { ADMIN_CLI, admin, dbEnv, freshTarget, startServer, type DbTarget } from "./server";
 
 let target: DbTarget;
 let dispose = async () => {};
@@ -16,7 +16,7 @@ afterAll(() => dispose());
 
 const root = path.resolve(import.meta.dirname, "../..");
 async function adminRaw(args: string[]) {
-  return promisify(execFile)(path.join(root, "node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
+  return promisify(execFile)(process.execPath, [...ADMIN_CLI, ...args], {
     cwd: root,
     env: { ...process.env, ...dbEnv(target) },
   }).then(
@@ -114,8 +114,8 @@ describe("admin CLI", () => {
     const run = (args: string[], input: string) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         const child = execFile(
-          path.join(root, "node_modules/.bin/tsx"),
-          ["scripts/admin.ts", ...args],
+          process.execPath,
+          [...ADMIN_CLI, ...args],
           { cwd: root, env: { ...process.env, ...dbEnv(target) } },
           (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
         );

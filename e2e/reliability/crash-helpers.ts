@@ -80,11 +80,11 @@ export interface WorkerProcess {
   kill(): void;
 }
 
-/** Starts scripts/worker.ts (what `npm run worker` runs) and waits until it has started. */
+/** Starts the bundled worker (dist/worker.mjs: what `npm run worker` runs) and waits until it has started. */
 export async function startWorkerProcess(target: DbTarget, env: Record<string, string> = {}): Promise<WorkerProcess> {
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "awhs-worker-log-")), "worker.log");
   const out = createWriteStream(logFile);
-  const proc = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/worker.ts"], {
+  const proc = spawn(process.execPath, [path.join(root, process.env.SERVER_DIST || "dist", "worker.mjs")], {
     cwd: root,
     env: {
       ...process.env,

@@ -7,21 +7,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import {
-  bulkRequests,
-  queryKeys,
-  useBulkAction,
-  type BulkAction,
-  type BulkActionName,
-  type BulkPreviewAnswer,
-  type BulkSelectionBody,
-} from "@/components/console/queries";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { formatNumber } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Mono, ProgressBar } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
+import type {
+  BulkActionRecord as BulkAction,
+  BulkActionName,
+  BulkPreview as BulkPreviewAnswer,
+  BulkSelection as BulkSelectionBody,
+} from "@/lib/bulk/schemas";
 import { CONTROL_VALUES } from "@/lib/runs/schemas";
 
 const LABEL: Record<BulkActionName, string> = {
@@ -257,9 +255,15 @@ function BulkDialog({
   onClose: () => void;
   onStarted: (b: BulkAction) => void;
 }) {
-  const preview = useMutation({ mutationFn: () => bulkRequests.preview({ action, selection }) });
+  const preview = useMutation({
+    mutationFn: () =>
+      request("POST /api/v1/organizations/[org_id]/bulk-actions/preview", { body: { action, selection } }),
+  });
   const start = useMutation({
-    mutationFn: (expected: number) => bulkRequests.start({ action, selection, expected_count: expected }),
+    mutationFn: (expected: number) =>
+      request("POST /api/v1/organizations/[org_id]/bulk-actions", {
+        body: { action, selection, expected_count: expected },
+      }),
     onSuccess: onStarted,
   });
   const run = preview.mutate;
@@ -351,12 +355,23 @@ export function BulkOutcome({ b }: { b: BulkAction }) {
 
 function BulkProgress({ bulkActionId, onDismiss }: { bulkActionId: string; onDismiss: () => void }) {
   const qc = useQueryClient();
-  const bulk = useBulkAction(bulkActionId, { refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) });
+  const bulk = useApi(
+    "GET /api/v1/organizations/[org_id]/bulk-actions/[bulk_action_id]",
+    { params: { bulk_action_id: bulkActionId } },
+    { enabled: Boolean(bulkActionId), refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) },
+  );
   const b = bulk.data;
   const done = b && !isRunning(b);
   const target = b?.target_type;
   useEffect(() => {
-    if (done) void qc.invalidateQueries({ queryKey: target === "access_key" ? queryKeys.keys() : queryKeys.runs() });
+    if (done) {
+      void qc.invalidateQueries({
+        queryKey:
+          target === "access_key"
+            ? apiKey("GET /api/v1/organizations/[org_id]/access-keys")
+            : apiKey("GET /api/v1/organizations/[org_id]/runs"),
+      });
+    }
   }, [done, qc, target]);
   return (
     <section

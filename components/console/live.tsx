@@ -5,19 +5,22 @@
 // refetch what they show). No fixed polling of every list: an idle page holds one request that the
 // server answers after ~25 s with nothing. Hidden tab: the poll is dropped, and picked up again
 // (with the same cursor, so a change meanwhile answers at once) when the tab shows again.
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
-import { pollChanges } from "./queries";
+import { apiKey, request } from "./use-api";
 import { cn } from "@/components/ui/cn";
+import type { ChangesAnswer } from "@/lib/reviews/schemas";
 
 export type LiveTopic = "runs" | "sessions" | "messages" | "reviews";
 
-/** The query keys (their first part) each topic invalidates. */
-const KEYS: Record<LiveTopic, string[]> = {
-  runs: ["runs", "run", "overview"],
-  sessions: ["sessions", "session"],
-  messages: ["session-messages", "session"],
-  reviews: ["reviews", "run"],
+/** The query keys each topic invalidates (prefixes: a list's key covers its records and what is under them). */
+const RUNS = apiKey("GET /api/v1/organizations/[org_id]/runs");
+const SESSIONS = apiKey("GET /api/v1/organizations/[org_id]/sessions");
+const KEYS: Record<LiveTopic, QueryKey[]> = {
+  runs: [RUNS, apiKey("GET /api/v1/organizations/[org_id]/overview")],
+  sessions: [SESSIONS],
+  messages: [SESSIONS],
+  reviews: [apiKey("GET /api/v1/organizations/[org_id]/reviews"), RUNS],
 };
 
 // The Live switch: one for the whole console, remembered in this browser.
@@ -70,13 +73,18 @@ export function useLiveUpdates(topics: readonly LiveTopic[], opts: { sessionId?:
       let failures = 0;
       while (!stop.signal.aborted) {
         try {
-          const answer = await pollChanges(names, cursor, stop.signal, sessionId);
+          // One long poll: answers when a topic changed after `cursor` (or after its hold).
+          const answer: ChangesAnswer = await request(
+            "GET /api/console/changes",
+            { query: { topics: names.join(","), since: cursor ?? undefined, session_id: sessionId } },
+            stop.signal,
+          );
           // Coming back (a new cursor after a pause): refresh once, something may have changed meanwhile.
           const changed = cursor === null ? [] : answer.changed;
           cursor = answer.cursor;
           failures = 0;
           const keys = new Set(changed.flatMap((t) => KEYS[t]));
-          for (const k of keys) void qc.invalidateQueries({ queryKey: [k] });
+          for (const k of keys) void qc.invalidateQueries({ queryKey: k });
         } catch {
           if (stop.signal.aborted) return;
           // The server refused or is away: back off (2 s, 4 s, ... up to 30 s) rather than hammer it.
@@ -91,7 +99,7 @@ export function useLiveUpdates(topics: readonly LiveTopic[], opts: { sessionId?:
   useEffect(() => {
     if (!live || !visible) return;
     for (const k of new Set(key.split(",").flatMap((t) => KEYS[t as LiveTopic] ?? []))) {
-      void qc.invalidateQueries({ queryKey: [k] });
+      void qc.invalidateQueries({ queryKey: k });
     }
   }, [qc, live, visible, key]);
   return live && visible;

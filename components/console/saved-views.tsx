@@ -3,16 +3,18 @@
 // the organization's shared views of the list (apply one: its filters replace the URL's), saving
 // the current filters under a name (personal or shared), and deleting a view the member may change
 // (their own; an admin also a shared one).
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { ViewList } from "@/lib/views/schemas";
+import type { ViewList, ViewRecord as SavedView } from "@/lib/views/schemas";
 import { ConsoleApiError } from "./api";
-import { requests, useViews, viewsKey, type SavedView } from "./queries";
+import { apiKey, useApi, useApiMutation } from "./use-api";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { CheckboxField, TextField } from "../ui/field";
 import { ErrorState, SkeletonRows } from "../ui/states";
+
+const VIEWS = "GET /api/v1/organizations/[org_id]/views";
 
 export function SavedViews({
   list,
@@ -30,18 +32,16 @@ export function SavedViews({
   const [shared, setShared] = useState(false);
   const [deleting, setDeleting] = useState<SavedView | null>(null);
   const client = useQueryClient();
-  const views = useViews(list);
-  const refresh = () => client.invalidateQueries({ queryKey: viewsKey(list) });
-  const save = useMutation({
-    mutationFn: () => requests.createView({ list, name, filters: current, shared }),
+  const views = useApi(VIEWS, { query: { list, limit: 200 } });
+  const refresh = () => client.invalidateQueries({ queryKey: apiKey(VIEWS, { query: { list, limit: 200 } }) });
+  const save = useApiMutation("POST /api/v1/organizations/[org_id]/views", {
     onSuccess: () => {
       setName("");
       setShared(false);
       return refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (v: SavedView) => requests.deleteView(v.view_id),
+  const remove = useApiMutation("DELETE /api/v1/organizations/[org_id]/views/[view_id]", {
     onSuccess: () => {
       setDeleting(null);
       return refresh();
@@ -98,7 +98,7 @@ export function SavedViews({
                       size="sm"
                       variant="danger"
                       disabled={remove.isPending}
-                      onClick={() => remove.mutate(v)}
+                      onClick={() => remove.mutate({ params: { view_id: v.view_id } })}
                       aria-label={`Confirm deleting view ${v.name}`}
                     >
                       {remove.isPending ? "Deleting…" : "Really delete"}
@@ -123,7 +123,7 @@ export function SavedViews({
           className="mt-4 space-y-3 border-t border-zinc-200 pt-4"
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate();
+            save.mutate({ body: { list, name, filters: current, shared } });
           }}
         >
           <TextField

@@ -63,6 +63,7 @@ export const BulkPreview = z.strictObject({
   not_allowed: z.array(BulkReasonCount),
   sample: z.array(BulkSampleTarget).max(10).meta({ description: "The first ten allowed targets, newest first." }),
 });
+export type BulkPreview = z.infer<typeof BulkPreview>;
 
 export const BULK_STATUSES = ["pending", "running", "completed", "failed"] as const;
 

@@ -107,6 +107,7 @@ export const TokenUsage = z.strictObject({
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
 });
+export type TokenUsage = z.infer<typeof TokenUsage>;
 
 export const SessionListItem = z.strictObject({
   session_id: responseId("sess"),
@@ -222,6 +223,7 @@ export const OrgSessionListItem = SessionListItem.extend({
   environment: Environment,
   ...sessionVersion,
 });
+export type OrgSessionListItem = z.infer<typeof OrgSessionListItem>;
 export const OrgSessionPage = z.strictObject({
   sessions: z.array(OrgSessionListItem),
   has_more: z.boolean(),
@@ -232,6 +234,7 @@ export const OrgSessionRecord = SessionRecord.extend({
   environment: Environment,
   ...sessionVersion,
 });
+export type OrgSessionRecord = z.infer<typeof OrgSessionRecord>;
 
 export const OrgMessageRecord = MessageListItem.extend({
   session_id: responseId("sess"),
@@ -242,6 +245,7 @@ export const OrgMessageRecord = MessageListItem.extend({
   processing_time_ms: z.number().int().nullable(),
   error: MessageError.nullable(),
 });
+export type OrgMessageRecord = z.infer<typeof OrgMessageRecord>;
 export const OrgMessagePage = z.strictObject({
   messages: z.array(OrgMessageRecord),
   has_more: z.boolean(),

@@ -75,6 +75,7 @@ export const BulkDecideResult = z.strictObject({
   skipped: z.number().int(),
   failed: z.number().int(),
 });
+export type BulkDecideResult = z.infer<typeof BulkDecideResult>;
 
 // Live updates: a long poll that answers when something of the organization changed.
 

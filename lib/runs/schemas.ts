@@ -197,6 +197,7 @@ export const ResolveResult = z.strictObject({
   resolved_at: responseTimestamp(),
   reason: z.string().nullable(),
 });
+export type ResolveResult = z.infer<typeof ResolveResult>;
 
 // Answers of the organization API's runs across agents (app/api/v1/organizations/[org_id]/runs), typed
 // for the console's query hooks too (components/console/queries.ts).
@@ -205,6 +206,7 @@ export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_revi
 export const CONTROL_VALUES = ["pause", "resume", "retry", "cancel"] as const;
 
 export const OrgRunListItem = RunListItem.extend({ agent_name: z.string(), created_at: responseTimestamp() });
+export type OrgRunListItem = z.infer<typeof OrgRunListItem>;
 export const OrgRunPage = z.strictObject({
   runs: z.array(OrgRunListItem),
   has_more: z.boolean(),
@@ -219,6 +221,7 @@ export const OrgRunDetail = RunRecord.extend({
   rerun_of: z.string().nullable().meta({ description: "The finished run this one was started again from." }),
   reruns: z.array(z.string()).meta({ description: "The runs started again from this one, newest first (at most 20)." }),
 });
+export type OrgRunDetail = z.infer<typeof OrgRunDetail>;
 
 /** One step an item reached, on one attempt (docs/workflows.md, "Step timeline"). */
 export const TimelineEntry = z.strictObject({
@@ -254,6 +257,7 @@ export const RunItemRecord = z.strictObject({
   /** The item's way through the steps, in order: empty before its first step, or for an item processed before timelines were kept. */
   timeline: z.array(TimelineEntry),
 });
+export type RunItemRecord = z.infer<typeof RunItemRecord>;
 export const RunItemPage = z.strictObject({
   items: z.array(RunItemRecord),
   has_more: z.boolean(),
@@ -269,6 +273,7 @@ export const ConsoleApproval = Approval.extend({
   /** Edit and approve: the fields the edit changed. */
   diff: z.array(z.strictObject({ path: z.string(), before: z.unknown(), after: z.unknown() })).nullable(),
 });
+export type ConsoleApproval = z.infer<typeof ConsoleApproval>;
 export const ConsoleApprovalList = z.strictObject({
   approvals: z.array(ConsoleApproval),
   /** The run's latest decisions, newest first: its review trail. */

@@ -4,11 +4,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { reviewRequests, reviewsKey, type BulkDecision } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { ReasonField } from "@/components/console/review-item";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { CheckboxField } from "@/components/ui/field";
+import type { BulkDecideResult as BulkDecision } from "@/lib/reviews/schemas";
 
 export type BulkResolution = "approved" | "rejected";
 
@@ -58,11 +59,13 @@ export function BulkDialog({
   const [error, setError] = useState<string | null>(null);
   const bulk = useMutation({
     mutationFn: () =>
-      reviewRequests.bulk({
-        exception_ids: ids,
-        resolution: resolution!,
-        reason: reason.trim() || undefined,
-        take_over: takeOver,
+      request("POST /api/v1/organizations/[org_id]/reviews/bulk", {
+        body: {
+          exception_ids: ids,
+          resolution: resolution!,
+          reason: reason.trim() || undefined,
+          take_over: takeOver,
+        },
       }),
     onSuccess: (result) => {
       setReason("");
@@ -70,7 +73,7 @@ export function BulkDialog({
       onDone(result);
     },
     onError: (e) => setError(e instanceof ConsoleApiError ? e.message : "The items could not be decided."),
-    onSettled: () => qc.invalidateQueries({ queryKey: reviewsKey() }),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/reviews") }),
   });
   const rejecting = resolution === "rejected";
   const n = ids.length;

@@ -1,7 +1,7 @@
 "use client";
 // What a bulk decision did: how many items were decided, skipped and failed, and why each one that
 // was not decided was not.
-import type { BulkDecision } from "@/components/console/queries";
+import type { BulkDecideResult as BulkDecision } from "@/lib/reviews/schemas";
 import { Button } from "@/components/ui/button";
 
 export function BulkOutcome({ result, onClose }: { result: BulkDecision; onClose: () => void }) {

@@ -6,15 +6,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { timeLeft } from "@/components/console/format";
-import { reviewRequests, reviewsKey } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 
 /** Claims the item `openId` each time it opens (a new claim, not taking over). */
 export function useReviewClaim(openId: string | null) {
   const qc = useQueryClient();
   const claim = useMutation({
-    mutationFn: (v: { id: string; takeOver: boolean }) => reviewRequests.claim(v.id, v.takeOver),
-    onSettled: () => qc.invalidateQueries({ queryKey: reviewsKey() }),
+    mutationFn: (v: { id: string; takeOver: boolean }) =>
+      request("POST /api/v1/organizations/[org_id]/reviews/[exception_id]/claim", {
+        params: { exception_id: v.id },
+        body: { take_over: v.takeOver },
+      }),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/reviews") }),
   });
   const claimItem = claim.mutate;
   const resetClaim = claim.reset;

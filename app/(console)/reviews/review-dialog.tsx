@@ -6,10 +6,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { parseJson, type JsonLineError } from "@/components/console/json-editor";
-import { reviewRequests, reviewsKey, type ReviewItem } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { DECIDED, type Decision } from "@/components/console/review-item";
 import { Dialog } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
+import type { ReviewItem } from "@/lib/reviews/schemas";
 import { ClaimStatus, useReviewClaim } from "./review-claim";
 import { ReviewDialogBody } from "./review-dialog-body";
 import { ReviewDialogFooter, type Mode } from "./review-dialog-footer";
@@ -38,7 +39,10 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
   }, [openId]);
   const decide = useMutation({
     mutationFn: (v: { resolution: Decision; modified_data?: unknown; reason?: string }) =>
-      reviewRequests.resolve(item!.exception_id, v),
+      request("POST /api/v1/organizations/[org_id]/reviews/[exception_id]/resolve", {
+        params: { exception_id: item!.exception_id },
+        body: v,
+      }),
     onSuccess: (answer, v) => {
       toast({
         tone: "success",
@@ -47,7 +51,7 @@ export function ReviewDialog({ item, onClose }: { item: ReviewItem | null; onClo
       });
       onClose();
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: reviewsKey() }),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiKey("GET /api/v1/organizations/[org_id]/reviews") }),
   });
   if (!item) return <Dialog open={false} onClose={onClose} title="Review" />;
 

@@ -1,8 +1,10 @@
 "use client";
 // The inbox's filters, kept in the URL: agent, the days an item started waiting (UTC), claimed or not.
 import { FilterBar } from "@/components/console/filter-bar";
-import type { Agent } from "@/components/console/queries";
+import type { Answer } from "@/components/console/use-api";
 import { Field, Input, Select } from "@/components/ui/field";
+
+type Agent = Answer<"GET /api/v1/organizations/[org_id]/agents">["agents"][number];
 
 export const NO_FILTERS = { agent_id: "", from: "", to: "", claimed: "" };
 export type ReviewFilterValues = typeof NO_FILTERS;

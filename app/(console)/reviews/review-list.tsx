@@ -3,7 +3,7 @@
 // checkbox to select it and a button to open it; and "Select all on this page".
 import Link from "next/link";
 import { formatDate, relative, timeLeft } from "@/components/console/format";
-import type { ReviewItem } from "@/components/console/queries";
+import type { ReviewItem } from "@/lib/reviews/schemas";
 import { ReviewItemData, ReviewItemSummary } from "@/components/console/review-item";
 import { Button } from "@/components/ui/button";
 import { CheckboxField } from "@/components/ui/field";

@@ -6,10 +6,11 @@ import { useState } from "react";
 import { ListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useMe } from "@/components/console/me";
-import { useAgents, useReviews, type BulkDecision, type ReviewItem } from "@/components/console/queries";
+import { useApiEvery, useApiPage } from "@/components/console/use-api";
 import { useUrlParams } from "@/components/console/url-params";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { BulkDecideResult as BulkDecision, ReviewItem } from "@/lib/reviews/schemas";
 import { BulkDialog, SelectionBar, type BulkResolution } from "./bulk-decision";
 import { BulkOutcome } from "./bulk-outcome";
 import { ReviewDialog } from "./review-dialog";
@@ -25,14 +26,21 @@ export function ReviewsView() {
   const { agent_id: agentId, from, to } = url.filters;
   const claimed = ["claimed", "unclaimed"].includes(url.filters.claimed) ? url.filters.claimed : "";
   useLiveUpdates(["reviews"]);
-  const agents = useAgents({ staleTime: 60_000 });
-  const reviews = useReviews({
-    agentId,
-    from: dayBound(from, false),
-    to: dayBound(to, true),
-    claimed,
-    limit: url.limit,
-    cursor: url.cursor,
+  const agents = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents",
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000 },
+  );
+  const reviews = useApiPage("GET /api/v1/organizations/[org_id]/reviews", {
+    query: {
+      agent_id: agentId,
+      from: dayBound(from, false),
+      to: dayBound(to, true),
+      claimed,
+      limit: url.limit,
+      cursor: url.cursor,
+    },
   });
   const toast = useToast();
   const [open, setOpen] = useState<ReviewItem | null>(null);

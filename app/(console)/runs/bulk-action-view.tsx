@@ -2,14 +2,18 @@
 // One bulk action (docs/console.md, Bulk actions): what it selected, who started it, its progress
 // (polled every second while it runs) and its outcome by reason.
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
-import { useBulkAction } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { formatDate } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
 import { Card, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { BulkOutcome, bulkActionTitle, isRunning, selectionText } from "@/components/console/bulk-actions";
 
 export function BulkActionView({ bulkActionId }: { bulkActionId: string }) {
-  const bulk = useBulkAction(bulkActionId, { refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) });
+  const bulk = useApi(
+    "GET /api/v1/organizations/[org_id]/bulk-actions/[bulk_action_id]",
+    { params: { bulk_action_id: bulkActionId } },
+    { enabled: Boolean(bulkActionId), refetchInterval: (q) => (isRunning(q.state.data) ? 1_000 : false) },
+  );
   if (!bulk.data) return <DetailState query={bulk} of="bulk action" id={bulkActionId} />;
   const b = bulk.data;
   return (

@@ -3,7 +3,7 @@
 // whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
 // and an export button plug in.
 import Link from "next/link";
-import { useAgents, useRuns, type RunListItem } from "@/components/console/queries";
+import { useApiEvery, useApiPage } from "@/components/console/use-api";
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
@@ -18,7 +18,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
-import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress } from "./shared";
+import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress, type RunListItem } from "./shared";
 
 const LIMIT = 20;
 const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", user_id: "", has_error: "" };
@@ -74,8 +74,15 @@ export function RunsView() {
   const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
   const { status, agent_id: agentId, ...more } = url.filters;
-  const agents = useAgents({ staleTime: 60_000 });
-  const runs = useRuns({ status, agentId, limit: url.limit, cursor: url.cursor, filters: more });
+  const agents = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents",
+    "agents",
+    { query: { include_archived: true } },
+    { staleTime: 60_000 },
+  );
+  const runs = useApiPage("GET /api/v1/organizations/[org_id]/runs", {
+    query: { ...more, limit: url.limit, cursor: url.cursor, status, agent_id: agentId },
+  });
   useLiveUpdates(["runs"]);
   // Checked rows, or everything the filter matches (a bulk action's selection: ./bulk-actions.tsx).
   const filter = Object.fromEntries(Object.entries(url.filters).filter(([, v]) => v));

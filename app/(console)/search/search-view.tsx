@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { useSearch } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { userTimelineHref } from "@/components/console/search-box";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
@@ -17,7 +17,12 @@ const HOW =
 
 export function SearchView({ q }: { q: string }) {
   const router = useRouter();
-  const result = useSearch(q);
+  // Kept a minute, the text is the key.
+  const result = useApi(
+    "GET /api/v1/organizations/[org_id]/search",
+    { query: { q } },
+    { enabled: q.trim().length > 0, retry: false, staleTime: 60_000 },
+  );
   const exact = result.data?.exact;
   useEffect(() => {
     if (exact) router.replace(exact.href);

@@ -3,7 +3,7 @@
 // DataTable whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk
 // actions and an export button plug in.
 import Link from "next/link";
-import { useAgents, useSessions, type SessionItem } from "@/components/console/queries";
+import { useApiEvery, useApiPage } from "@/components/console/use-api";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
@@ -17,6 +17,7 @@ import { formatDate, formatNumber, relative, shortId } from "@/components/consol
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
+import type { OrgSessionListItem as SessionItem } from "@/lib/conversations/schemas";
 
 const DEFAULT_LIMIT = 20;
 const NO_FILTERS = { agent_id: "", status: "", since: "", environment: "", from: "", to: "", user_id: "" };
@@ -68,16 +69,12 @@ export function SessionsView() {
   const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
   const { agent_id, status, since, environment, ...more } = url.filters;
-  const agents = useAgents();
+  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
+    query: { include_archived: true },
+  });
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
-  const sessions = useSessions({
-    agent_id,
-    status,
-    since,
-    environment,
-    filters: more,
-    cursor: url.cursor,
-    limit: url.limit,
+  const sessions = useApiPage("GET /api/v1/organizations/[org_id]/sessions", {
+    query: { ...more, environment, limit: url.limit, cursor: url.cursor, agent_id, status, since },
   });
   useLiveUpdates(["sessions"]);
   const fields: FilterField[] = [

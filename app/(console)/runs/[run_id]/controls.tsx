@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { queryKeys, requests } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { statusLabel } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -18,6 +18,14 @@ const HINT: Record<Control, string> = {
   retry: "Run the failed items again from the step that failed; completed items are kept.",
   cancel: "Stop the run for good; finished items are kept.",
 };
+/** Each control's route (POST .../runs/{run_id}/{action}). */
+const ROUTE = {
+  pause: "POST /api/v1/organizations/[org_id]/runs/[run_id]/pause",
+  resume: "POST /api/v1/organizations/[org_id]/runs/[run_id]/resume",
+  retry: "POST /api/v1/organizations/[org_id]/runs/[run_id]/retry",
+  cancel: "POST /api/v1/organizations/[org_id]/runs/[run_id]/cancel",
+} as const satisfies Record<Control, string>;
+const RUN = "GET /api/v1/organizations/[org_id]/runs/[run_id]";
 const DONE: Record<Control, string> = {
   pause: "Run paused",
   resume: "Run resumed",
@@ -30,9 +38,9 @@ export function RunControls({ run }: { run: RunDetail }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const control = useMutation({
-    mutationFn: (action: Control) => requests.controlRun(run.run_id, action),
+    mutationFn: (action: Control) => request(ROUTE[action], { params: { run_id: run.run_id } }),
     onSuccess: (next, action) => {
-      qc.setQueryData(queryKeys.run(run.run_id), next);
+      qc.setQueryData(apiKey(RUN, { params: { run_id: run.run_id } }), next);
       toast({ tone: "success", message: DONE[action], detail: `The run is now ${statusLabel(next.status)}.` });
     },
     onError: (e, action) => {
@@ -46,7 +54,7 @@ export function RunControls({ run }: { run: RunDetail }) {
             ? `${e.message}${e.requestId ? ` (request id ${e.requestId})` : ""}`
             : undefined,
       });
-      void qc.invalidateQueries({ queryKey: queryKeys.run(run.run_id) });
+      void qc.invalidateQueries({ queryKey: apiKey(RUN, { params: { run_id: run.run_id } }) });
     },
     onSettled: () => setConfirming(false),
   });

@@ -1,7 +1,7 @@
 "use client";
 // A run's items in index order, a page at a time, optionally of one status.
+import { keepPreviousData } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import { useRunItems } from "@/components/console/queries";
 import { formatNumber } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { usePagingState } from "@/components/console/url-params";
@@ -10,7 +10,7 @@ import { Select } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
-import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
+import { compactJson, ITEM_STATUSES, useApiVersioned, type RunItem } from "../shared";
 import { StepTimeline, TimelineToggle } from "./step-timeline";
 
 const LIMIT = 25;
@@ -50,7 +50,12 @@ function JsonCell({ item }: { item: RunItem }) {
 export function ItemsCard({ runId, version, total }: { runId: string; version: string; total: number }) {
   const [status, setStatus] = useState("");
   const paging = usePagingState(LIMIT);
-  const items = useRunItems({ runId, status, limit: LIMIT, cursor: paging.state.cursor, version });
+  const items = useApiVersioned(
+    "GET /api/v1/organizations/[org_id]/runs/[run_id]/items",
+    { params: { run_id: runId }, query: { limit: LIMIT, cursor: paging.state.cursor, status } },
+    version,
+    { placeholderData: keepPreviousData },
+  );
   /** The items whose step timeline is open. */
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>

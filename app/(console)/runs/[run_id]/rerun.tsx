@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { InputsEditor, useInputsEditor } from "@/components/console/inputs-editor";
-import { bulkRequests, queryKeys } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Mono } from "@/components/ui/misc";
@@ -34,9 +34,15 @@ function RerunDialog({ run, onClose }: { run: RunDetail; onClose: () => void }) 
   const qc = useQueryClient();
   const toast = useToast();
   const rerun = useMutation({
-    mutationFn: (inputs: Record<string, unknown>) => bulkRequests.rerun(run.run_id, inputs),
+    mutationFn: (inputs: Record<string, unknown>) =>
+      request("POST /api/v1/organizations/[org_id]/runs/[run_id]/rerun", {
+        params: { run_id: run.run_id },
+        body: { inputs },
+      }),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.run(run.run_id) });
+      void qc.invalidateQueries({
+        queryKey: apiKey("GET /api/v1/organizations/[org_id]/runs/[run_id]", { params: { run_id: run.run_id } }),
+      });
       toast({ tone: "success", message: "Run started again", detail: r.run_id });
       router.push(`/runs/${r.run_id}`);
     },

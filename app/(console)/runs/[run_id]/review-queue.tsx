@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { formatDate, relative, timeLeft } from "@/components/console/format";
-import { queryKeys, requests, type ResolveAnswer } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import {
   DECIDED,
   DecisionButtons,
@@ -21,6 +21,7 @@ import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
 import { TextareaField } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { Resolution } from "@/lib/runs/schemas";
 import type { Approval } from "../shared";
 
 /** Runs whose approvals can still be resolved (the server refuses the others). */
@@ -28,8 +29,6 @@ const RESOLVABLE_IN = ["pending", "running", "paused", "needs_review"];
 
 /** The queue shows the first items (in item order); the rest follow as these are resolved. */
 const SHOWN = 50;
-
-type Resolution = ResolveAnswer["resolution"];
 
 const itemName = (a: Approval) => (a.index == null ? `item ${a.item_id}` : `item ${a.index}`);
 
@@ -210,13 +209,16 @@ export function ReviewQueue({
   const [rejecting, setRejecting] = useState<Approval | null>(null);
   const resolve = useMutation({
     mutationFn: (v: { approval: Approval; resolution: Resolution; modified_data?: unknown; reason?: string }) =>
-      requests.resolveApproval(runId, {
-        exception_id: v.approval.exception_id,
-        resolution: v.resolution,
-        ...(v.resolution === "modified" ? { modified_data: v.modified_data } : {}),
-        ...(v.reason ? { reason: v.reason } : {}),
-        // Deciding on the run page is deliberate: an inbox claim is taken over (and audited).
-        take_over: true,
+      request("POST /api/v1/organizations/[org_id]/runs/[run_id]/approvals/resolve", {
+        params: { run_id: runId },
+        body: {
+          exception_id: v.approval.exception_id,
+          resolution: v.resolution,
+          ...(v.resolution === "modified" ? { modified_data: v.modified_data } : {}),
+          ...(v.reason ? { reason: v.reason } : {}),
+          // Deciding on the run page is deliberate: an inbox claim is taken over (and audited).
+          take_over: true,
+        },
       }),
     onSuccess: (answer, v) => {
       toast({
@@ -241,7 +243,10 @@ export function ReviewQueue({
       setEditing(null);
       setRejecting(null);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.run(runId) }),
+    onSettled: () =>
+      qc.invalidateQueries({
+        queryKey: apiKey("GET /api/v1/organizations/[org_id]/runs/[run_id]", { params: { run_id: runId } }),
+      }),
   });
   const resolvable = RESOLVABLE_IN.includes(runStatus);
   const editError =

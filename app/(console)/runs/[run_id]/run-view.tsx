@@ -4,7 +4,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
-import { useApprovals, useRun } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { endUserOf, UserLink } from "@/components/console/search-box";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { StatusBadge, statusLabel } from "@/components/ui/badge";
@@ -12,7 +12,15 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { formatBytes, formatDuration, isActive, isWaiting, RunProgress, type RunDetail } from "../shared";
+import {
+  formatBytes,
+  formatDuration,
+  isActive,
+  isWaiting,
+  RunProgress,
+  useApiVersioned,
+  type RunDetail,
+} from "../shared";
 import { RunControls } from "./controls";
 import { ItemsCard } from "./items-card";
 import { ReviewQueue } from "./review-queue";
@@ -152,9 +160,18 @@ function AuditTrail({ run }: { run: RunDetail }) {
 }
 
 export function RunView({ runId }: { runId: string }) {
-  const run = useRun(runId, { refetchInterval: (q) => pollInterval(q.state.data?.status) });
+  const run = useApi(
+    "GET /api/v1/organizations/[org_id]/runs/[run_id]",
+    { params: { run_id: runId } },
+    { refetchInterval: (q) => pollInterval(q.state.data?.status) },
+  );
   const version = run.data ? versionOf(run.data) : "";
-  const approvals = useApprovals({ runId, version, enabled: Boolean(run.data) });
+  const approvals = useApiVersioned(
+    "GET /api/v1/organizations/[org_id]/runs/[run_id]/approvals",
+    { params: { run_id: runId } },
+    version,
+    { enabled: Boolean(run.data), placeholderData: (prev) => prev },
+  );
 
   if (!run.data) {
     return <DetailState query={run} of="run" id={runId} />;

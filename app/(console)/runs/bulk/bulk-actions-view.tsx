@@ -7,11 +7,12 @@ import { DataTable, type DataColumn } from "@/components/console/data-table";
 import { EmailText } from "@/components/console/email-text";
 import { formatDate, formatNumber, relative } from "@/components/console/format";
 import { ListPage } from "@/components/console/list-page";
-import { useBulkActions, type BulkAction } from "@/components/console/queries";
+import { useApiPage } from "@/components/console/use-api";
 import { useUrlParams } from "@/components/console/url-params";
 import { StatusBadge } from "@/components/ui/badge";
 import { BackLink } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
+import type { BulkActionRecord as BulkAction } from "@/lib/bulk/schemas";
 
 const LIMIT = 20;
 
@@ -63,7 +64,15 @@ const COLUMNS: DataColumn<BulkAction>[] = [
 
 export function BulkActionsView() {
   const url = useUrlParams({}, { limit: LIMIT });
-  const list = useBulkActions({ limit: url.limit, cursor: url.cursor });
+  const list = useApiPage(
+    "GET /api/v1/organizations/[org_id]/bulk-actions",
+    { query: { limit: url.limit, cursor: url.cursor } },
+    {
+      // Polled every 2 s while one of the page runs.
+      refetchInterval: (q) =>
+        q.state.data?.bulk_actions.some((b) => b.status === "pending" || b.status === "running") ? 2_000 : false,
+    },
+  );
   return (
     <>
       <BackLink href="/runs">Runs</BackLink>

@@ -4,7 +4,7 @@
 // only near the viewport (content-visibility), so a long thread does not lay out every message at once.
 // Each reply names the agent version that produced it, and a mark shows where the version changed.
 import { Fragment, useState } from "react";
-import type { MessageItem, TokenUsage } from "@/components/console/queries";
+import type { OrgMessageRecord as MessageItem, TokenUsage } from "@/lib/conversations/schemas";
 import { formatCost, formatDate, formatMs, formatNumber } from "@/components/console/format";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

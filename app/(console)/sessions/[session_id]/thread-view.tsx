@@ -2,7 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import { queryKeys, useSession, useSessionMessages, type SessionDetail } from "@/components/console/queries";
+import { apiKey, useApi, useApiPages } from "@/components/console/use-api";
 import { ConsoleApiError } from "@/components/console/api";
 import { DetailState } from "@/components/console/detail-state";
 import { UserLink } from "@/components/console/search-box";
@@ -13,9 +13,11 @@ import { Button } from "@/components/ui/button";
 import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import type { OrgSessionRecord as SessionDetail } from "@/lib/conversations/schemas";
 import { MessageList, tokens } from "./message-view";
 
 const PAGE_SIZE = 50;
+const SESSION = "GET /api/v1/organizations/[org_id]/sessions/[session_id]";
 
 function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <>—</>;
@@ -80,10 +82,14 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
   // Live through the changes feed (components/console/live.tsx): new messages and settled replies.
   const live = useLiveUpdates(["messages"], { sessionId });
-  const messages = useSessionMessages({ sessionId, pageSize: PAGE_SIZE, liveMs: 0 });
+  // Oldest first, a page at a time; not polled: the changes feed keeps it fresh.
+  const messages = useApiPages("GET /api/v1/organizations/[org_id]/sessions/[session_id]/messages", {
+    params: { session_id: sessionId },
+    query: { limit: PAGE_SIZE },
+  });
   const all = messages.data?.pages.flatMap((p) => p.messages) ?? [];
   const processing = all.some((m) => m.status === "processing");
-  const session = useSession(sessionId);
+  const session = useApi(SESSION, { params: { session_id: sessionId } });
 
   // A thread read to its end stays at its end: a new message past the last page is fetched too.
   const complete = useRef(false);
@@ -110,7 +116,10 @@ export function ThreadView({ sessionId }: { sessionId: string }) {
   // When the last reply settles, read the header once more for its final counts and cost.
   const wasProcessing = useRef(false);
   useEffect(() => {
-    if (wasProcessing.current && !processing) void qc.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
+    if (wasProcessing.current && !processing) {
+      // The session alone (exact): its messages are fresh already.
+      void qc.invalidateQueries({ queryKey: apiKey(SESSION, { params: { session_id: sessionId } }), exact: true });
+    }
     wasProcessing.current = processing;
   }, [processing, qc, sessionId]);
 

@@ -2,7 +2,7 @@
 // The case timeline of one end user (docs/console.md, Case timeline): everything about them,
 // newest first, a page at a time; "Export" opens the exports page prefilled for them.
 import Link from "next/link";
-import { useUserTimeline } from "@/components/console/queries";
+import { useApiPages } from "@/components/console/use-api";
 import { formatDate, relative } from "@/components/console/format";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -20,7 +20,10 @@ const KIND_LABELS: Record<TimelineKind, string> = {
 };
 
 export function TimelineView({ userId }: { userId: string }) {
-  const timeline = useUserTimeline(userId);
+  const timeline = useApiPages("GET /api/v1/organizations/[org_id]/users/[user_id]/timeline", {
+    params: { user_id: userId },
+    query: { limit: 50 },
+  });
   const entries = timeline.data?.pages.flatMap((p) => p.entries) ?? [];
   const exportHref = `/exports?${new URLSearchParams({ kind: "user_timeline", user_id: userId })}`;
   return (

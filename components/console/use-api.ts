@@ -132,15 +132,23 @@ export function request<K extends ApiRoute>(route: K, call: Call<K>, signal?: Ab
   return api<Answer<K>>(urlOf(route, call), { method, signal, ...(json !== undefined ? { json } : {}) });
 }
 
-/** Options a page may add to a read (polling, placeholders, enabling); the key and the fetch come from the route. */
-export type ReadOptions<T> = Omit<UseQueryOptions<T, ConsoleApiError, T, QueryKey>, "queryKey" | "queryFn">;
+/**
+ * Options a page may add to a read (polling, placeholders, enabling); the key and the fetch come from
+ * the route. `version`: a value the read is fetched again for when it changes, and only then (the run
+ * page's items and approvals follow the run's status and counts), appended to the key.
+ */
+export type ReadOptions<T> = Omit<UseQueryOptions<T, ConsoleApiError, T, QueryKey>, "queryKey" | "queryFn"> & {
+  version?: string;
+};
 
-/** A read of one route, cached under apiKey(route, call). */
+/** A read of one route, cached under apiKey(route, call) (and its `version`). */
 export function useApi<K extends ReadRoute>(route: K, call: Call<K>, options: ReadOptions<Answer<K>> = {}) {
+  const { version, ...rest } = options;
+  const key = apiKey(route, call);
   return useQuery<Answer<K>, ConsoleApiError>({
-    queryKey: apiKey(route, call),
+    queryKey: version === undefined ? key : [...key, version],
     queryFn: ({ signal }) => request(route, call, signal),
-    ...options,
+    ...rest,
   });
 }
 

@@ -1,16 +1,6 @@
 // What the runs list and the run page share: the run states, the controls and small display helpers
 // (the records' types come from the schemas of lib/runs/schemas.ts).
-import { useQuery } from "@tanstack/react-query";
-import type { ConsoleApiError } from "@/components/console/api";
 import { formatNumber } from "@/components/console/format";
-import {
-  apiKey,
-  request,
-  type Answer,
-  type Call,
-  type ReadOptions,
-  type ReadRoute,
-} from "@/components/console/use-api";
 import { ProgressBar } from "@/components/ui/misc";
 import type { CONTROL_VALUES, OrgRunListItem as RunListItem } from "@/lib/runs/schemas";
 import type { RunStatus } from "@/lib/runs/statuses";
@@ -33,24 +23,6 @@ export type {
   OrgRunListItem as RunListItem,
 } from "@/lib/runs/schemas";
 export type Control = (typeof CONTROL_VALUES)[number];
-
-/**
- * A read of the run page kept under its route's key and `version` (what the run's status and counts
- * are now): fetched again whenever `version` changes, and only then. (useApi has no part of the key
- * a page adds: the page's local workaround.)
- */
-export function useApiVersioned<K extends ReadRoute>(
-  route: K,
-  call: Call<K>,
-  version: string,
-  options: ReadOptions<Answer<K>> = {},
-) {
-  return useQuery<Answer<K>, ConsoleApiError>({
-    queryKey: [...apiKey(route, call), version],
-    queryFn: ({ signal }) => request(route, call, signal),
-    ...options,
-  });
-}
 
 /** Runs the engine is working on (poll fast), runs others may move (poll slowly), and final runs. */
 export const isActive = (status: string) => status === "pending" || status === "running";

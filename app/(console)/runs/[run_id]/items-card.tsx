@@ -5,12 +5,13 @@ import { Fragment, useState } from "react";
 import { formatNumber } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { usePagingState } from "@/components/console/url-params";
+import { useApi } from "@/components/console/use-api";
 import { statusLabel, StatusBadge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
-import { compactJson, ITEM_STATUSES, useApiVersioned, type RunItem } from "../shared";
+import { compactJson, ITEM_STATUSES, type RunItem } from "../shared";
 import { StepTimeline, TimelineToggle } from "./step-timeline";
 
 const LIMIT = 25;
@@ -50,11 +51,11 @@ function JsonCell({ item }: { item: RunItem }) {
 export function ItemsCard({ runId, version, total }: { runId: string; version: string; total: number }) {
   const [status, setStatus] = useState("");
   const paging = usePagingState(LIMIT);
-  const items = useApiVersioned(
+  // Fetched again when the run's status and counts change, and only then.
+  const items = useApi(
     "GET /api/v1/organizations/[org_id]/runs/[run_id]/items",
     { params: { run_id: runId }, query: { limit: LIMIT, cursor: paging.state.cursor, status } },
-    version,
-    { placeholderData: keepPreviousData },
+    { version, placeholderData: keepPreviousData },
   );
   /** The items whose step timeline is open. */
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());

@@ -12,15 +12,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Card, CopyButton, Details, Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import {
-  formatBytes,
-  formatDuration,
-  isActive,
-  isWaiting,
-  RunProgress,
-  useApiVersioned,
-  type RunDetail,
-} from "../shared";
+import { formatBytes, formatDuration, isActive, isWaiting, RunProgress, type RunDetail } from "../shared";
 import { RunControls } from "./controls";
 import { ItemsCard } from "./items-card";
 import { ReviewQueue } from "./review-queue";
@@ -166,11 +158,10 @@ export function RunView({ runId }: { runId: string }) {
     { refetchInterval: (q) => pollInterval(q.state.data?.status) },
   );
   const version = run.data ? versionOf(run.data) : "";
-  const approvals = useApiVersioned(
+  const approvals = useApi(
     "GET /api/v1/organizations/[org_id]/runs/[run_id]/approvals",
     { params: { run_id: runId } },
-    version,
-    { enabled: Boolean(run.data), placeholderData: (prev) => prev },
+    { version, enabled: Boolean(run.data), placeholderData: (prev) => prev },
   );
 
   if (!run.data) {

@@ -155,6 +155,7 @@ export const VersionListItem = z.strictObject({
   published_at: responseTimestamp().nullable(),
   rolled_back_at: responseTimestamp().nullable(),
 });
+export type VersionListItem = z.infer<typeof VersionListItem>;
 
 export const VersionRecord = VersionListItem.extend({
   runtime: RuntimeConfig,
@@ -170,6 +171,7 @@ export const VersionChange = z.strictObject({
   from: z.unknown(),
   to: z.unknown(),
 });
+export type VersionChange = z.infer<typeof VersionChange>;
 
 export const VersionDiff = z.strictObject({
   agent_id: responseId("agt"),
@@ -192,6 +194,7 @@ export const PublishPreview = z.strictObject({
   runs_in_progress: z.number().int().meta({ description: "Runs not finished, which keep their version." }),
   summary: z.string(),
 });
+export type PublishPreview = z.infer<typeof PublishPreview>;
 
 export const AgentRecord = z.strictObject({
   agent_id: responseId("agt"),
@@ -224,6 +227,7 @@ export const AgentRecord = z.strictObject({
   }),
   rollout: RolloutRecord.nullable().meta({ description: "A canary rollout in progress, or null." }),
 });
+export type AgentRecord = z.infer<typeof AgentRecord>;
 
 /** A page of agents: the management API's list and the console's. */
 export const AgentList = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });
@@ -257,3 +261,4 @@ export const RolloutReport = z.strictObject({
   since: responseTimestamp().nullable(),
   versions: z.array(VersionFiguresRecord),
 });
+export type RolloutReport = z.infer<typeof RolloutReport>;

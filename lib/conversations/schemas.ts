@@ -254,3 +254,4 @@ export const OrgMessagePage = z.strictObject({
 
 /** The test console's reply: the trigger's answer with what the reply cost and which model made it. */
 export const ConsoleChatReply = ConversationReply.extend({ cost: z.number(), model: z.string().nullable() });
+export type ConsoleChatReply = z.infer<typeof ConsoleChatReply>;

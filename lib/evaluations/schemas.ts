@@ -194,6 +194,7 @@ export const EvaluationDryRun = z.strictObject({
   baseline: z.strictObject({ kind: z.enum(["recorded", "version"]), version: z.number().int().nullable() }),
   estimate: EvaluationEstimate,
 });
+export type EvaluationDryRun = z.infer<typeof EvaluationDryRun>;
 
 export const EvaluationList = z.strictObject({
   evaluations: z.array(EvaluationRecord),

@@ -2,7 +2,7 @@
 // The agent form's inputs by job: a text input bound to the form state and the basics (name, kind);
 // the runtime's inputs are in runtime-fields.tsx.
 import type { ReactNode } from "react";
-import type { Agent } from "@/components/console/queries";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/misc";
 import { TextField } from "@/components/ui/field";
@@ -62,7 +62,7 @@ export function BasicsCard({
   nameError,
   kindError,
 }: {
-  agent?: Agent;
+  agent?: AgentRecord;
   s: FormState;
   set: SetField;
   text: TextField;

@@ -2,7 +2,7 @@
 // (keeping the runtime settings the form does not edit), and where the server's field errors go.
 import { ConsoleApiError } from "@/components/console/api";
 import { locateFieldErrors, parseJsonObject, type JsonLineError } from "@/components/console/json-editor";
-import type { Agent } from "@/components/console/queries";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import type { AgentKind, RuntimeType } from "./runtime-labels";
 
 export const STARTER_WORKFLOW = `{
@@ -45,7 +45,7 @@ export interface FormState {
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
-export function initialState(agent?: Agent): FormState {
+export function initialState(agent?: AgentRecord): FormState {
   const r = (agent?.runtime ?? { type: "echo" }) as Record<string, unknown>;
   const prices = (r.prices ?? {}) as Record<string, unknown>;
   return {
@@ -103,7 +103,7 @@ export type ClientErrors = { headers?: JsonLineError; workflow?: JsonLineError }
 
 type Built = { ok: true; body: Record<string, unknown> } | { ok: false; errors: ClientErrors };
 
-export function build(s: FormState, agent?: Agent): Built {
+export function build(s: FormState, agent?: AgentRecord): Built {
   const errors: ClientErrors = {};
   const original = agent?.runtime.type === s.type ? { ...agent.runtime } : {};
   for (const k of MANAGED[s.type]) delete (original as Record<string, unknown>)[k];

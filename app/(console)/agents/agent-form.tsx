@@ -12,11 +12,12 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { JsonEditor } from "@/components/console/json-editor";
-import { queryKeys, requests, type Agent } from "@/components/console/queries";
+import { apiKey, request, type Call } from "@/components/console/use-api";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { BasicsCard, textField, VersionNoteField } from "./agent-form-fields";
 import { headOf } from "./head";
 import { RuntimeCard } from "./runtime-fields";
@@ -29,10 +30,26 @@ import {
   type FormState,
 } from "./agent-form-state";
 
+const CREATE = "POST /api/v1/organizations/[org_id]/agents";
+const UPDATE = "PATCH /api/v1/organizations/[org_id]/agents/[agent_id]";
+const AGENTS = "GET /api/v1/organizations/[org_id]/agents";
+const AGENT = "GET /api/v1/organizations/[org_id]/agents/[agent_id]";
+const VERSIONS = "GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions";
+
 const isConflict = (e: unknown): e is ConsoleApiError => e instanceof ConsoleApiError && e.code === "draft_conflict";
 
 /** Why the form's version is not the agent's head any more, with the way to reload it. */
-function Stale({ error, agent, base, onReload }: { error: unknown; agent: Agent; base: number; onReload: () => void }) {
+function Stale({
+  error,
+  agent,
+  base,
+  onReload,
+}: {
+  error: unknown;
+  agent: AgentRecord;
+  base: number;
+  onReload: () => void;
+}) {
   const conflict = isConflict(error) ? error.details : undefined;
   if (!conflict && headOf(agent) === base) return null;
   const newer = conflict ? conflict.head_version : headOf(agent);
@@ -56,7 +73,7 @@ export function AgentForm({
   onReload,
 }: {
   /** The agent to edit, with the configuration of the version the form loads (its draft, if any). */
-  agent?: Agent;
+  agent?: AgentRecord;
   /** That version: the edit's `base_version`. */
   base?: number;
   onReload?: () => void;
@@ -77,18 +94,22 @@ export function AgentForm({
   const save = useMutation({
     mutationFn: ({ body, publish }: { body: Record<string, unknown>; publish: boolean }) =>
       agent
-        ? requests.updateAgent(agent.agent_id, {
-            ...body,
-            base_version: base,
-            ...(publish ? { publish: true } : {}),
-            ...(note.trim() ? { note: note.trim() } : {}),
+        ? request(UPDATE, {
+            params: { agent_id: agent.agent_id },
+            // The fields as typed: the server's schema judges them (its field errors go to the inputs).
+            body: {
+              ...body,
+              base_version: base,
+              ...(publish ? { publish: true } : {}),
+              ...(note.trim() ? { note: note.trim() } : {}),
+            } as Call<typeof UPDATE>["body"],
           })
-        : requests.createAgent(body),
+        : request(CREATE, { body: body as Call<typeof CREATE>["body"] }),
     onSuccess: (saved, { publish }) => {
-      void qc.invalidateQueries({ queryKey: queryKeys.agents() });
-      qc.setQueryData(queryKeys.agent(saved.agent_id), saved);
+      void qc.invalidateQueries({ queryKey: apiKey(AGENTS) });
+      qc.setQueryData(apiKey(AGENT, { params: { agent_id: saved.agent_id } }), saved);
       if (agent) {
-        void qc.invalidateQueries({ queryKey: queryKeys.agentVersions(saved.agent_id) });
+        void qc.invalidateQueries({ queryKey: apiKey(VERSIONS, { params: { agent_id: saved.agent_id } }) });
         const newDraft = saved.draft_version !== null && saved.draft_version !== base;
         // The toast is brief; the line under the buttons stays and says what it means for triggers.
         toast({
@@ -116,7 +137,7 @@ export function AgentForm({
     onError: (e) => {
       // The agent moved on: the banner and the versions show where it is now.
       if (agent && e instanceof ConsoleApiError && e.status === 409)
-        void qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id) });
+        void qc.invalidateQueries({ queryKey: apiKey(AGENT, { params: { agent_id: agent.agent_id } }) });
     },
   });
 

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { ListResult } from "@/components/console/list-result";
-import { queryKeys, requests, useAgentsPage, type Agent } from "@/components/console/queries";
+import { apiKey, request, useApiPage } from "@/components/console/use-api";
 import { useUrlParams } from "@/components/console/url-params";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
@@ -12,12 +12,16 @@ import { actionsColumn, DataTable, type DataColumn } from "@/components/console/
 import { buttonClass } from "@/components/ui/button";
 import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
+import type { AgentRecord } from "@/lib/agents/schemas";
 
-export function KindBadge({ kind }: { kind: Agent["kind"] }) {
+const AGENTS = "GET /api/v1/organizations/[org_id]/agents";
+const AGENT = "GET /api/v1/organizations/[org_id]/agents/[agent_id]";
+
+export function KindBadge({ kind }: { kind: AgentRecord["kind"] }) {
   return <Badge tone={kind === "workflow" ? "amber" : "indigo"}>{kind}</Badge>;
 }
 
-export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) {
+export function ArchivedBadge({ agent }: { agent: Pick<AgentRecord, "archived_at"> }) {
   if (!agent.archived_at) return null;
   return (
     <span title={`Archived ${formatDate(agent.archived_at)}`}>
@@ -26,7 +30,7 @@ export function ArchivedBadge({ agent }: { agent: Pick<Agent, "archived_at"> }) 
   );
 }
 
-function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () => void }) {
+function ArchiveDialog({ target, onClose }: { target: AgentRecord | null; onClose: () => void }) {
   return (
     <ConfirmWrite
       target={target}
@@ -35,9 +39,11 @@ function ArchiveDialog({ target, onClose }: { target: Agent | null; onClose: () 
       description="New triggers and uploads for this agent are refused from now on. Its sessions, messages, runs and files stay readable, and existing runs can still be controlled. This cannot be undone."
       verb="archive"
       noun="agent"
-      write={(a) => requests.archiveAgent(a.agent_id)}
+      write={(a) =>
+        request("DELETE /api/v1/organizations/[org_id]/agents/[agent_id]", { params: { agent_id: a.agent_id } })
+      }
       done={(a) => ({ message: `Archived ${a.name}`, detail: "New triggers and uploads are refused." })}
-      invalidates={(a) => [queryKeys.agents(), queryKeys.agent(a.agent_id)]}
+      invalidates={(a) => [apiKey(AGENTS), apiKey(AGENT, { params: { agent_id: a.agent_id } })]}
     >
       {target && (
         <p className="text-sm">
@@ -53,15 +59,15 @@ const LIMIT = 20;
 /** The organization's agents, newest first, a page at a time (docs/console.md, "How the lists page"). */
 export function AgentsView() {
   const admin = useIsAdmin();
-  const [archiving, setArchiving] = useState<Agent | null>(null);
+  const [archiving, setArchiving] = useState<AgentRecord | null>(null);
   const url = useUrlParams({}, { limit: LIMIT });
-  const agents = useAgentsPage({ limit: url.limit, cursor: url.cursor });
+  const agents = useApiPage(AGENTS, { query: { include_archived: true, limit: url.limit, cursor: url.cursor } });
   const newAgent = (label: string) => (
     <Link href="/agents/new" className={buttonClass()}>
       {label}
     </Link>
   );
-  const columns: DataColumn<Agent>[] = [
+  const columns: DataColumn<AgentRecord>[] = [
     {
       header: "Name",
       className: "font-medium [overflow-wrap:anywhere]",
@@ -93,7 +99,7 @@ export function AgentsView() {
       ),
     },
     {
-      ...actionsColumn<Agent>(
+      ...actionsColumn<AgentRecord>(
         (a) => a.name,
         (a) => [!a.archived_at && { label: "Archive", onClick: () => setArchiving(a) }],
       ),

@@ -4,7 +4,7 @@
 // the headers editor the two remote runtimes share. RuntimeCard composes them.
 import Link from "next/link";
 import { JsonEditor, type JsonLineError } from "@/components/console/json-editor";
-import { useSecrets } from "@/components/console/queries";
+import { useApiEvery } from "@/components/console/use-api";
 import { Field, Select, Textarea } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import type { SetField, TextField } from "./agent-form-fields";
@@ -75,7 +75,12 @@ function HeadersField({ s, set, errors }: { s: FormState; set: SetField; errors:
 
 /** The organization secret holding an OpenAI-compatible runtime's key (docs/console.md, /settings/secrets). */
 function ApiKeySecretField({ s, set, error }: { s: FormState; set: SetField; error?: string }) {
-  const secrets = useSecrets({ enabled: s.type === "openai" });
+  const secrets = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/secrets",
+    "secrets",
+    {},
+    { enabled: s.type === "openai" },
+  );
   // The current choice stays listed even before the list has loaded.
   const names = [
     ...new Set([...(secrets.data?.secrets.map((x) => x.name) ?? []), ...(s.api_key_secret ? [s.api_key_secret] : [])]),

@@ -1,9 +1,9 @@
 // How the console names the agent runtimes (the runtime types are those of lib/runtime/schema.ts).
-import type { Agent } from "@/components/console/queries";
+import type { AgentRecord } from "@/lib/agents/schemas";
 
-export type AgentKind = Agent["kind"];
-export type RuntimeType = Agent["runtime"]["type"];
-export type WorkflowDefinition = NonNullable<Agent["workflow"]>;
+export type AgentKind = AgentRecord["kind"];
+export type RuntimeType = AgentRecord["runtime"]["type"];
+export type WorkflowDefinition = NonNullable<AgentRecord["workflow"]>;
 
 export const RUNTIME_LABELS: Record<RuntimeType, string> = {
   echo: "echo (built-in test runtime)",

@@ -5,7 +5,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { useAgent, type Agent } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { formatDate } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { UsageCharts } from "@/components/console/usage-charts-lazy";
@@ -13,6 +13,7 @@ import { BackLink, Card, CopyButton, Details, Mono, PageHeader } from "@/compone
 import { ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
 import { DetailState } from "@/components/console/detail-state";
 import { Tabs } from "@/components/ui/tabs";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { ArchivedBadge, KindBadge } from "../agents-view";
 import { DraftBanner } from "./draft-banner";
 import { useAgentPageUrl } from "./page-url";
@@ -37,7 +38,7 @@ type TabKey = (typeof TABS)[number]["key"];
 
 const linkClass = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline";
 
-function Overview({ agent }: { agent: Agent }) {
+function Overview({ agent }: { agent: AgentRecord }) {
   return (
     <div className="space-y-6">
       <Card title="About">
@@ -77,7 +78,7 @@ function Overview({ agent }: { agent: Agent }) {
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
   const admin = useIsAdmin();
-  const q = useAgent(agentId);
+  const q = useApi("GET /api/v1/organizations/[org_id]/agents/[agent_id]", { params: { agent_id: agentId } });
   const url = useAgentPageUrl();
   const [publishing, setPublishing] = useState(false);
   const tab: TabKey = TABS.find((t) => t.key === url.filters.tab)?.key ?? "overview";

@@ -6,9 +6,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { JsonEditor } from "@/components/console/json-editor";
 import { useIsAdmin } from "@/components/console/me";
-import { queryKeys, useAgentVersion, type Agent } from "@/components/console/queries";
+import { apiKey, useApi } from "@/components/console/use-api";
 import { Card, Details, Mono } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { AgentForm } from "../agent-form";
 import { headOf, unpublishedHead } from "../head";
 import { RUNTIME_LABELS } from "../runtime-labels";
@@ -23,7 +24,7 @@ const show = (v: unknown): ReactNode =>
   );
 
 /** What a support member sees instead of the form: the published values, read-only. */
-function ReadOnlySettings({ agent }: { agent: Agent }) {
+function ReadOnlySettings({ agent }: { agent: AgentRecord }) {
   const { type, ...rest } = agent.runtime;
   return (
     <Card title={`Settings (published version ${agent.published_version})`}>
@@ -47,17 +48,25 @@ function ReadOnlySettings({ agent }: { agent: Agent }) {
   );
 }
 
-export function AgentSettings({ agent }: { agent: Agent }) {
+export function AgentSettings({ agent }: { agent: AgentRecord }) {
   const admin = useIsAdmin();
   const qc = useQueryClient();
   // The version the form edits, read once: a change made meanwhile is the form's to report (it
   // keeps what was typed), and "Reload" reads the agent again.
   const [loaded, setLoaded] = useState({ n: 0, head: unpublishedHead(agent), base: headOf(agent) });
-  const draft = useAgentVersion(agent.agent_id, admin ? loaded.head : null);
+  const head = admin ? loaded.head : null;
+  const draft = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]",
+    { params: { agent_id: agent.agent_id, version: head ?? "" } },
+    { enabled: head !== null },
+  );
   if (!admin) return <ReadOnlySettings agent={agent} />;
   const reload = async () => {
-    await qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id), exact: true });
-    const fresh = qc.getQueryData<Agent>(queryKeys.agent(agent.agent_id)) ?? agent;
+    const key = apiKey("GET /api/v1/organizations/[org_id]/agents/[agent_id]", {
+      params: { agent_id: agent.agent_id },
+    });
+    await qc.invalidateQueries({ queryKey: key, exact: true });
+    const fresh = qc.getQueryData<AgentRecord>(key) ?? agent;
     setLoaded((l) => ({ n: l.n + 1, head: unpublishedHead(fresh), base: headOf(fresh) }));
   };
   if (loaded.head !== null && draft.isPending) {

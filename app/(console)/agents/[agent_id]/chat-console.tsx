@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { bodyTooLarge } from "@/components/console/format";
-import { requests, type Agent } from "@/components/console/queries";
+import { request } from "@/components/console/use-api";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { JSON_BODY_LIMIT, jsonBodyBytes } from "@/lib/http/body-limit";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -28,7 +29,7 @@ function DraftNote() {
   );
 }
 
-export function ChatConsole({ agent }: { agent: Agent }) {
+export function ChatConsole({ agent }: { agent: AgentRecord }) {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [message, setMessage] = useState("");
@@ -41,10 +42,13 @@ export function ChatConsole({ agent }: { agent: Agent }) {
     mutationFn: async (text: string) => {
       const started = performance.now();
       try {
-        const reply = await requests.chat(agent.agent_id, {
-          message: text,
-          ...(sessionId ? { session_id: sessionId } : {}),
-          ...(version !== null ? { agent_version: version } : {}),
+        const reply = await request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/chat", {
+          params: { agent_id: agent.agent_id },
+          body: {
+            message: text,
+            ...(sessionId ? { session_id: sessionId } : {}),
+            ...(version !== null ? { agent_version: version } : {}),
+          },
         });
         return { reply, latencyMs: performance.now() - started };
       } catch (e) {

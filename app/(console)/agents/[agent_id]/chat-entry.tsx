@@ -3,12 +3,12 @@
 // cost and model, or the error with its code and request id.
 import Link from "next/link";
 import { type ReactNode } from "react";
-import { type ChatReply } from "@/components/console/queries";
+import type { ConsoleChatReply } from "@/lib/conversations/schemas";
 import { formatCost, formatMs, formatNumber } from "@/components/console/format";
 
 export type Entry =
   | { key: number; role: "user"; text: string }
-  | { key: number; role: "assistant"; reply: ChatReply; latencyMs: number }
+  | { key: number; role: "assistant"; reply: ConsoleChatReply; latencyMs: number }
   | {
       key: number;
       role: "error";

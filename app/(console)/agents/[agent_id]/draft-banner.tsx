@@ -3,8 +3,9 @@
 // admins) Publish and Discard; everyone may review its changes against the published version.
 import { useState } from "react";
 import { useIsAdmin } from "@/components/console/me";
-import { useAgentVersion, type Agent } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { DiscardDialog } from "./version-dialogs";
 
 export function DraftBanner({
@@ -12,13 +13,17 @@ export function DraftBanner({
   onPublish,
   onReview,
 }: {
-  agent: Agent;
+  agent: AgentRecord;
   onPublish: () => void;
   onReview: () => void;
 }) {
   const admin = useIsAdmin();
   const [discarding, setDiscarding] = useState(false);
-  const draft = useAgentVersion(agent.agent_id, agent.draft_version);
+  const draft = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]",
+    { params: { agent_id: agent.agent_id, version: agent.draft_version ?? "" } },
+    { enabled: agent.draft_version !== null },
+  );
   const base = draft.data?.base_version;
   return (
     <section

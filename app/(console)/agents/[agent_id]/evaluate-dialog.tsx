@@ -6,17 +6,21 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { evaluationRequests, isLive, useEvaluation, type DryRun } from "@/components/console/evaluation-queries";
 import { formatCost, formatNumber } from "@/components/console/format";
 import { FormDialog } from "@/components/console/form-dialog";
+import { request, useApi } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { Details, ProgressBar } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
+import type { EvaluationDryRun, EvaluationRecord } from "@/lib/evaluations/schemas";
 import { EvaluateFields } from "./evaluate-form";
 import { EMPTY_FORM, toBody, type EvaluateForm, type SourcePick } from "./evaluate-state";
+import { isLive } from "./evaluation-live";
 import { linkClass } from "./links";
 
-function Figures({ dry, live }: { dry: DryRun; live: boolean }) {
+const EVALUATIONS = "POST /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations";
+
+function Figures({ dry, live }: { dry: EvaluationDryRun; live: boolean }) {
   const e = dry.estimate;
   // Below the fields: brought into view when they arrive (a phone shows a few fields at a time).
   const ref = useRef<HTMLElement>(null);
@@ -45,7 +49,12 @@ function Figures({ dry, live }: { dry: DryRun; live: boolean }) {
 }
 
 function Started({ agentId, evaluationId }: { agentId: string; evaluationId: string }) {
-  const q = useEvaluation(agentId, evaluationId);
+  // Polled every second while queued or running.
+  const q = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]",
+    { params: { agent_id: agentId, evaluation_id: evaluationId } },
+    { refetchInterval: (query) => (isLive(query.state.data) ? 1_000 : false) },
+  );
   const e = q.data;
   return (
     <div className="space-y-3" data-testid="evaluation-started">
@@ -86,8 +95,17 @@ export function EvaluateDialog({
 }) {
   const [form, setForm] = useState<EvaluateForm>(EMPTY_FORM);
   const body = toBody(form, kind, pick);
-  const dry = useMutation({ mutationFn: () => evaluationRequests.dryRun(agentId, body) });
-  const start = useMutation({ mutationFn: () => evaluationRequests.create(agentId, body) });
+  const dry = useMutation({
+    mutationFn: () => request(EVALUATIONS, { params: { agent_id: agentId }, body: { ...body, dry_run: true } }),
+  });
+  const start = useMutation({
+    // Not a dry run: the answer is the evaluation, queued (201; the route's 200 is the dry run's).
+    mutationFn: async () =>
+      (await request(EVALUATIONS, {
+        params: { agent_id: agentId },
+        body: { ...body, dry_run: false },
+      })) as unknown as EvaluationRecord,
+  });
   const set = (changes: Partial<EvaluateForm>) => {
     setForm((f) => ({ ...f, ...changes }));
     // The confirmation changes nothing the dry run counted.

@@ -2,11 +2,11 @@
 // The Versions tab's "Evaluate draft" (admins): off, with the reason, while the agent has no draft.
 import { useState } from "react";
 import { useIsAdmin } from "@/components/console/me";
-import type { Agent } from "@/components/console/queries";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { Button } from "@/components/ui/button";
 import { EvaluateDialog } from "./evaluate-dialog";
 
-export function EvaluateDraftButton({ agent }: { agent: Agent }) {
+export function EvaluateDraftButton({ agent }: { agent: AgentRecord }) {
   const admin = useIsAdmin();
   const [open, setOpen] = useState(false);
   if (!admin) return null;

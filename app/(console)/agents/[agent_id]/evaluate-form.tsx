@@ -2,14 +2,17 @@
 // The evaluation dialog's fields: the source, the versions (picked from the agent's), the checks, the
 // budget and, for workflows, live http calls (confirmed apart). The API's field errors show at their
 // field (`source.limit`, `checks.1.expression`, `budget.max_cost_usd`).
-import { useAgentVersions } from "@/components/console/queries";
+import { useApiPage } from "@/components/console/use-api";
 import { CheckboxField, SelectField, TextField } from "@/components/ui/field";
 import { ChecksFields } from "./evaluate-checks";
 import type { EvaluateForm } from "./evaluate-state";
 
 /** The versions a select offers: the 50 newest but superseded drafts, "v3 · published". */
 function useVersionOptions(agentId: string): [string, string][] {
-  const q = useAgentVersions({ agentId, limit: 50, cursor: "" });
+  const q = useApiPage("GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions", {
+    params: { agent_id: agentId },
+    query: { limit: 50, cursor: "" },
+  });
   return (q.data?.versions ?? [])
     .filter((v) => v.state !== "superseded" && v.state !== "draft")
     .map((v) => [String(v.version), `v${v.version} · ${v.state.replace("_", " ")}`]);

@@ -1,5 +1,10 @@
 // The evaluation dialog's state: its settings as typed (text), and the body of the request they make.
-import type { EvaluationInput } from "@/components/console/evaluation-queries";
+import type { Call } from "@/components/console/use-api";
+
+/** What the dialog sends: the body as the API reads it (defaults may be left out). */
+export type EvaluationInput = NonNullable<
+  Call<"POST /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations">["body"]
+>;
 
 export interface ExpressionCheck {
   name: string;

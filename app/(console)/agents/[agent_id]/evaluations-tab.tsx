@@ -3,25 +3,32 @@
 // page in the URL), each linked to its page; refreshed every 2 s while one of the page runs.
 import Link from "next/link";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
-import { isLive, useEvaluations, type Evaluation } from "@/components/console/evaluation-queries";
 import { formatDate, formatNumber } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
-import type { Agent } from "@/components/console/queries";
+import { useApiPage } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
+import type { AgentRecord } from "@/lib/agents/schemas";
+import type { EvaluationRecord } from "@/lib/evaluations/schemas";
 import { EvaluateDraftButton } from "./evaluate-draft";
+import { isLive } from "./evaluation-live";
 import { linkClass } from "./links";
 import type { AgentPageUrl } from "./page-url";
 
-const sides = (e: Evaluation) =>
+const sides = (e: EvaluationRecord) =>
   `Version ${e.candidate.version}${e.candidate.draft ? " (draft)" : ""} vs ${
     e.baseline.kind === "recorded" ? "recorded" : `version ${e.baseline.version}`
   }`;
 
-export function EvaluationsTab({ agent, url }: { agent: Agent; url: AgentPageUrl }) {
-  const q = useEvaluations({ agentId: agent.agent_id, limit: url.limit, cursor: url.cursor });
-  const columns: DataColumn<Evaluation>[] = [
+export function EvaluationsTab({ agent, url }: { agent: AgentRecord; url: AgentPageUrl }) {
+  // Refreshed every 2 s while one of the page runs.
+  const q = useApiPage(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations",
+    { params: { agent_id: agent.agent_id }, query: { limit: url.limit, cursor: url.cursor } },
+    { refetchInterval: (query) => (query.state.data?.evaluations.some(isLive) ? 2_000 : false) },
+  );
+  const columns: DataColumn<EvaluationRecord>[] = [
     {
       header: "Evaluation",
       cell: (e) => (

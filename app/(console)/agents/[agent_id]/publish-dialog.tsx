@@ -3,15 +3,16 @@
 // sessions or runs keep their version), then the share of new traffic (100: at once; below: a canary
 // rollout, optionally guarded by alert rules), a note, and Publish, which names the draft previewed
 // so that a newer draft is refused (409 draft_conflict) rather than published unseen.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { FormDialog } from "@/components/console/form-dialog";
-import { queryKeys, useAlertRules, usePublishPreview, versionRequests, type Agent } from "@/components/console/queries";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { CheckboxGroup } from "@/components/ui/field";
 import { Skeleton, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import type { AgentRecord, PublishPreview } from "@/lib/agents/schemas";
 import { VersionNoteField } from "../agent-form-fields";
 import { parsePercent, PercentField } from "./percent-field";
 import { ChangeBadge } from "./version-diff";
@@ -19,10 +20,13 @@ import { ChangeBadge } from "./version-diff";
 /** The kinds of alert rule a canary can be guarded by (lib/agents/versions.ts checks the same). */
 const GUARD_KINDS = new Set(["error_rate", "latency_p95"]);
 
+const PUBLISH = "POST /api/v1/organizations/[org_id]/agents/[agent_id]/publish";
+const AGENT = "GET /api/v1/organizations/[org_id]/agents/[agent_id]";
+
 /** An API error's title with its code, so that a 409 says which refusal it is. */
 const failed = (title: string, e: unknown) => (e instanceof ConsoleApiError ? `${title} (${e.code})` : title);
 
-export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
+export function PublishDialog({ agent, open, onClose }: { agent: AgentRecord; open: boolean; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
   const draft = agent.draft_version;
@@ -36,8 +40,25 @@ export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: bo
     open && draft !== null && percent !== null
       ? { version: draft, rollout_percent: percent, ...(canary && guards.length ? { guard_rule_ids: guards } : {}) }
       : null;
-  const preview = usePublishPreview(agent.agent_id, target);
-  const rules = useAlertRules({ enabled: open && canary });
+  // The dry run of the publish, read as a query (a POST: useApi reads GET routes only), under the
+  // agent's key so that a write to the agent reads it again.
+  const preview = useQuery({
+    queryKey: [...apiKey(AGENT, { params: { agent_id: agent.agent_id } }), "publish-preview", target],
+    queryFn: async ({ signal }) =>
+      (await request(
+        PUBLISH,
+        { params: { agent_id: agent.agent_id }, body: { ...target!, dry_run: true } },
+        signal,
+      )) as PublishPreview,
+    enabled: target !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const rules = useApi(
+    "GET /api/v1/organizations/[org_id]/alert-rules",
+    { query: { limit: 100 } },
+    { enabled: open && canary },
+  );
   const guardOptions = (rules.data?.alert_rules ?? [])
     .filter((r) => GUARD_KINDS.has(r.kind) && (r.agent_id === null || r.agent_id === agent.agent_id))
     .map((r) => [r.rule_id, `${r.name} (${r.kind === "error_rate" ? "error rate" : "latency p95"})`] as const);
@@ -45,8 +66,12 @@ export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: bo
   const ready = target !== null && preview.isSuccess && !preview.isFetching;
 
   const publish = useMutation({
-    mutationFn: () =>
-      versionRequests.publish(agent.agent_id, { ...target!, ...(note.trim() ? { note: note.trim() } : {}) }),
+    // Not a dry run: the answer is the agent.
+    mutationFn: async () =>
+      (await request(PUBLISH, {
+        params: { agent_id: agent.agent_id },
+        body: { ...target!, ...(note.trim() ? { note: note.trim() } : {}) },
+      })) as AgentRecord,
     onSuccess: (saved) => {
       toast({
         tone: "success",
@@ -55,7 +80,10 @@ export function PublishDialog({ agent, open, onClose }: { agent: Agent; open: bo
           : `Version ${saved.published_version} is live`,
         detail: "Open sessions and runs in progress keep their version.",
       });
-      for (const queryKey of [queryKeys.agent(agent.agent_id), queryKeys.agents()])
+      for (const queryKey of [
+        apiKey(AGENT, { params: { agent_id: agent.agent_id } }),
+        apiKey("GET /api/v1/organizations/[org_id]/agents"),
+      ])
         void qc.invalidateQueries({ queryKey });
       close();
     },

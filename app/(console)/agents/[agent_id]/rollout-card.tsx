@@ -7,29 +7,31 @@ import { useEffect, useState, type ReactNode } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { formatCost, formatDate, formatMs, formatNumber, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
-import {
-  queryKeys,
-  useRolloutFigures,
-  versionRequests,
-  type Agent,
-  type Rollout,
-  type RolloutFigures,
-} from "@/components/console/queries";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/misc";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { Table, TBody, Td, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
+import type { AgentRecord, RolloutRecord, RolloutReport } from "@/lib/agents/schemas";
 import { parsePercent, PercentField } from "./percent-field";
 import { RollbackDialog } from "./version-dialogs";
 
-type Figures = RolloutFigures["versions"][number];
+const AGENT = "GET /api/v1/organizations/[org_id]/agents/[agent_id]";
+const ROLLOUT = "POST /api/v1/organizations/[org_id]/agents/[agent_id]/rollout";
+/** What a write to the rollout changes: the agent (its versions, its figures) and the agents list. */
+const agentWrites = (agentId: string) => [
+  apiKey(AGENT, { params: { agent_id: agentId } }),
+  apiKey("GET /api/v1/organizations/[org_id]/agents"),
+];
+
+type Figures = RolloutReport["versions"][number];
 
 const percent = (n: number | null) =>
   n === null ? "—" : `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
 
 /** The rows of the side-by-side table: a label and each version's cell. */
-function rows(kind: Agent["kind"]): [string, (f: Figures) => ReactNode][] {
+function rows(kind: AgentRecord["kind"]): [string, (f: Figures) => ReactNode][] {
   const work: [string, (f: Figures) => ReactNode][] =
     kind === "workflow"
       ? [
@@ -53,7 +55,7 @@ function rows(kind: Agent["kind"]): [string, (f: Figures) => ReactNode][] {
   ];
 }
 
-function FiguresTable({ agent, versions }: { agent: Agent; versions: Figures[] }) {
+function FiguresTable({ agent, versions }: { agent: AgentRecord; versions: Figures[] }) {
   // The canary first, then the published version.
   const sides = [...versions].sort((a, b) => (a.role === b.role ? 0 : a.role === "canary" ? -1 : 1));
   return (
@@ -89,7 +91,7 @@ function FiguresTable({ agent, versions }: { agent: Agent; versions: Figures[] }
 }
 
 /** The admin's controls: a new share, Complete (100 %) and Roll back. */
-function RolloutControls({ agent, rollout }: { agent: Agent; rollout: Rollout }) {
+function RolloutControls({ agent, rollout }: { agent: AgentRecord; rollout: RolloutRecord }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [share, setShare] = useState(String(rollout.percent));
@@ -97,11 +99,10 @@ function RolloutControls({ agent, rollout }: { agent: Agent; rollout: Rollout })
   const [rollingBack, setRollingBack] = useState(false);
   const wanted = parsePercent(share);
   const invalidate = () => {
-    for (const queryKey of [queryKeys.agent(agent.agent_id), queryKeys.agents()])
-      void qc.invalidateQueries({ queryKey });
+    for (const queryKey of agentWrites(agent.agent_id)) void qc.invalidateQueries({ queryKey });
   };
   const change = useMutation({
-    mutationFn: (p: number) => versionRequests.changeRollout(agent.agent_id, p),
+    mutationFn: (p: number) => request(ROLLOUT, { params: { agent_id: agent.agent_id }, body: { percent: p } }),
     onSuccess: (saved) => {
       toast({
         tone: "success",
@@ -146,25 +147,31 @@ function RolloutControls({ agent, rollout }: { agent: Agent; rollout: Rollout })
         description={`Version ${rollout.version} will serve all new sessions and runs; version ${rollout.from_version} stops serving new ones. Open sessions and runs keep their version.`}
         verb="complete"
         noun="rollout"
-        write={(a) => versionRequests.changeRollout(a.agent_id, 100)}
+        write={(a) => request(ROLLOUT, { params: { agent_id: a.agent_id }, body: { percent: 100 } })}
         done={(a) => ({ message: `Version ${a.published_version} is live for everyone` })}
-        invalidates={(a) => [queryKeys.agent(a.agent_id), queryKeys.agents()]}
+        invalidates={(a) => agentWrites(a.agent_id)}
       />
       <RollbackDialog agent={agent} open={rollingBack} onClose={() => setRollingBack(false)} />
     </div>
   );
 }
 
-export function RolloutCard({ agent }: { agent: Agent }) {
+export function RolloutCard({ agent }: { agent: AgentRecord }) {
   const admin = useIsAdmin();
   const qc = useQueryClient();
-  const figures = useRolloutFigures(agent.agent_id, agent.rollout !== null);
+  // Polled every 5 s while a rollout is on.
+  const figures = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/rollout",
+    { params: { agent_id: agent.agent_id } },
+    { enabled: agent.rollout !== null, refetchInterval: (q) => (q.state.data?.rollout ? 5_000 : false) },
+  );
   const rollout = agent.rollout!;
   const seen = figures.data?.rollout;
   // The rollout moved elsewhere (a guard rolled it back, another admin changed it): read the agent again.
   const moved = figures.data && (seen?.version !== rollout.version || seen?.percent !== rollout.percent);
   useEffect(() => {
-    if (moved) void qc.invalidateQueries({ queryKey: queryKeys.agent(agent.agent_id), exact: true });
+    if (moved)
+      void qc.invalidateQueries({ queryKey: apiKey(AGENT, { params: { agent_id: agent.agent_id } }), exact: true });
   }, [moved, qc, agent.agent_id]);
   return (
     <div data-testid="rollout-card">

@@ -3,10 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { requests, type Agent } from "@/components/console/queries";
+import { request } from "@/components/console/use-api";
 import { InputsEditor, useInputsEditor } from "@/components/console/inputs-editor";
 import { Button } from "@/components/ui/button";
 import { Card, Mono } from "@/components/ui/misc";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import type { WorkflowDefinition } from "../runtime-labels";
 import { linkClass } from "./links";
 import { useVersionChoice } from "./version-choice";
@@ -28,14 +29,19 @@ export function sampleInputs(def: WorkflowDefinition | null): string {
   return JSON.stringify(sample, null, 2) + "\n";
 }
 
-export function RunConsole({ agent }: { agent: Agent }) {
+export function RunConsole({ agent }: { agent: AgentRecord }) {
   const [started, setStarted] = useState<{ run_id: string; version: number }[]>([]);
   const declared = Object.entries(agent.workflow?.inputs ?? {});
   const hasFile = declared.some(([, d]) => d.type === "file");
 
   const { version, field: versionField } = useVersionChoice(agent, "Each run started here says which version it uses.");
   const start = useMutation({
-    mutationFn: (inputs: Record<string, unknown>) => requests.startRun(agent.agent_id, inputs, version),
+    // `version`: the one to try (the draft too); null: the one a trigger would get.
+    mutationFn: (inputs: Record<string, unknown>) =>
+      request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/runs", {
+        params: { agent_id: agent.agent_id },
+        body: { inputs, ...(version != null ? { agent_version: version } : {}) },
+      }),
     onSuccess: (r) => setStarted((all) => [{ run_id: r.run_id, version: r.agent_version }, ...all]),
   });
   const editor = useInputsEditor(() => sampleInputs(agent.workflow), start, { limit: true });

@@ -3,10 +3,10 @@
 // rollout's canary and the draft (the test console alone may send the draft). One of them only:
 // nothing to choose, and the trigger names none.
 import { useState } from "react";
-import type { Agent } from "@/components/console/queries";
+import type { AgentRecord } from "@/lib/agents/schemas";
 import { SelectField } from "@/components/ui/field";
 
-function versionChoices(agent: Agent): (readonly [number, string])[] {
+function versionChoices(agent: AgentRecord): (readonly [number, string])[] {
   const choices: (readonly [number, string])[] = [
     [agent.published_version, `Published (version ${agent.published_version})`],
   ];
@@ -16,7 +16,7 @@ function versionChoices(agent: Agent): (readonly [number, string])[] {
 }
 
 /** The version to send (null: none to name) and its field, which says what answers show. */
-export function useVersionChoice(agent: Agent, hint: string) {
+export function useVersionChoice(agent: AgentRecord, hint: string) {
   const choices = versionChoices(agent);
   const [chosen, setChosen] = useState<number>(agent.published_version);
   // The version sent: the one chosen while it is still offered (a draft published meanwhile is not).

@@ -3,14 +3,18 @@
 // saying what live traffic gets afterwards.
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { queryKeys, versionRequests, type Agent, type VersionItem } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
+import type { AgentRecord, VersionListItem } from "@/lib/agents/schemas";
 import { VersionNoteField } from "../agent-form-fields";
 import { headOf } from "../head";
 
-const agentWrites = (a: Agent) => [queryKeys.agent(a.agent_id), queryKeys.agents()];
+const agentWrites = (a: AgentRecord) => [
+  apiKey("GET /api/v1/organizations/[org_id]/agents/[agent_id]", { params: { agent_id: a.agent_id } }),
+  apiKey("GET /api/v1/organizations/[org_id]/agents"),
+];
 
 /** Rollback: ends a rollout in progress, or makes the version that served before live again. */
-export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
+export function RollbackDialog({ agent, open, onClose }: { agent: AgentRecord; open: boolean; onClose: () => void }) {
   const [note, setNote] = useState("");
   const r = agent.rollout;
   return (
@@ -28,7 +32,12 @@ export function RollbackDialog({ agent, open, onClose }: { agent: Agent; open: b
       }
       verb="rollBack"
       noun="version"
-      write={(a) => versionRequests.rollback(a.agent_id, note.trim() || undefined)}
+      write={(a) =>
+        request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/rollback", {
+          params: { agent_id: a.agent_id },
+          body: note.trim() ? { note: note.trim() } : {},
+        })
+      }
       done={(a) => ({
         message: `Rolled back: version ${a.published_version} serves`,
         detail: "Open sessions and runs in progress keep their version.",
@@ -49,8 +58,8 @@ export function RestoreDialog({
   target,
   onClose,
 }: {
-  agent: Agent;
-  target: VersionItem | null;
+  agent: AgentRecord;
+  target: VersionListItem | null;
   onClose: () => void;
 }) {
   const [note, setNote] = useState("");
@@ -68,9 +77,9 @@ export function RestoreDialog({
       verb="restore"
       noun="version"
       write={(v) =>
-        versionRequests.restore(agent.agent_id, v.version, {
-          base_version: headOf(agent),
-          ...(note.trim() ? { note: note.trim() } : {}),
+        request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/restore", {
+          params: { agent_id: agent.agent_id, version: v.version },
+          body: { base_version: headOf(agent), ...(note.trim() ? { note: note.trim() } : {}) },
         })
       }
       done={(a, v) => ({
@@ -85,7 +94,7 @@ export function RestoreDialog({
 }
 
 /** Discard the draft: the version stays in the list (superseded); what serves does not change. */
-export function DiscardDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose: () => void }) {
+export function DiscardDialog({ agent, open, onClose }: { agent: AgentRecord; open: boolean; onClose: () => void }) {
   return (
     <ConfirmWrite
       target={open ? agent : null}
@@ -94,7 +103,9 @@ export function DiscardDialog({ agent, open, onClose }: { agent: Agent; open: bo
       description="The agent will have no draft; the version stays in the list as superseded, and can be restored. Nothing changes for live traffic."
       verb="discard"
       noun="draft"
-      write={(a) => versionRequests.discardDraft(a.agent_id)}
+      write={(a) =>
+        request("DELETE /api/v1/organizations/[org_id]/agents/[agent_id]/draft", { params: { agent_id: a.agent_id } })
+      }
       done={() => ({ message: "Draft discarded" })}
       invalidates={agentWrites}
     />

@@ -2,7 +2,7 @@
 // The changes between two versions of an agent, side by side: each change under its path as a
 // heading, the value before and after as indented JSON, the changed side coloured (added green,
 // removed red, changed amber) and named in words too. The two sides stack on a phone.
-import type { VersionChange } from "@/components/console/queries";
+import type { VersionChange } from "@/lib/agents/schemas";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/states";
 

@@ -2,7 +2,7 @@
 // One version of an agent as stored (credentials redacted), read-only: the Versions tab's View.
 import { formatDate } from "@/components/console/format";
 import { JsonEditor } from "@/components/console/json-editor";
-import { useAgentVersion } from "@/components/console/queries";
+import { useApi } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -19,7 +19,11 @@ export function VersionDialog({
   version: number | null;
   onClose: () => void;
 }) {
-  const q = useAgentVersion(agentId, version);
+  const q = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]",
+    { params: { agent_id: agentId, version: version ?? "" } },
+    { enabled: version !== null },
+  );
   const v = q.data;
   return (
     <Dialog

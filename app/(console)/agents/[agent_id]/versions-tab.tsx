@@ -8,12 +8,13 @@ import { actionsColumn, DataTable, type DataColumn } from "@/components/console/
 import { formatDate, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { useIsAdmin } from "@/components/console/me";
-import { useAgentVersions, useVersionDiff, type Agent, type VersionItem } from "@/components/console/queries";
+import { useApi, useApiPage } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CheckboxField, SelectField } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import type { AgentRecord, VersionListItem } from "@/lib/agents/schemas";
 import type { AgentPageUrl } from "./page-url";
 import { EvaluateDraftButton } from "./evaluate-draft";
 import { ChangeList } from "./version-diff";
@@ -22,7 +23,7 @@ import { VersionDialog } from "./version-view";
 
 const versionOf = (s: string) => (/^[1-9]\d{0,8}$/.test(s) ? Number(s) : null);
 
-const who = (v: VersionItem) => v.created_by.label ?? v.created_by.type;
+const who = (v: VersionListItem) => v.created_by.label ?? v.created_by.type;
 
 function When({ iso }: { iso: string }) {
   return (
@@ -44,11 +45,14 @@ function Compare({
   agentId: string;
   from: number;
   to: number;
-  choices: VersionItem[];
+  choices: VersionListItem[];
   url: AgentPageUrl;
   focus: React.RefObject<boolean>;
 }) {
-  const diff = useVersionDiff(agentId, from, to);
+  const diff = useApi("GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions/[version]/diff", {
+    params: { agent_id: agentId, version: from },
+    query: { to },
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   // Reached from a row's Compare: the comparison takes the focus (and the screen).
   useEffect(() => {
@@ -95,25 +99,36 @@ function Compare({
   );
 }
 
-export function VersionsTab({ agent, url, onPublish }: { agent: Agent; url: AgentPageUrl; onPublish: () => void }) {
+export function VersionsTab({
+  agent,
+  url,
+  onPublish,
+}: {
+  agent: AgentRecord;
+  url: AgentPageUrl;
+  onPublish: () => void;
+}) {
   const admin = useIsAdmin();
   const [viewing, setViewing] = useState<number | null>(null);
-  const [restoring, setRestoring] = useState<VersionItem | null>(null);
+  const [restoring, setRestoring] = useState<VersionListItem | null>(null);
   const [rollingBack, setRollingBack] = useState(false);
   const focusCompare = useRef(false);
-  const list = useAgentVersions({ agentId: agent.agent_id, limit: url.limit, cursor: url.cursor });
+  const list = useApiPage("GET /api/v1/organizations/[org_id]/agents/[agent_id]/versions", {
+    params: { agent_id: agent.agent_id },
+    query: { limit: url.limit, cursor: url.cursor },
+  });
   const showSuperseded = url.filters.superseded === "1";
   const from = versionOf(url.filters.from);
   const to = versionOf(url.filters.to);
   const loaded = list.data?.versions ?? [];
   // Something served before the published version: a rollback has somewhere to go.
   const canRollBack = admin && !agent.rollout && agent.previous_version !== null;
-  const compare = (v: VersionItem) => {
+  const compare = (v: VersionListItem) => {
     focusCompare.current = true;
     url.update({ from: String(v.base_version ?? agent.published_version), to: String(v.version) });
   };
 
-  const columns: DataColumn<VersionItem>[] = [
+  const columns: DataColumn<VersionListItem>[] = [
     {
       header: "Version",
       cell: (v) => (
@@ -140,7 +155,7 @@ export function VersionsTab({ agent, url, onPublish }: { agent: Agent; url: Agen
     { header: "When", from: "md", className: "whitespace-nowrap", cell: (v) => <When iso={v.created_at} /> },
     { header: "Note", from: "md", className: "[overflow-wrap:anywhere]", cell: (v) => v.note ?? "—" },
     {
-      ...actionsColumn<VersionItem>(
+      ...actionsColumn<VersionListItem>(
         (v) => `version ${v.version}`,
         (v) => [
           { label: "View", onClick: () => setViewing(v.version) },

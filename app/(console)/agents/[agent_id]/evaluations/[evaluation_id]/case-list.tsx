@@ -3,16 +3,17 @@
 // the case view over it (j/k move through the page's cases).
 import { useState } from "react";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
-import { useEvaluationCases, type Evaluation, type EvaluationCase } from "@/components/console/evaluation-queries";
 import { formatMs } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
 import { ShortId } from "@/components/console/short-id";
 import { useUrlParams } from "@/components/console/url-params";
+import { useApiPage } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { RowAction } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
+import type { EvaluationCaseRecord, EvaluationRecord } from "@/lib/evaluations/schemas";
 import { CaseView } from "./case-view";
 
 const OUTCOMES = [
@@ -28,20 +29,16 @@ const CHANGED = [
   ["false", "Unchanged"],
 ] as const;
 
-export function CaseList({ evaluation: e }: { evaluation: Evaluation }) {
+export function CaseList({ evaluation: e }: { evaluation: EvaluationRecord }) {
   const url = useUrlParams({ outcome: "", changed: "" }, { limit: 20, maxLimit: 200 });
-  const q = useEvaluationCases({
-    agentId: e.agent_id,
-    evaluationId: e.evaluation_id,
-    outcome: url.filters.outcome,
-    changed: url.filters.changed,
-    limit: url.limit,
-    cursor: url.cursor,
-    version: `${e.status}-${e.progress.done}`,
+  // Read again as the evaluation moves (evaluation-view.tsx).
+  const q = useApiPage("GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases", {
+    params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id },
+    query: { outcome: url.filters.outcome, changed: url.filters.changed, limit: url.limit, cursor: url.cursor },
   });
   const [open, setOpen] = useState<number | null>(null);
   const rows = q.data?.cases ?? [];
-  const columns: DataColumn<EvaluationCase>[] = [
+  const columns: DataColumn<EvaluationCaseRecord>[] = [
     { header: "#", cell: (c) => c.position + 1, className: "tabular-nums" },
     { header: "Source", cell: (c) => <ShortId id={c.source.id} /> },
     { header: "Outcome", cell: (c) => (c.outcome ? <StatusBadge status={c.outcome} /> : c.status) },

@@ -2,7 +2,7 @@
 // What the case view shows of a case: a value as text, one side's output with its figures, the
 // diff (inserted words green and underlined with "+", deleted ones red and struck with "−": never
 // colour alone), and each check's result.
-import type { EvaluationCase } from "@/components/console/evaluation-queries";
+import type { EvaluationCaseRecord } from "@/lib/evaluations/schemas";
 import { formatCost, formatMs, formatNumber } from "@/components/console/format";
 
 export const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
@@ -22,7 +22,7 @@ export function Value({ label, value }: { label: string; value: unknown }) {
   );
 }
 
-export function SideView({ label, side }: { label: string; side: EvaluationCase["baseline"] }) {
+export function SideView({ label, side }: { label: string; side: EvaluationCaseRecord["baseline"] }) {
   return (
     <div className="min-w-0 space-y-1">
       <Value label={label} value={side ? side.output : undefined} />
@@ -36,7 +36,7 @@ export function SideView({ label, side }: { label: string; side: EvaluationCase[
   );
 }
 
-export function DiffView({ diff }: { diff: EvaluationCase["diff"] }) {
+export function DiffView({ diff }: { diff: EvaluationCaseRecord["diff"] }) {
   if (!diff) return <p className="text-sm text-zinc-600">No diff: the two sides cannot be compared as text.</p>;
   if (diff.every((p) => p.op === "equal")) return <p className="text-sm text-zinc-600">No difference.</p>;
   return (
@@ -65,7 +65,7 @@ export function DiffView({ diff }: { diff: EvaluationCase["diff"] }) {
   );
 }
 
-export function ChecksView({ checks }: { checks: EvaluationCase["checks"] }) {
+export function ChecksView({ checks }: { checks: EvaluationCaseRecord["checks"] }) {
   if (!checks.length) return <p className="text-sm text-zinc-600">No checks.</p>;
   return (
     <ul aria-label="Checks" className="space-y-1 text-sm">

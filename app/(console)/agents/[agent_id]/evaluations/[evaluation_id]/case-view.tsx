@@ -4,20 +4,16 @@
 // Keys: j the next case of the page, k the one before, b / s / w a verdict (not while typing).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import {
-  evaluationKeys,
-  evaluationRequests,
-  type Evaluation,
-  type EvaluationCase,
-} from "@/components/console/evaluation-queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { TextareaField } from "@/components/ui/field";
 import { ErrorState } from "@/components/ui/states";
+import type { EvaluationCaseRecord, EvaluationRecord } from "@/lib/evaluations/schemas";
 import { baselineLabel } from "./labels";
 import { ChecksView, DiffView, SideView, Value } from "./case-parts";
 
-type Verdict = NonNullable<EvaluationCase["verdict"]>;
+type Verdict = NonNullable<EvaluationCaseRecord["verdict"]>;
 const VERDICTS: [Verdict, string, string][] = [
   ["better", "Better", "b"],
   ["same", "Same", "s"],
@@ -25,8 +21,8 @@ const VERDICTS: [Verdict, string, string][] = [
 ];
 
 export function CaseView(props: {
-  evaluation: Evaluation;
-  item: EvaluationCase;
+  evaluation: EvaluationRecord;
+  item: EvaluationCaseRecord;
   index: number;
   count: number;
   onMove: (index: number) => void;
@@ -38,8 +34,19 @@ export function CaseView(props: {
   useEffect(() => setNote(c.verdict_note ?? ""), [c.case_id, c.verdict_note]);
   const save = useMutation({
     mutationFn: (verdict: Verdict) =>
-      evaluationRequests.verdict(e.agent_id, e.evaluation_id, c.case_id, { verdict, note }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: evaluationKeys.one(e.agent_id, e.evaluation_id) }),
+      request(
+        "PUT /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases/[case_id]/verdict",
+        {
+          params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id, case_id: c.case_id },
+          body: { verdict, note },
+        },
+      ),
+    onSuccess: () =>
+      void qc.invalidateQueries({
+        queryKey: apiKey("GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]", {
+          params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id },
+        }),
+      }),
   });
   // The keys work wherever the focus is in the view (a button disabled at the page's end drops it).
   const mutate = save.mutate;

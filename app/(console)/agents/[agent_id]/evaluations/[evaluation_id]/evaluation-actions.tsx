@@ -4,12 +4,23 @@
 // and audit event). Each asks first.
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
-import { evaluationKeys, evaluationRequests, isLive, type Evaluation } from "@/components/console/evaluation-queries";
 import { useIsAdmin } from "@/components/console/me";
-import { queryKeys, type Agent } from "@/components/console/queries";
+import { apiKey, request } from "@/components/console/use-api";
 import { Button } from "@/components/ui/button";
+import type { AgentRecord } from "@/lib/agents/schemas";
+import type { EvaluationRecord } from "@/lib/evaluations/schemas";
+import { isLive } from "../../evaluation-live";
 
-export function EvaluationActions({ evaluation: e, agent }: { evaluation: Evaluation; agent: Agent | undefined }) {
+const AGENT = "GET /api/v1/organizations/[org_id]/agents/[agent_id]";
+const EVALUATIONS = "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations";
+
+export function EvaluationActions({
+  evaluation: e,
+  agent,
+}: {
+  evaluation: EvaluationRecord;
+  agent: AgentRecord | undefined;
+}) {
   const admin = useIsAdmin();
   const [action, setAction] = useState<"cancel" | "publish" | null>(null);
   if (!admin) return null;
@@ -38,9 +49,13 @@ export function EvaluationActions({ evaluation: e, agent }: { evaluation: Evalua
         description="Cases not replayed yet are left out; the figures keep what finished."
         verb="cancel"
         noun="evaluation"
-        write={(t) => evaluationRequests.cancel(t.agent_id, t.evaluation_id)}
+        write={(t) =>
+          request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cancel", {
+            params: { agent_id: t.agent_id, evaluation_id: t.evaluation_id },
+          })
+        }
         done={() => ({ message: "Evaluation cancelled" })}
-        invalidates={(t) => [evaluationKeys.agent(t.agent_id)]}
+        invalidates={(t) => [apiKey(EVALUATIONS, { params: { agent_id: t.agent_id } })]}
       />
       <ConfirmWrite
         target={action === "publish" ? e : null}
@@ -49,9 +64,19 @@ export function EvaluationActions({ evaluation: e, agent }: { evaluation: Evalua
         description={`Version ${version} serves all new traffic at once; its note names this evaluation. Open sessions and runs in progress keep their version.`}
         verb="publish"
         noun={`version ${version}`}
-        write={(t) => evaluationRequests.publish(t.agent_id, version, t.evaluation_id)}
+        // Publishes the evaluated draft, naming the evaluation (its note and audit event).
+        write={(t) =>
+          request("POST /api/v1/organizations/[org_id]/agents/[agent_id]/publish", {
+            params: { agent_id: t.agent_id },
+            body: { version, evaluation_id: t.evaluation_id },
+          })
+        }
         done={() => ({ message: `Version ${version} is live` })}
-        invalidates={(t) => [queryKeys.agent(t.agent_id), queryKeys.agents(), evaluationKeys.agent(t.agent_id)]}
+        invalidates={(t) => [
+          apiKey(AGENT, { params: { agent_id: t.agent_id } }),
+          apiKey("GET /api/v1/organizations/[org_id]/agents"),
+          apiKey(EVALUATIONS, { params: { agent_id: t.agent_id } }),
+        ]}
       />
     </>
   );

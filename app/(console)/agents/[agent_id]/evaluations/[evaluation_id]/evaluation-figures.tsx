@@ -1,12 +1,12 @@
 "use client";
 // The two sides of an evaluation side by side (error rate, latency p50/p95, tokens, cost), its case
 // counts and its verdict counts.
-import type { Evaluation } from "@/components/console/evaluation-queries";
+import type { EvaluationRecord } from "@/lib/evaluations/schemas";
 import { formatCost, formatMs, formatNumber } from "@/components/console/format";
 import { Card } from "@/components/ui/misc";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 
-type Side = Evaluation["sides"]["baseline"];
+type Side = EvaluationRecord["sides"]["baseline"];
 const percent = (n: number) => `${(n * 100).toFixed(1)} %`;
 const ROWS: [string, (s: Side) => string][] = [
   ["Cases", (s) => formatNumber(s.cases)],
@@ -32,7 +32,7 @@ function Counts({ label, items }: { label: string; items: [string, number][] }) 
   );
 }
 
-export function EvaluationFigures({ evaluation: e }: { evaluation: Evaluation }) {
+export function EvaluationFigures({ evaluation: e }: { evaluation: EvaluationRecord }) {
   const { baseline, candidate } = e.sides;
   return (
     <div className="mb-6 grid gap-4 lg:grid-cols-2">

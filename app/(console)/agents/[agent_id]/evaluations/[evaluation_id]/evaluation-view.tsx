@@ -2,16 +2,19 @@
 // An evaluation's page (docs/console.md, Evaluations): its status and progress (polled every second
 // while it runs), Cancel and "Publish version N" for admins, the export of its cases, the two sides'
 // figures side by side, the latency chart, and the cases with the case view.
+import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useEffect, useRef } from "react";
 import { ConsoleApiError } from "@/components/console/api";
-import { isLive, useEvaluation, type Evaluation } from "@/components/console/evaluation-queries";
 import { formatDate } from "@/components/console/format";
-import { useAgent } from "@/components/console/queries";
+import { apiKey, useApi } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { BackLink, Mono, PageHeader, ProgressBar } from "@/components/ui/misc";
 import { ErrorState, Skeleton, SkeletonRows } from "@/components/ui/states";
+import type { EvaluationRecord } from "@/lib/evaluations/schemas";
+import { isLive } from "../../evaluation-live";
 import { EvaluationActions } from "./evaluation-actions";
 import { EvaluationFigures } from "./evaluation-figures";
 import { CaseList } from "./case-list";
@@ -22,7 +25,7 @@ const LatencyChart = dynamic(() => import("./latency-chart").then((m) => m.Laten
   loading: () => <Skeleton className="h-64" />,
 });
 
-function Progress({ evaluation: e }: { evaluation: Evaluation }) {
+function Progress({ evaluation: e }: { evaluation: EvaluationRecord }) {
   const { total, done } = e.progress;
   return (
     <div className="mb-6 space-y-2">
@@ -49,9 +52,37 @@ function Progress({ evaluation: e }: { evaluation: Evaluation }) {
   );
 }
 
+/**
+ * The cases (the list and the latency chart) are read again each time the evaluation moves: its
+ * status or its count of cases done changes.
+ */
+function useCasesFollow(e: EvaluationRecord | undefined) {
+  const qc = useQueryClient();
+  const moved = e ? `${e.evaluation_id}-${e.status}-${e.progress.done}` : null;
+  const seen = useRef(moved);
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = moved;
+    if (!e || !before || before === moved) return;
+    const params = { agent_id: e.agent_id, evaluation_id: e.evaluation_id };
+    void qc.invalidateQueries({
+      queryKey: apiKey("GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases", {
+        params,
+      }),
+    });
+  }, [qc, moved, e]);
+}
+
 export function EvaluationView({ agentId, evaluationId }: { agentId: string; evaluationId: string }) {
-  const q = useEvaluation(agentId, evaluationId);
-  const agent = useAgent(agentId);
+  const params = { agent_id: agentId, evaluation_id: evaluationId };
+  // Polled every second while queued or running.
+  const q = useApi(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]",
+    { params },
+    { refetchInterval: (query) => (isLive(query.state.data) ? 1_000 : false) },
+  );
+  const agent = useApi("GET /api/v1/organizations/[org_id]/agents/[agent_id]", { params: { agent_id: agentId } });
+  useCasesFollow(q.data);
   const back = <BackLink href={`/agents/${agentId}?tab=evaluations`}>Evaluations</BackLink>;
   if (q.isPending) return <SkeletonRows label="Loading the evaluation" />;
   if (q.error) {

@@ -1,7 +1,7 @@
 // How an evaluation names its two sides: "version 2 (draft)" against "what was recorded".
-import type { Evaluation } from "@/components/console/evaluation-queries";
+import type { EvaluationRecord } from "@/lib/evaluations/schemas";
 
-export const versionLabel = (e: Pick<Evaluation, "candidate">) =>
+export const versionLabel = (e: Pick<EvaluationRecord, "candidate">) =>
   `version ${e.candidate.version}${e.candidate.draft ? " (draft)" : ""}`;
-export const baselineLabel = (e: Pick<Evaluation, "baseline">) =>
+export const baselineLabel = (e: Pick<EvaluationRecord, "baseline">) =>
   e.baseline.kind === "recorded" ? "what was recorded" : `version ${e.baseline.version}`;

@@ -1,16 +1,18 @@
 "use client";
 // The latency distributions of both sides: every case's latency_ms (all its pages, at most 500
 // cases) counted into ten buckets, baseline beside candidate. Loaded after the page (Recharts).
+import { keepPreviousData } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { useAllEvaluationCases, type Evaluation, type EvaluationCase } from "@/components/console/evaluation-queries";
 import { formatMs } from "@/components/console/format";
+import { useApiEvery } from "@/components/console/use-api";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
+import type { EvaluationCaseRecord, EvaluationRecord } from "@/lib/evaluations/schemas";
 
 const BUCKETS = 10;
 
 /** Ten equal buckets from 0 to the slowest case, with how many cases of each side fall in each. */
-export function buckets(cases: EvaluationCase[]) {
+export function buckets(cases: EvaluationCaseRecord[]) {
   const of = (side: "baseline" | "candidate") =>
     cases.map((c) => c[side]?.latency_ms).filter((ms): ms is number => typeof ms === "number");
   const baseline = of("baseline");
@@ -28,8 +30,15 @@ export function buckets(cases: EvaluationCase[]) {
   return { rows, count: baseline.length + candidate.length };
 }
 
-export function LatencyChart({ evaluation: e }: { evaluation: Evaluation }) {
-  const q = useAllEvaluationCases(e.agent_id, e.evaluation_id, `${e.status}-${e.progress.done}`);
+export function LatencyChart({ evaluation: e }: { evaluation: EvaluationRecord }) {
+  // Every case (at most 500, the most an evaluation has), 200 a page; read again as the evaluation
+  // moves (evaluation-view.tsx).
+  const q = useApiEvery(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases",
+    "cases",
+    { params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id }, query: { limit: 200 } },
+    { placeholderData: keepPreviousData },
+  );
   let body;
   if (q.isPending) body = <Skeleton className="h-52" />;
   else if (q.error) body = <ErrorState error={q.error} title="The cases could not be loaded" />;

@@ -208,7 +208,7 @@ export default async function consoleVolumeBench() {
       { name: "deliveries, page 41", path: `/api/v1/organizations/${org}/deliveries?limit=50`, deep: 40 },
       { name: "audit, page 1", path: `/api/v1/organizations/${org}/audit?limit=50` },
       { name: "audit, page 41", path: `/api/v1/organizations/${org}/audit?limit=50`, deep: 40 },
-      // The usage charts' reads (components/console/queries.ts USAGE_RANGES), from the hourly rollups.
+      // The usage charts' reads (components/console/usage-window.ts USAGE_RANGES), from the hourly rollups.
       { name: "usage, 24 hours by hour", path: usage(1, "hour") },
       { name: "usage, 7 days by hour", path: usage(7, "hour") },
       { name: "usage, 30 days by day", path: usage(30, "day") },

@@ -27,7 +27,7 @@ let signingOut = false;
 
 export async function signOutAndLeave(path: "/auth/sign-out" | "/auth/sign-out-everywhere") {
   signingOut = true;
-  await post(path).catch(() => {});
+  await api(path, { method: "POST", json: {} }).catch(() => {});
   window.location.assign("/login");
 }
 
@@ -79,10 +79,6 @@ export async function api<T = unknown>(path: string, init: RequestInit & { json?
   return body as T;
 }
 
-export const post = <T = unknown>(path: string, json?: unknown) => api<T>(path, { method: "POST", json: json ?? {} });
-export const patch = <T = unknown>(path: string, json: unknown) => api<T>(path, { method: "PATCH", json });
-export const del = <T = unknown>(path: string) => api<T>(path, { method: "DELETE" });
-
 /** A paged list whole: `page(cursor)` answers the page after `cursor` (null: the first), until `next_cursor` is null. The other fields are the first page's. */
 export async function collectPages<P extends { next_cursor: string | null }>(
   page: (cursor: string | null) => Promise<P>,
@@ -96,29 +92,6 @@ export async function collectPages<P extends { next_cursor: string | null }>(
     first ??= next;
     items.push(...((next as Record<string, unknown>)[field] as unknown[]));
     cursor = next.next_cursor;
-  } while (cursor);
-  return { ...first!, [field]: items, next_cursor: null } as P;
-}
-
-/**
- * A paged organization API list (docs/api.md, Paging) whole, following `next_cursor` a page of
- * `limit` at a time: for the console's short lists that show everything (secrets, keys). The other
- * fields are the first page's.
- */
-export async function everyPage<P extends { next_cursor: string | null }>(
-  path: string,
-  field: keyof P & string,
-  limit = 500,
-): Promise<P> {
-  let first: P | undefined;
-  const items: unknown[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const page: P = await api<P>(`${path}${path.includes("?") ? "&" : "?"}${query}`);
-    first ??= page;
-    items.push(...(page[field] as unknown[]));
-    cursor = page.next_cursor;
   } while (cursor);
   return { ...first!, [field]: items, next_cursor: null } as P;
 }

@@ -69,6 +69,14 @@ type JsonOf<A> = A extends z.ZodType ? z.output<A> : A extends JsonOrEventStream
 export type Answer<K extends ApiRoute> =
   ContractOf<K> extends RouteContract<infer _P, unknown, unknown, infer R> ? JsonOf<Success<R>> : never;
 
+/** The JSON answer of one status of a route that has several (a dry run's 200 and a creation's 201). */
+export type AnswerOf<K extends ApiRoute, S extends 200 | 201 | 202> =
+  ContractOf<K> extends RouteContract<infer _P, unknown, unknown, infer R>
+    ? R extends { [N in S]: infer A }
+      ? JsonOf<A>
+      : never
+    : never;
+
 const PARAM = /^\[([a-z_]+)\]$/;
 const splitRoute = (route: ApiRoute) => {
   const space = route.indexOf(" ");
@@ -169,8 +177,9 @@ export function useApiEvery<K extends ReadRoute>(
   call: Call<K>,
   options: ReadOptions<Answer<K>> = {},
 ) {
+  const { version, ...rest } = options;
   return useQuery<Answer<K>, ConsoleApiError>({
-    queryKey: [...apiKey(route, call), "every"],
+    queryKey: [...apiKey(route, call), "every", ...(version === undefined ? [] : [version])],
     queryFn: ({ signal }) =>
       collectPages(
         (cursor) =>
@@ -181,7 +190,20 @@ export function useApiEvery<K extends ReadRoute>(
           ) as Promise<Answer<K> & Paged>,
         field,
       ),
-    ...options,
+    ...rest,
+  });
+}
+
+/**
+ * A write's dry run read like a query (`body` with `dry_run: true`: what a publish would change),
+ * kept under the route's path, then "preview" and the body: read again when the body changes.
+ */
+export function useApiPreview<K extends WriteRoute>(route: K, call: Call<K>, options: ReadOptions<Answer<K>> = {}) {
+  const { version: _version, ...rest } = options;
+  return useQuery<Answer<K>, ConsoleApiError>({
+    queryKey: [...apiKey(route, call), "preview", (call as { body?: unknown }).body ?? null],
+    queryFn: ({ signal }) => request(route, call, signal),
+    ...rest,
   });
 }
 

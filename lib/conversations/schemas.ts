@@ -213,7 +213,7 @@ export const ConversationAccepted = z.strictObject({
 });
 
 // Answers of the organization API's sessions across agents and the test console's chat, typed for the
-// console's query hooks (components/console/queries.ts).
+// console's calls (components/console/use-api.ts).
 
 export const Environment = z.enum(["production", "draft"]);
 /** The version a console session started with (null: before versions). */

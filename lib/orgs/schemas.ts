@@ -40,7 +40,7 @@ export const AuditQuery = AuditFilters.extend({
 export const SwitchOrgBody = z.strictObject({ organization_id: z.string().min(1) });
 
 // Answers of the organization API's members, invitations and audit routes and of the console API
-// (app/api/console), typed for the console's query hooks (components/console/queries.ts).
+// (app/api/console), typed for the console's calls (components/console/use-api.ts).
 
 export const MemberRecord = z.strictObject({
   user_id: z.string(),

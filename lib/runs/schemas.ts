@@ -200,7 +200,7 @@ export const ResolveResult = z.strictObject({
 export type ResolveResult = z.infer<typeof ResolveResult>;
 
 // Answers of the organization API's runs across agents (app/api/v1/organizations/[org_id]/runs), typed
-// for the console's query hooks too (components/console/queries.ts).
+// for the console's calls too (components/console/use-api.ts).
 
 export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
 export const CONTROL_VALUES = ["pause", "resume", "retry", "cancel"] as const;

@@ -8,11 +8,11 @@ import { useEffect, useRef, useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { formatCost, formatNumber } from "@/components/console/format";
 import { FormDialog } from "@/components/console/form-dialog";
-import { request, useApi } from "@/components/console/use-api";
+import { request, useApi, type AnswerOf } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { Details, ProgressBar } from "@/components/ui/misc";
 import { ErrorState } from "@/components/ui/states";
-import type { EvaluationDryRun, EvaluationRecord } from "@/lib/evaluations/schemas";
+import type { EvaluationDryRun } from "@/lib/evaluations/schemas";
 import { EvaluateFields } from "./evaluate-form";
 import { EMPTY_FORM, toBody, type EvaluateForm, type SourcePick } from "./evaluate-state";
 import { isLive } from "./evaluation-live";
@@ -104,7 +104,7 @@ export function EvaluateDialog({
       (await request(EVALUATIONS, {
         params: { agent_id: agentId },
         body: { ...body, dry_run: false },
-      })) as unknown as EvaluationRecord,
+      })) as unknown as AnswerOf<typeof EVALUATIONS, 201>,
   });
   const set = (changes: Partial<EvaluateForm>) => {
     setForm((f) => ({ ...f, ...changes }));

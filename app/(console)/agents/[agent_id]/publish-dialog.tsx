@@ -3,12 +3,12 @@
 // sessions or runs keep their version), then the share of new traffic (100: at once; below: a canary
 // rollout, optionally guarded by alert rules), a note, and Publish, which names the draft previewed
 // so that a newer draft is refused (409 draft_conflict) rather than published unseen.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { FormDialog } from "@/components/console/form-dialog";
-import { apiKey, request, useApi } from "@/components/console/use-api";
+import { apiKey, request, useApi, useApiPreview } from "@/components/console/use-api";
 import { CheckboxGroup } from "@/components/ui/field";
 import { Skeleton, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -40,20 +40,12 @@ export function PublishDialog({ agent, open, onClose }: { agent: AgentRecord; op
     open && draft !== null && percent !== null
       ? { version: draft, rollout_percent: percent, ...(canary && guards.length ? { guard_rule_ids: guards } : {}) }
       : null;
-  // The dry run of the publish, read as a query (a POST: useApi reads GET routes only), under the
-  // agent's key so that a write to the agent reads it again.
-  const preview = useQuery({
-    queryKey: [...apiKey(AGENT, { params: { agent_id: agent.agent_id } }), "publish-preview", target],
-    queryFn: async ({ signal }) =>
-      (await request(
-        PUBLISH,
-        { params: { agent_id: agent.agent_id }, body: { ...target!, dry_run: true } },
-        signal,
-      )) as PublishPreview,
-    enabled: target !== null,
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  // The dry run of the publish, under the agent's key: a write to the agent reads it again.
+  const preview = useApiPreview(
+    PUBLISH,
+    { params: { agent_id: agent.agent_id }, body: { ...target!, dry_run: true } },
+    { enabled: target !== null, placeholderData: keepPreviousData, retry: false },
+  );
   const rules = useApi(
     "GET /api/v1/organizations/[org_id]/alert-rules",
     { query: { limit: 100 } },
@@ -96,7 +88,8 @@ export function PublishDialog({ agent, open, onClose }: { agent: AgentRecord; op
     onClose();
   };
 
-  const p = preview.data;
+  // A dry run answers the preview (the route answers the agent otherwise).
+  const p = preview.data as PublishPreview | undefined;
   return (
     <FormDialog
       open={open}

@@ -15,6 +15,7 @@ import { Card } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import type { EvaluationCaseRecord, EvaluationRecord } from "@/lib/evaluations/schemas";
 import { CaseView } from "./case-view";
+import { movedOf } from "./labels";
 
 const OUTCOMES = [
   ["", "Any outcome"],
@@ -31,11 +32,15 @@ const CHANGED = [
 
 export function CaseList({ evaluation: e }: { evaluation: EvaluationRecord }) {
   const url = useUrlParams({ outcome: "", changed: "" }, { limit: 20, maxLimit: 200 });
-  // Read again as the evaluation moves (evaluation-view.tsx).
-  const q = useApiPage("GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases", {
-    params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id },
-    query: { outcome: url.filters.outcome, changed: url.filters.changed, limit: url.limit, cursor: url.cursor },
-  });
+  // Read again as the evaluation moves: its status or its count of cases done changes.
+  const q = useApiPage(
+    "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases",
+    {
+      params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id },
+      query: { outcome: url.filters.outcome, changed: url.filters.changed, limit: url.limit, cursor: url.cursor },
+    },
+    { version: movedOf(e) },
+  );
   const [open, setOpen] = useState<number | null>(null);
   const rows = q.data?.cases ?? [];
   const columns: DataColumn<EvaluationCaseRecord>[] = [

@@ -2,13 +2,11 @@
 // An evaluation's page (docs/console.md, Evaluations): its status and progress (polled every second
 // while it runs), Cancel and "Publish version N" for admins, the export of its cases, the two sides'
 // figures side by side, the latency chart, and the cases with the case view.
-import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useEffect, useRef } from "react";
 import { ConsoleApiError } from "@/components/console/api";
 import { formatDate } from "@/components/console/format";
-import { apiKey, useApi } from "@/components/console/use-api";
+import { useApi } from "@/components/console/use-api";
 import { StatusBadge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import { BackLink, Mono, PageHeader, ProgressBar } from "@/components/ui/misc";
@@ -52,27 +50,6 @@ function Progress({ evaluation: e }: { evaluation: EvaluationRecord }) {
   );
 }
 
-/**
- * The cases (the list and the latency chart) are read again each time the evaluation moves: its
- * status or its count of cases done changes.
- */
-function useCasesFollow(e: EvaluationRecord | undefined) {
-  const qc = useQueryClient();
-  const moved = e ? `${e.evaluation_id}-${e.status}-${e.progress.done}` : null;
-  const seen = useRef(moved);
-  useEffect(() => {
-    const before = seen.current;
-    seen.current = moved;
-    if (!e || !before || before === moved) return;
-    const params = { agent_id: e.agent_id, evaluation_id: e.evaluation_id };
-    void qc.invalidateQueries({
-      queryKey: apiKey("GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases", {
-        params,
-      }),
-    });
-  }, [qc, moved, e]);
-}
-
 export function EvaluationView({ agentId, evaluationId }: { agentId: string; evaluationId: string }) {
   const params = { agent_id: agentId, evaluation_id: evaluationId };
   // Polled every second while queued or running.
@@ -82,7 +59,6 @@ export function EvaluationView({ agentId, evaluationId }: { agentId: string; eva
     { refetchInterval: (query) => (isLive(query.state.data) ? 1_000 : false) },
   );
   const agent = useApi("GET /api/v1/organizations/[org_id]/agents/[agent_id]", { params: { agent_id: agentId } });
-  useCasesFollow(q.data);
   const back = <BackLink href={`/agents/${agentId}?tab=evaluations`}>Evaluations</BackLink>;
   if (q.isPending) return <SkeletonRows label="Loading the evaluation" />;
   if (q.error) {

@@ -8,6 +8,7 @@ import { useApiEvery } from "@/components/console/use-api";
 import { Card } from "@/components/ui/misc";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import type { EvaluationCaseRecord, EvaluationRecord } from "@/lib/evaluations/schemas";
+import { movedOf } from "./labels";
 
 const BUCKETS = 10;
 
@@ -32,12 +33,12 @@ export function buckets(cases: EvaluationCaseRecord[]) {
 
 export function LatencyChart({ evaluation: e }: { evaluation: EvaluationRecord }) {
   // Every case (at most 500, the most an evaluation has), 200 a page; read again as the evaluation
-  // moves (evaluation-view.tsx).
+  // moves.
   const q = useApiEvery(
     "GET /api/v1/organizations/[org_id]/agents/[agent_id]/evaluations/[evaluation_id]/cases",
     "cases",
     { params: { agent_id: e.agent_id, evaluation_id: e.evaluation_id }, query: { limit: 200 } },
-    { placeholderData: keepPreviousData },
+    { placeholderData: keepPreviousData, version: movedOf(e) },
   );
   let body;
   if (q.isPending) body = <Skeleton className="h-52" />;

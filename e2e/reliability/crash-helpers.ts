@@ -104,7 +104,7 @@ export async function startWorkerProcess(target: DbTarget, env: Record<string, s
   const kill = () => {
     if (exited) return;
     try {
-      process.kill(-proc.pid!, "SIGKILL"); // tsx runs the script in a child: the whole group
+      process.kill(-proc.pid!, "SIGKILL"); // the whole group: the worker and any process it started
     } catch {
       /* gone */
     }

@@ -12,7 +12,7 @@ import { actionsColumn, DataTable, type DataColumn } from "@/components/console/
 import { FormDialog } from "@/components/console/form-dialog";
 import { formatDate, relative } from "@/components/console/format";
 import { ListResult } from "@/components/console/list-result";
-import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
@@ -21,9 +21,9 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ALERT_KINDS, ALERT_UNITS, type AlertKind, type AlertRuleRecord as AlertRule } from "@/lib/alerts/schemas";
 import { alertValue, KIND_WORDS } from "./shared";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const RULES = "GET /api/v1/organizations/[org_id]/alert-rules";
-const AGENTS = "GET /api/v1/organizations/[org_id]/agents";
 
 type Form = {
   name: string;
@@ -76,12 +76,7 @@ const USES = {
 function RuleDialog({ open, target, onClose }: { open: boolean; target: AlertRule | null; onClose: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const agents = useApiEvery(
-    AGENTS,
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000, enabled: open },
-  );
+  const agents = useAllAgents({ staleTime: 60_000, enabled: open });
   const [form, setForm] = useState<Form>(EMPTY);
   const [shownFor, setShownFor] = useState<string | null | undefined>(undefined);
   // The form starts from the rule being changed each time the dialog opens on it.
@@ -225,7 +220,7 @@ export function AlertsView() {
   const [deleting, setDeleting] = useState<AlertRule | null>(null);
   // Polled: the worker moves a rule's state in the background.
   const rules = useApi(RULES, { query: { limit: 100 } }, { refetchInterval: 3_000 });
-  const agents = useApiEvery(AGENTS, "agents", { query: { include_archived: true } }, { staleTime: 60_000 });
+  const agents = useAllAgents({ staleTime: 60_000 });
   const agentName = (id: string | null) =>
     id ? (agents.data?.agents.find((a) => a.agent_id === id)?.name ?? id) : "Every agent";
   const toggle = useMutation({

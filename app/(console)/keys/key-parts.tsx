@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { formatDate, formatNumber, relative, timeLeft } from "@/components/console/format";
-import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { ShownOnceDialog } from "@/components/console/shown-once-dialog";
 import { FormDialog } from "@/components/console/form-dialog";
 import { useMutation } from "@tanstack/react-query";
@@ -17,6 +17,7 @@ import { Details, Mono } from "@/components/ui/misc";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import type { AccessKeyRecord as AccessKey, KeyUsagePreview as KeyUsage } from "@/lib/keys/schemas";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const KEYS = "GET /api/v1/organizations/[org_id]/access-keys";
 
@@ -239,9 +240,7 @@ export function AgentScopeField({
   onChange: (ids: string[]) => void;
   error?: string;
 }) {
-  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
-    query: { include_archived: true },
-  });
+  const agents = useAllAgents();
   const live = agents.data?.agents.filter((a) => !a.archived_at) ?? [];
   return (
     <CheckboxGroup

@@ -28,6 +28,7 @@ import {
   RollDialog,
   RollLinks,
 } from "./key-parts";
+import { useAllAgents } from "@/components/console/all-agents";
 
 /** 600, 12,000, and from 100,000 "250K", "1M": a long limit kept the keys table wider than 1280 px. */
 const perMinute = (n: number) =>
@@ -235,12 +236,7 @@ export function KeysView() {
   const [rolling, setRolling] = useState<AccessKey | null>(null);
   const [editing, setEditing] = useState<AccessKey | null>(null);
   const keys = useApiEvery("GET /api/v1/organizations/[org_id]/access-keys", "access_keys", {});
-  const agents = useApiEvery(
-    "GET /api/v1/organizations/[org_id]/agents",
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000 },
-  );
+  const agents = useAllAgents({ staleTime: 60_000 });
   const names = new Map((agents.data?.agents ?? []).map((a) => [a.agent_id, a.name]));
   const selection = useBulkSelection("keys");
   return (

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { ListPage } from "@/components/console/list-page";
 import { LiveToggle, useLiveUpdates } from "@/components/console/live";
 import { useMe } from "@/components/console/me";
-import { useApiEvery, useApiPage } from "@/components/console/use-api";
+import { useApiPage } from "@/components/console/use-api";
 import { useUrlParams } from "@/components/console/url-params";
 import { EmptyState } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -16,6 +16,7 @@ import { BulkOutcome } from "./bulk-outcome";
 import { ReviewDialog } from "./review-dialog";
 import { ReviewList } from "./review-list";
 import { dayBound, NO_FILTERS, ReviewFilters } from "./review-filters";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const LIMIT = 20;
 
@@ -26,12 +27,7 @@ export function ReviewsView() {
   const { agent_id: agentId, from, to } = url.filters;
   const claimed = ["claimed", "unclaimed"].includes(url.filters.claimed) ? url.filters.claimed : "";
   useLiveUpdates(["reviews"]);
-  const agents = useApiEvery(
-    "GET /api/v1/organizations/[org_id]/agents",
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000 },
-  );
+  const agents = useAllAgents({ staleTime: 60_000 });
   const reviews = useApiPage("GET /api/v1/organizations/[org_id]/reviews", {
     query: {
       agent_id: agentId,

@@ -3,7 +3,7 @@
 // whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk actions
 // and an export button plug in.
 import Link from "next/link";
-import { useApiEvery, useApiPage } from "@/components/console/use-api";
+import { useApiPage } from "@/components/console/use-api";
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
@@ -19,6 +19,7 @@ import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { BulkBar, useBulkSelection } from "@/components/console/bulk-actions";
 import { formatDuration, ItemCounts, RUN_STATUSES, RunProgress, type RunListItem } from "./shared";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const LIMIT = 20;
 const NO_FILTERS = { status: "", agent_id: "", from: "", to: "", user_id: "", has_error: "" };
@@ -74,12 +75,7 @@ export function RunsView() {
   const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
   const { status, agent_id: agentId, ...more } = url.filters;
-  const agents = useApiEvery(
-    "GET /api/v1/organizations/[org_id]/agents",
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000 },
-  );
+  const agents = useAllAgents({ staleTime: 60_000 });
   const runs = useApiPage("GET /api/v1/organizations/[org_id]/runs", {
     query: { ...more, limit: url.limit, cursor: url.cursor, status, agent_id: agentId },
   });

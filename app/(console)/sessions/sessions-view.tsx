@@ -3,7 +3,7 @@
 // DataTable whose `selected`/`onSelectedChange` props and the header's `actions` slot are where bulk
 // actions and an export button plug in.
 import Link from "next/link";
-import { useApiEvery, useApiPage } from "@/components/console/use-api";
+import { useApiPage } from "@/components/console/use-api";
 import { DataTable, type DataColumn } from "@/components/console/data-table";
 import type { FilterField } from "@/components/console/filter-bar";
 import { ExportButton } from "@/components/console/export-button";
@@ -18,6 +18,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import type { OrgSessionListItem as SessionItem } from "@/lib/conversations/schemas";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const DEFAULT_LIMIT = 20;
 const NO_FILTERS = { agent_id: "", status: "", since: "", environment: "", from: "", to: "", user_id: "" };
@@ -69,9 +70,7 @@ export function SessionsView() {
   const admin = useIsAdmin();
   const url = useUrlParams(NO_FILTERS, { limit: DEFAULT_LIMIT });
   const { agent_id, status, since, environment, ...more } = url.filters;
-  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
-    query: { include_archived: true },
-  });
+  const agents = useAllAgents();
   const conversational = (agents.data?.agents ?? []).filter((a) => a.kind === "conversational");
   const sessions = useApiPage("GET /api/v1/organizations/[org_id]/sessions", {
     query: { ...more, environment, limit: url.limit, cursor: url.cursor, agent_id, status, since },

@@ -2,7 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { apiKey, request, useApiEvery, useApiPage, type Answer } from "@/components/console/use-api";
+import { apiKey, request, useApiPage, type Answer } from "@/components/console/use-api";
 import { formatDate, shortId } from "@/components/console/format";
 import { ConfirmWrite } from "@/components/console/confirm-write";
 import { actionsColumn, DataTable, type DataColumn } from "@/components/console/data-table";
@@ -17,6 +17,7 @@ import { EmptyState, ErrorState, Skeleton, SkeletonRows } from "@/components/ui/
 import { useToast } from "@/components/ui/toast";
 import { formatBytes } from "./format";
 import type { UploadedFile } from "./uploader";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const FILES = "GET /api/v1/organizations/[org_id]/agents/[agent_id]/files";
 type FileItem = Answer<typeof FILES>["files"][number];
@@ -195,9 +196,7 @@ export function UploadsView() {
   const agentId = url.filters.agent_id;
   const qc = useQueryClient();
   const [finished, setFinished] = useState<{ agentId: string; files: UploadedFile[] }>({ agentId: "", files: [] });
-  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
-    query: { include_archived: true },
-  });
+  const agents = useAllAgents();
   const list = agents.data?.agents ?? [];
   const agent = list.find((a) => a.agent_id === agentId);
 

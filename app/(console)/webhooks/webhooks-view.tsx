@@ -2,7 +2,7 @@
 // The Webhooks page: the signing secret, then the organization's callback deliveries, newest first,
 // filtered by status, agent, time and errors (in the URL; docs/console.md, "List filters"), paged with the server's cursor.
 import Link from "next/link";
-import { useApiEvery, useApiPage } from "@/components/console/use-api";
+import { useApiPage } from "@/components/console/use-api";
 import type { DeliverySummary as Delivery } from "@/lib/callbacks/schemas";
 import { DataTable, RowLink, type DataColumn } from "@/components/console/data-table";
 import { ListFilters, type FilterField } from "@/components/console/filter-bar";
@@ -17,6 +17,7 @@ import { Mono, PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { SecretPanel } from "./secret-panel";
 import { Code, DELIVERY_STATUSES, HttpStatus } from "./shared";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const LIMIT = 20;
 
@@ -145,12 +146,7 @@ function deliveryColumns(agentName: (id: string) => string | undefined): DataCol
 function Deliveries() {
   const url = useUrlParams(NO_FILTERS, { limit: LIMIT });
   const { status, agent_id: agentId, ...more } = url.filters;
-  const agents = useApiEvery(
-    "GET /api/v1/organizations/[org_id]/agents",
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000 },
-  );
+  const agents = useAllAgents({ staleTime: 60_000 });
   const agentName = (id: string) => agents.data?.agents.find((a) => a.agent_id === id)?.name;
   const list = useApiPage(
     "GET /api/v1/organizations/[org_id]/deliveries",

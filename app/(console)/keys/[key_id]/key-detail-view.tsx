@@ -6,7 +6,7 @@ import { UsageCharts } from "@/components/console/usage-charts-lazy";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
 import { formatDate, relative } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
-import { useApi, useApiEvery } from "@/components/console/use-api";
+import { useApi } from "@/components/console/use-api";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, Details, Mono, PageHeader } from "@/components/ui/misc";
@@ -19,13 +19,12 @@ import {
   RollLinks,
   UsagePreview,
 } from "../key-parts";
+import { useAllAgents } from "@/components/console/all-agents";
 
 export function KeyDetailView({ keyId }: { keyId: string }) {
   const admin = useIsAdmin();
   const key = useApi("GET /api/v1/organizations/[org_id]/access-keys/[key_id]", { params: { key_id: keyId } });
-  const agents = useApiEvery("GET /api/v1/organizations/[org_id]/agents", "agents", {
-    query: { include_archived: true },
-  });
+  const agents = useAllAgents();
   const [dialog, setDialog] = useState<"roll" | "edit" | "revoke" | null>(null);
   if (!key.data) return <DetailState query={key} of="key" id={keyId} />;
   const k = key.data;

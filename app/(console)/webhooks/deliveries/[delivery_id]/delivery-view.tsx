@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Breadcrumb, DetailState } from "@/components/console/detail-state";
-import { apiKey, request, useApi, useApiEvery } from "@/components/console/use-api";
+import { apiKey, request, useApi } from "@/components/console/use-api";
 import { formatDate, formatMs } from "@/components/console/format";
 import { useIsAdmin } from "@/components/console/me";
 import { StatusBadge } from "@/components/ui/badge";
@@ -14,6 +14,7 @@ import { EmptyState } from "@/components/ui/states";
 import { Table, TBody, Td, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { HttpStatus, prettyJson, type DeliveryAttempt, type DeliveryDetail } from "../../shared";
+import { useAllAgents } from "@/components/console/all-agents";
 
 const codeBlock =
   "max-h-96 overflow-auto rounded-md bg-zinc-50 px-3 py-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all text-zinc-900 ring-1 ring-zinc-200";
@@ -114,12 +115,7 @@ export function DeliveryView({ deliveryId }: { deliveryId: string }) {
       refetchInterval: (q) => (q.state.data?.status === "pending" ? 2_000 : false),
     },
   );
-  const agents = useApiEvery(
-    "GET /api/v1/organizations/[org_id]/agents",
-    "agents",
-    { query: { include_archived: true } },
-    { staleTime: 60_000 },
-  );
+  const agents = useAllAgents({ staleTime: 60_000 });
 
   if (!delivery.data) {
     return <DetailState query={delivery} of="delivery" id={deliveryId} />;

@@ -20,6 +20,7 @@ import { env } from "./lib/env";
 import {
   answerRequestTimeout,
   clientErrorHandler,
+  lingerOnEarlyAnswer,
   decideForwardedOrigin,
   envelopeMethodNotAllowed,
   normalizeApiPath,
@@ -225,6 +226,7 @@ async function serve() {
       }, limit);
       res.once("close", () => clearTimeout(timer));
       declaredLength(res);
+      lingerOnEarlyAnswer(req, res);
       if (fast?.(req, res, pattern)) return;
       envelopeMethodNotAllowed(req, res, routes);
       handle(req, res);

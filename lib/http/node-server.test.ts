@@ -3,7 +3,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientErrorHandler, envelopeMethodNotAllowed } from "./node-server";
+import { clientErrorHandler, envelopeMethodNotAllowed, lingerOnEarlyAnswer } from "./node-server";
 import { routeEntries } from "./routes";
 
 const routes = routeEntries([
@@ -121,5 +121,68 @@ describe("requests Node refuses", () => {
     const got = await raw("GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n");
     expect(got).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(got.slice(got.indexOf("\r\n\r\n") + 4)).error.code).toBe("request_timeout");
+  });
+});
+
+describe("an answer sent before the body has arrived, on a connection that closes after it", () => {
+  // The client sends the headers and part of the body, reads the whole answer, and only then sends
+  // the rest: without the lingering close, Node has destroyed the socket by then and the rest meets
+  // a reset (EPIPE or ECONNRESET), the race a client sending a large body loses now and then.
+  async function earlyAnswer(linger: boolean) {
+    const early = http.createServer((req, res) => {
+      if (linger) lingerOnEarlyAnswer(req, res, { ms: 5_000, bytes: 1024 * 1024 });
+      res.writeHead(413, { "content-type": "application/json" });
+      res.end('{"error":{"code":"payload_too_large"}}');
+    });
+    await new Promise<void>((r) => early.listen(0, "127.0.0.1", r));
+    const { port: earlyPort } = early.address() as net.AddressInfo;
+    try {
+      const socket = net.connect(earlyPort, "127.0.0.1");
+      socket.setNoDelay(true);
+      const outcome = await new Promise<{ answer: string; error?: string; serverEnded: boolean }>((resolve) => {
+        let answer = "";
+        let serverEnded = false;
+        let error: string | undefined;
+        socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code));
+        socket.on("end", () => (serverEnded = true));
+        socket.on("close", () => resolve({ answer, error, serverEnded }));
+        socket.on("data", (chunk: Buffer) => {
+          const before = answer;
+          answer += chunk.toString("latin1");
+          if (!before.includes("payload_too_large") && answer.includes("payload_too_large")) {
+            // The whole answer is here: the rest of the body, in pieces, then the client's end.
+            const piece = Buffer.alloc(64 * 1024, 97);
+            const rest = () => {
+              for (let i = 0; i < 7; i++) socket.write(piece);
+              socket.end();
+            };
+            // Once the server's side has ended (its FIN), as a client still sending would go on.
+            if (serverEnded) rest();
+            else socket.once("end", rest);
+          }
+        });
+        socket.write(
+          "POST /upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + `Content-Length: ${8 * 64 * 1024}\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(64 * 1024, 97));
+      });
+      return outcome;
+    } finally {
+      await new Promise((r) => early.close(r));
+    }
+  }
+
+  it("keeps reading the body until the client closes: the client's writes meet no reset", async () => {
+    const outcome = await earlyAnswer(true);
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.answer).toMatch(/connection: close/i);
+    expect(outcome.serverEnded).toBe(true);
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it("without it, Node resets the connection under the client's writes (what the guard is for)", async () => {
+    const outcome = await earlyAnswer(false);
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(["EPIPE", "ECONNRESET"]).toContain(outcome.error);
   });
 });

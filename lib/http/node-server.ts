@@ -275,3 +275,40 @@ const STATUS_TEXT: Record<number, string> = {
   413: "Payload Too Large",
   431: "Request Header Fields Too Large",
 };
+
+/** How long, and how many more bytes, a closing connection reads of a body answered before it ended. */
+export const LINGER = { ms: 2_000, bytes: 16 * 1024 * 1024 };
+
+/**
+ * A lingering close, as nginx's: when an answer goes out before the request's body has all arrived
+ * (413 on a declared length, 401 before the body is read) on a connection that closes after it (the
+ * client asked for `Connection: close`), Node would destroy the socket as soon as the answer is
+ * written, and the body's bytes still arriving make the kernel reset the connection, which the
+ * client may see (EPIPE, ECONNRESET) before it reads the answer. Instead the server ends its side
+ * and goes on reading and dropping the body until the client closes, for at most `LINGER`.
+ */
+export function lingerOnEarlyAnswer(req: http.IncomingMessage, res: http.ServerResponse, limits = LINGER) {
+  res.once("prefinish", () => {
+    // A connection kept alive is not closed: Node reads the rest of the body off it itself.
+    const closing = (res as { _last?: boolean })._last === true || !res.shouldKeepAlive;
+    const socket = req.socket as (Duplex & { destroySoon?: () => void }) | null;
+    if (req.complete || !closing || !socket || socket.destroyed) return;
+    // Read the socket's bytes here (a listener of its own takes them from Node's parser, which
+    // stops reading once the answer is out), and drop them.
+    let read = 0;
+    const stop = () => socket.destroy();
+    socket.on("data", (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limits.bytes) stop();
+    });
+    // Node's server calls destroySoon() once the answer is written, only when the connection closes.
+    socket.destroySoon = () => {
+      const timer = setTimeout(stop, limits.ms);
+      timer.unref();
+      socket.once("close", () => clearTimeout(timer));
+      socket.once("end", stop);
+      socket.end();
+      socket.resume();
+    };
+  });
+}

@@ -102,5 +102,5 @@ export async function listAuditEvents(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (e) => e.createdAt);
-  return { events: page.rows.map(auditRecord), has_more: rows.length > opts.limit, next_cursor: page.next_cursor };
+  return { events: page.rows.map(auditRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }

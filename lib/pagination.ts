@@ -97,13 +97,11 @@ export function pageOf<T extends { id: string }>(
   rows: T[],
   limit: number,
   at: (row: T) => SortValue,
-): { rows: T[]; next_cursor: string | null } {
+): { rows: T[]; has_more: boolean; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return {
-    rows: page,
-    next_cursor: rows.length > limit && last ? encodeCursor({ at: at(last), id: last.id }) : null,
-  };
+  const next_cursor = rows.length > limit && last ? encodeCursor({ at: at(last), id: last.id }) : null;
+  return { rows: page, has_more: next_cursor !== null, next_cursor };
 }
 
 /** The Prisma condition of a list's `from` (inclusive) and `to` (exclusive) filters on `field`. */

@@ -138,6 +138,17 @@ export const responseNextCursor = () =>
     description: "Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque.",
   });
 
+/**
+ * A list's paging fields in a response (docs/api.md, Paging): every list of the organization API
+ * answers both, after its rows.
+ */
+export const responsePageFields = () => ({
+  has_more: z
+    .boolean()
+    .meta({ description: "Whether a page follows this one: false exactly when `next_cursor` is null." }),
+  next_cursor: responseNextCursor(),
+});
+
 /** A file id in a body: the message says what a well-formed one looks like. */
 export const fileIdString = () => z.string().regex(FILE_ID_RE, `must be a file id: ${FILE_ID_FORMAT}`);
 

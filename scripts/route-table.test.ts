@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { CONTRACTS } from "../app/api/contracts";
 import { ANSWER, jsonSchemaOf, type RouteContract } from "../lib/http/contract";
 import { JSON_BODY_ERRORS } from "../lib/http/openapi/parts";
@@ -129,6 +130,29 @@ describe("route contracts", () => {
       return missing.length ? [`${c.method} ${c.path}: ${missing.join(", ")}`] : [];
     });
     expect(offenders).toEqual([]);
+  });
+
+  it("pages every list the same way, with the defaults docs/api.md's Paging table gives", () => {
+    const doc = readFileSync(path.join(root, "docs/api.md"), "utf8");
+    const lists = CONTRACTS.filter(
+      (c) => c.method === "GET" && c.query instanceof z.ZodObject && "cursor" in c.query.shape,
+    );
+    expect(lists.length).toBeGreaterThan(20);
+    const problems = lists.flatMap((c) => {
+      const query = (c.query as z.ZodObject).shape as Record<string, z.ZodType>;
+      if (!query.limit) return [`${c.path}: takes a cursor but no limit`];
+      const [first, cap] = [query.limit.parse(undefined), query.limit.parse("100000000")];
+      const shown = c.path.replace(/\[(\w+)\]/g, "{$1}").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const row = new RegExp(`^\\| \`GET ${shown}\` \\| [^|]+ \\| ${first}, max ${cap} \\|`, "m");
+      const out = row.test(doc) ? [] : [`${c.path}: no Paging row "${first}, max ${cap}" in docs/api.md`];
+      if (!c.path.startsWith("/api/v1/organizations/")) return out;
+      const ok = (c.responses as Record<number, unknown>)[200];
+      const keys = ok instanceof z.ZodObject ? Object.keys(ok.shape) : [];
+      // The rows first, then the paging fields, last.
+      if (keys.slice(-2).join() !== "has_more,next_cursor") out.push(`${c.path}: answers ${keys.join(", ")}`);
+      return out;
+    });
+    expect(problems).toEqual([]);
   });
 
   it("gives the server the hot and long routes the contracts name", async () => {

@@ -94,6 +94,8 @@ const bodyPage =
     const res = await get(`${path}${q({ ...params, cursor })}`, auth);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (keys) expect(Object.keys(res.body).sort()).toEqual(keys);
+    // Every list of the organization API pages the same way: has_more says whether next_cursor leads on.
+    if (path.startsWith("/api/v1/organizations/")) expect(res.body.has_more).toBe(res.body.next_cursor !== null);
     const list = res.body[rows.key] as Record<string, string>[];
     return { ids: list.map((r) => r[rows.id]!), at: list.map((r) => r[rows.sort]!), next: res.body.next_cursor };
   };
@@ -132,13 +134,22 @@ const managementList =
   (org: Org, params: Record<string, string> = {}) =>
     bodyPage(`/api/v1/organizations/${org.organization_id}/${path}`, org.user_token, rows, params, keys);
 const management = {
-  agents: managementList("agents", { key: "agents", id: "agent_id", sort: "created_at" }, ["agents", "next_cursor"]),
+  agents: managementList("agents", { key: "agents", id: "agent_id", sort: "created_at" }, [
+    "agents",
+    "has_more",
+    "next_cursor",
+  ]),
   keys: managementList("access-keys", { key: "access_keys", id: "key_id", sort: "created_at" }, [
     "access_keys",
     "default_rate_limit_per_minute",
+    "has_more",
     "next_cursor",
   ]),
-  secrets: managementList("secrets", { key: "secrets", id: "name", sort: "name" }, ["next_cursor", "secrets"]),
+  secrets: managementList("secrets", { key: "secrets", id: "name", sort: "name" }, [
+    "has_more",
+    "next_cursor",
+    "secrets",
+  ]),
 };
 
 /** The list in one page (no cursor): what a walk must see, in this order. */

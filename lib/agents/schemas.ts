@@ -3,10 +3,10 @@ import { CallbackUrl } from "../callbacks/schemas";
 import { RuntimeConfig } from "../runtime/schema";
 import {
   idString,
-  ONE_LINE,
   managementPageQuery,
+  ONE_LINE,
   responseId,
-  responseNextCursor,
+  responsePageFields,
   responseTimestamp,
 } from "../validate";
 import { WorkflowDefinition } from "../workflow/schema";
@@ -163,7 +163,7 @@ export const VersionRecord = VersionListItem.extend({
   callback_url: z.string().nullable(),
 });
 
-export const VersionList = z.strictObject({ versions: z.array(VersionListItem), next_cursor: responseNextCursor() });
+export const VersionList = z.strictObject({ versions: z.array(VersionListItem), ...responsePageFields() });
 
 export const VersionChange = z.strictObject({
   path: z.string().meta({ description: "`runtime.model`, `workflow.steps.<step id>`, `callback_url`, ..." }),
@@ -230,7 +230,7 @@ export const AgentRecord = z.strictObject({
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
 /** A page of agents: the management API's list and the console's. */
-export const AgentList = z.strictObject({ agents: z.array(AgentRecord), next_cursor: responseNextCursor() });
+export const AgentList = z.strictObject({ agents: z.array(AgentRecord), ...responsePageFields() });
 
 /** One version's figures while a rollout is on (lib/usage/versions.ts). */
 export const VersionFiguresRecord = z.strictObject({

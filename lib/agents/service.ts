@@ -198,9 +198,9 @@ export async function listAgents(opts: {
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     ...(opts.limit ? { take: opts.limit + 1 } : {}),
   });
-  if (!opts.limit) return { agents: rows.map(agentRecord), next_cursor: null };
+  if (!opts.limit) return { agents: rows.map(agentRecord), has_more: false, next_cursor: null };
   const page = pageOf(rows, opts.limit, (a) => a.createdAt);
-  return { agents: page.rows.map(agentRecord), next_cursor: page.next_cursor };
+  return { agents: page.rows.map(agentRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 export async function getAgent(opts: {

@@ -217,10 +217,8 @@ export async function listVersions(opts: {
   });
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
-  return {
-    versions: page.map((v) => versionListItem(agent, v)),
-    next_cursor: rows.length > opts.limit && last ? encodeCursor({ at: last.version, id: agent.id }) : null,
-  };
+  const next_cursor = rows.length > opts.limit && last ? encodeCursor({ at: last.version, id: agent.id }) : null;
+  return { versions: page.map((v) => versionListItem(agent, v)), has_more: next_cursor !== null, next_cursor };
 }
 
 export async function getVersion(opts: {

@@ -1,6 +1,6 @@
 // Alert rules and their history (lib/alerts; docs/api.md, Alerts). Browser-safe.
 import { z } from "zod";
-import { ONE_LINE, queryCursor, queryLimit, responseId, responseNextCursor, responseTimestamp } from "../validate";
+import { ONE_LINE, queryCursor, queryLimit, responseId, responsePageFields, responseTimestamp } from "../validate";
 
 /**
  * What a rule watches, and the unit of its threshold:
@@ -156,11 +156,11 @@ export type AlertEventRecord = z.infer<typeof AlertEventRecord>;
 
 export const AlertRuleList = z.strictObject({
   alert_rules: z.array(AlertRuleRecord),
-  next_cursor: responseNextCursor(),
+  ...responsePageFields(),
 });
 export const AlertEventList = z.strictObject({
   alert_events: z.array(AlertEventRecord),
-  next_cursor: responseNextCursor(),
+  ...responsePageFields(),
 });
 export const DeletedAlertRule = z.strictObject({ rule_id: z.string(), deleted: z.literal(true) });
 export const AlertTestSent = z.strictObject({

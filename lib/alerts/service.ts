@@ -124,7 +124,7 @@ export async function listAlertRules(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (r) => r.createdAt);
-  return { alert_rules: page.rows.map(alertRuleRecord), next_cursor: page.next_cursor };
+  return { alert_rules: page.rows.map(alertRuleRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 export async function getAlertRule(opts: { organizationId: string; ruleId: string }): Promise<AlertRuleRecord> {
@@ -296,5 +296,5 @@ export async function listAlertEvents(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (e) => e.createdAt);
-  return { alert_events: page.rows.map(alertEventRecord), next_cursor: page.next_cursor };
+  return { alert_events: page.rows.map(alertEventRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }

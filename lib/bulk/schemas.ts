@@ -4,7 +4,7 @@
 // a selection here. Browser-safe: the console's dialogs read these types.
 import { z } from "zod";
 import { CONTROL_VALUES, OrgRunsQuery } from "../runs/schemas";
-import { queryCursor, queryLimit, responseTimestamp } from "../validate";
+import { queryCursor, queryLimit, responsePageFields, responseTimestamp } from "../validate";
 
 export const BULK_RUN_ACTIONS = CONTROL_VALUES;
 export type BulkRunAction = (typeof BULK_RUN_ACTIONS)[number];
@@ -89,8 +89,7 @@ export type BulkActionRecord = z.infer<typeof BulkActionRecord>;
 
 export const BulkActionPage = z.strictObject({
   bulk_actions: z.array(BulkActionRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 export const BulkActionParams = z.object({ bulk_action_id: z.string() });

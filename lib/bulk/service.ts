@@ -287,7 +287,7 @@ export async function listBulkActions(opts: {
   const page = pageOf(rows, opts.limit, (r) => r.startedAt);
   return {
     bulk_actions: await Promise.all(page.rows.map(async (r) => bulkActionRecord(r, await skippedReasons(r)))),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

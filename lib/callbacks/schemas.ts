@@ -2,7 +2,15 @@
 // and agents, and the console's shapes of the signing secret and the delivery log. The one source
 // of validation, types and the OpenAPI document.
 import { z } from "zod";
-import { idString, listFilterFields, queryBoolean, queryLimit, responseId, responseTimestamp } from "../validate";
+import {
+  idString,
+  listFilterFields,
+  queryBoolean,
+  queryLimit,
+  responseId,
+  responsePageFields,
+  responseTimestamp,
+} from "../validate";
 
 /** Longest `callback_url` accepted. */
 export const CALLBACK_URL_MAX = 2048;
@@ -112,8 +120,7 @@ export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
 export const DeliveryList = z.strictObject({
   deliveries: z.array(DeliverySummary),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 export type DeliveryList = z.infer<typeof DeliveryList>;
 

@@ -2160,11 +2160,15 @@ export interface components {
         size_bytes: number;
         created_at: string;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     AgentList: {
       agents: components["schemas"]["AgentRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
@@ -2293,12 +2297,16 @@ export interface components {
         };
         data: unknown;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     BulkActionPage: {
       bulk_actions: components["schemas"]["BulkActionRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     BulkActionRecord: {
@@ -2429,69 +2437,7 @@ export interface components {
       /** @enum {string} */
       role: "admin" | "support";
     };
-    ClaimBody: {
-      /** @default false */
-      take_over?: boolean;
-    };
-    ConsoleApprovalList: {
-      approvals: {
-        exception_id: string;
-        step_id: string | null;
-        item_id: string;
-        /** @description The item as the step saw it. */
-        data: unknown;
-        error: string | null;
-        /** @constant */
-        requires_human_review: true;
-        blocking: boolean;
-        /** @description The decision; null while the approval is open. */
-        resolution: ("approved" | "rejected" | "modified") | null;
-        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
-        resolved_by: string | null;
-        resolved_at: string | null;
-        /** @description The reason given with the decision, if any. */
-        reason: string | null;
-        index: number | null;
-        claimed_by: string | null;
-        claimed_until: string | null;
-        diff:
-          | {
-              path: string;
-              before: unknown;
-              after: unknown;
-            }[]
-          | null;
-      }[];
-      decisions: {
-        exception_id: string;
-        step_id: string | null;
-        item_id: string;
-        /** @description The item as the step saw it. */
-        data: unknown;
-        error: string | null;
-        /** @constant */
-        requires_human_review: true;
-        blocking: boolean;
-        /** @description The decision; null while the approval is open. */
-        resolution: ("approved" | "rejected" | "modified") | null;
-        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
-        resolved_by: string | null;
-        resolved_at: string | null;
-        /** @description The reason given with the decision, if any. */
-        reason: string | null;
-        index: number | null;
-        claimed_by: string | null;
-        claimed_until: string | null;
-        diff:
-          | {
-              path: string;
-              before: unknown;
-              after: unknown;
-            }[]
-          | null;
-      }[];
-    };
-    ConsoleChatReply: {
+    ChatTestReply: {
       /** @constant */
       success: true;
       session_id: string;
@@ -2515,13 +2461,7 @@ export interface components {
       cost: number;
       model: string | null;
     };
-    ConsoleResolveBody: {
-      exception_id: string;
-      /** @enum {string} */
-      resolution: "approved" | "rejected" | "modified";
-      modified_data?: unknown;
-      /** @description Why: stored with the decision and shown with it (optional here; the console asks for one on reject). */
-      reason?: string;
+    ClaimBody: {
       /** @default false */
       take_over?: boolean;
     };
@@ -2796,7 +2736,9 @@ export interface components {
     };
     DeliveryList: {
       deliveries: components["schemas"]["DeliverySummary"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     DeliverySummary: {
@@ -2929,6 +2871,8 @@ export interface components {
     };
     EvaluationCaseList: {
       cases: components["schemas"]["EvaluationCaseRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
@@ -3010,6 +2954,8 @@ export interface components {
     };
     EvaluationList: {
       evaluations: components["schemas"]["EvaluationRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
@@ -3188,7 +3134,9 @@ export interface components {
         created_at: string;
         expires_at: string;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     InviteBody: {
@@ -3234,16 +3182,80 @@ export interface components {
       access_keys: components["schemas"]["AccessKeyRecord"][];
       /** @description Requests a minute of keys without their own limit (0: no default limit). */
       default_rate_limit_per_minute: number;
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     ManagementSecretList: {
       secrets: components["schemas"]["SecretRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
+    MemberApprovalList: {
+      approvals: {
+        exception_id: string;
+        step_id: string | null;
+        item_id: string;
+        /** @description The item as the step saw it. */
+        data: unknown;
+        error: string | null;
+        /** @constant */
+        requires_human_review: true;
+        blocking: boolean;
+        /** @description The decision; null while the approval is open. */
+        resolution: ("approved" | "rejected" | "modified") | null;
+        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+        resolved_by: string | null;
+        resolved_at: string | null;
+        /** @description The reason given with the decision, if any. */
+        reason: string | null;
+        index: number | null;
+        claimed_by: string | null;
+        claimed_until: string | null;
+        diff:
+          | {
+              path: string;
+              before: unknown;
+              after: unknown;
+            }[]
+          | null;
+      }[];
+      decisions: {
+        exception_id: string;
+        step_id: string | null;
+        item_id: string;
+        /** @description The item as the step saw it. */
+        data: unknown;
+        error: string | null;
+        /** @constant */
+        requires_human_review: true;
+        blocking: boolean;
+        /** @description The decision; null while the approval is open. */
+        resolution: ("approved" | "rejected" | "modified") | null;
+        /** @description Who decided: a member's email, or the id of the Access Key (`key_...`); null while open. */
+        resolved_by: string | null;
+        resolved_at: string | null;
+        /** @description The reason given with the decision, if any. */
+        reason: string | null;
+        index: number | null;
+        claimed_by: string | null;
+        claimed_until: string | null;
+        diff:
+          | {
+              path: string;
+              before: unknown;
+              after: unknown;
+            }[]
+          | null;
+      }[];
+    };
     MemberList: {
       members: components["schemas"]["MemberRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
@@ -3254,6 +3266,16 @@ export interface components {
       /** @enum {string} */
       role: "admin" | "support";
       joined_at: string;
+    };
+    MemberResolveBody: {
+      exception_id: string;
+      /** @enum {string} */
+      resolution: "approved" | "rejected" | "modified";
+      modified_data?: unknown;
+      /** @description Why: stored with the decision and shown with it (optional here; the console asks for one on reject). */
+      reason?: string;
+      /** @default false */
+      take_over?: boolean;
     };
     MessageList: {
       messages: components["schemas"]["MessageListItem"][];
@@ -3411,7 +3433,9 @@ export interface components {
             })
           | null;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     OrgRunDetail: {
@@ -3490,7 +3514,9 @@ export interface components {
         /** Format: date-time */
         created_at: string;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     OrgSessionPage: {
@@ -3514,7 +3540,9 @@ export interface components {
         environment: "production" | "draft";
         agent_version: number | null;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     OrgSessionRecord: {
@@ -3699,7 +3727,9 @@ export interface components {
     };
     ReviewPage: {
       items: components["schemas"]["ReviewItem"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     RevokedInvitation: {
@@ -3803,7 +3833,9 @@ export interface components {
           error: string | null;
         }[];
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
       has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
     RunList: components["schemas"]["RunListItem"][];
@@ -4067,6 +4099,8 @@ export interface components {
         published_at: string | null;
         rolled_back_at: string | null;
       }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
       /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
       next_cursor: string | null;
     };
@@ -7726,7 +7760,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ConsoleChatReply"];
+          "application/json": components["schemas"]["ChatTestReply"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request_runtime_not_applicable_file_not_found_invalid_callback_url_invalid_agent_version"];
@@ -8660,6 +8694,8 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
             }[];
+            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+            has_more: boolean;
             /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
             next_cursor: string | null;
           };
@@ -8719,6 +8755,8 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
             }[];
+            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+            has_more: boolean;
             /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
             next_cursor: string | null;
           };
@@ -9356,6 +9394,9 @@ export interface operations {
               download_url: string | null;
               download_url_expires_at: string | null;
             }[];
+            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+            has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
             next_cursor: string | null;
           };
         };
@@ -10249,7 +10290,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ConsoleApprovalList"];
+          "application/json": components["schemas"]["MemberApprovalList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -10277,7 +10318,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["ConsoleResolveBody"];
+        "application/json": components["schemas"]["MemberResolveBody"];
       };
     };
     responses: {
@@ -10976,7 +11017,9 @@ export interface operations {
               summary: string;
               href: string;
             }[];
+            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
             has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
             next_cursor: string | null;
           };
         };
@@ -11032,7 +11075,9 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
             }[];
+            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
             has_more: boolean;
+            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
             next_cursor: string | null;
           };
         };

@@ -5,17 +5,18 @@ import { CallbackUrl } from "../callbacks/schemas";
 import {
   fileIdString,
   idString,
+  isStorableInstant,
   listFilterFields,
   queryCursor,
   queryLimit,
   queryOffset,
   queryUserId,
   queryVersion,
-  isStorableInstant,
-  STORABLE_INSTANT_RULE,
   responseId,
   responseNextCursor,
+  responsePageFields,
   responseTimestamp,
+  STORABLE_INSTANT_RULE,
 } from "../validate";
 
 /** `attachments` holds file reference objects; extra fields of the body are kept. */
@@ -226,8 +227,7 @@ export const OrgSessionListItem = SessionListItem.extend({
 export type OrgSessionListItem = z.infer<typeof OrgSessionListItem>;
 export const OrgSessionPage = z.strictObject({
   sessions: z.array(OrgSessionListItem),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 export const OrgSessionRecord = SessionRecord.extend({
   agent_name: z.string(),
@@ -248,10 +248,9 @@ export const OrgMessageRecord = MessageListItem.extend({
 export type OrgMessageRecord = z.infer<typeof OrgMessageRecord>;
 export const OrgMessagePage = z.strictObject({
   messages: z.array(OrgMessageRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 /** The test console's reply: the trigger's answer with what the reply cost and which model made it. */
-export const ConsoleChatReply = ConversationReply.extend({ cost: z.number(), model: z.string().nullable() });
-export type ConsoleChatReply = z.infer<typeof ConsoleChatReply>;
+export const ChatTestReply = ConversationReply.extend({ cost: z.number(), model: z.string().nullable() });
+export type ChatTestReply = z.infer<typeof ChatTestReply>;

@@ -156,7 +156,7 @@ export async function listOrgSessions(opts: {
       environment: s.environment,
       agent_version: s.agentVersion ?? null,
     })),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }
@@ -194,5 +194,5 @@ export async function listOrgMessages(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (m) => m.createdAt);
-  return { messages: page.rows.map(messageRecord), has_more: rows.length > opts.limit, next_cursor: page.next_cursor };
+  return { messages: page.rows.map(messageRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }

@@ -8,7 +8,7 @@ import {
   queryCursor,
   queryLimit,
   responseId,
-  responseNextCursor,
+  responsePageFields,
   responseTimestamp,
 } from "../validate";
 
@@ -198,7 +198,7 @@ export type EvaluationDryRun = z.infer<typeof EvaluationDryRun>;
 
 export const EvaluationList = z.strictObject({
   evaluations: z.array(EvaluationRecord),
-  next_cursor: responseNextCursor(),
+  ...responsePageFields(),
 });
 
 /** One side of a case: what it answered, how long it took, what it cost. */
@@ -247,5 +247,5 @@ export type EvaluationCaseRecord = z.infer<typeof EvaluationCaseRecord>;
 
 export const EvaluationCaseList = z.strictObject({
   cases: z.array(EvaluationCaseRecord),
-  next_cursor: responseNextCursor(),
+  ...responsePageFields(),
 });

@@ -486,7 +486,11 @@ export async function listEvaluations(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (e) => e.createdAt);
-  return { evaluations: await Promise.all(page.rows.map(evaluationRecord)), next_cursor: page.next_cursor };
+  return {
+    evaluations: await Promise.all(page.rows.map(evaluationRecord)),
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  };
 }
 
 /** Cancels a queued or running evaluation: cases not yet replayed are skipped; one in flight is dropped. */
@@ -588,7 +592,7 @@ export async function listCases(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (c) => c.position);
-  return { cases: page.rows.map(caseRecord), next_cursor: page.next_cursor };
+  return { cases: page.rows.map(caseRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 async function loadCase(opts: { organizationId: string; agentId: string; evaluationId: string; caseId: string }) {

@@ -1,7 +1,7 @@
 // Exports (docs/api.md, Exports): the request body, its filters and redaction, and the export's
 // record, shared by the console and the management API. Browser-safe: no server imports.
 import { z } from "zod";
-import { inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import { inputInstant, queryCursor, queryLimit, responseId, responsePageFields, responseTimestamp } from "../validate";
 
 export const EXPORT_KINDS = ["sessions", "runs", "deliveries", "audit", "user_timeline", "evaluation_cases"] as const;
 export const ExportKind = z.enum(EXPORT_KINDS);
@@ -89,5 +89,5 @@ export type ExportRecord = z.infer<typeof ExportRecord>;
 
 export const ExportList = z.strictObject({
   exports: z.array(ExportRecord),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });

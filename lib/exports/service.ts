@@ -190,7 +190,11 @@ export async function listExports(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (e) => e.createdAt);
-  return { exports: page.rows.map((e) => exportRecord(e, opts.link)), next_cursor: page.next_cursor };
+  return {
+    exports: page.rows.map((e) => exportRecord(e, opts.link)),
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  };
 }
 
 /** The file of a signed link, with an audit row naming who downloaded it. */

@@ -229,7 +229,7 @@ export async function listAgentFiles(opts: {
       size_bytes: Number(f.sizeBytes),
       created_at: f.createdAt.toISOString(),
     })),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

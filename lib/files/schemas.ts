@@ -1,6 +1,6 @@
 // Response shapes of the upload routes (docs/api.md, Files), for the OpenAPI document.
 import { z } from "zod";
-import { fileIdString, listFilterFields, queryCursor, queryLimit } from "../validate";
+import { fileIdString, listFilterFields, queryCursor, queryLimit, responsePageFields } from "../validate";
 
 /** The answer of an upload (multipart, or a finished resumable upload's GET). */
 export const UploadedFile = z.strictObject({
@@ -21,8 +21,7 @@ export const AgentFileRecord = z.strictObject({
 });
 export const AgentFilePage = z.strictObject({
   files: z.array(AgentFileRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 /** The uploaded files list filters (docs/console.md, "List filters"): also a saved view's. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { managementPageQuery, responseId, responseNextCursor, responseTimestamp } from "../validate";
+import { managementPageQuery, responseId, responsePageFields, responseTimestamp } from "../validate";
 
 export const PERMISSIONS = ["agents:invoke"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -88,7 +88,7 @@ export const AccessKeyList = z.strictObject({
 
 /** The management API's list: a page of keys, newest first (docs/api.md, Paging). */
 export const ManagementKeyListQuery = z.object(managementPageQuery());
-export const ManagementAccessKeyList = AccessKeyList.extend({ next_cursor: responseNextCursor() });
+export const ManagementAccessKeyList = AccessKeyList.extend({ ...responsePageFields() });
 
 /** Rolling a key: how long the old key keeps working (0: revoked at once). */
 export const RollKeyBody = z.strictObject({

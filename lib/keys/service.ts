@@ -131,7 +131,7 @@ export async function listKeyPage(opts: { organizationId: string; limit: number;
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (k) => k.createdAt);
-  return { access_keys: page.rows.map(keyRecord), next_cursor: page.next_cursor };
+  return { access_keys: page.rows.map(keyRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 export async function revokeKey(opts: {

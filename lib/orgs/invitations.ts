@@ -173,7 +173,7 @@ export async function listInvitations(opts: {
   const page = pageOf(rows, opts.limit, (i) => i.createdAt);
   return {
     invitations: page.rows.map(invitationRecord),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

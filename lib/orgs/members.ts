@@ -37,7 +37,7 @@ export async function listMembers(opts: {
     take: opts.limit + 1,
   });
   const page = pageOf(rows, opts.limit, (m) => m.createdAt);
-  return { members: page.rows.map(memberRecord), next_cursor: page.next_cursor };
+  return { members: page.rows.map(memberRecord), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 /** Refuses a change that would leave the organization without an admin. */

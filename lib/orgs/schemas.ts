@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listFilterFields, managementPageQuery, queryCursor, queryLimit, responseNextCursor } from "../validate";
+import { listFilterFields, managementPageQuery, queryCursor, queryLimit, responsePageFields } from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 export type Role = z.infer<typeof Role>;
@@ -50,7 +50,7 @@ export const MemberRecord = z.strictObject({
   joined_at: z.string(),
 });
 export type MemberRecord = z.infer<typeof MemberRecord>;
-export const MemberList = z.strictObject({ members: z.array(MemberRecord), next_cursor: responseNextCursor() });
+export const MemberList = z.strictObject({ members: z.array(MemberRecord), ...responsePageFields() });
 export const MembersQuery = z.object(managementPageQuery());
 
 export const InvitationRecord = z.strictObject({
@@ -64,8 +64,7 @@ export const InvitationRecord = z.strictObject({
 export type InvitationRecord = z.infer<typeof InvitationRecord>;
 export const InvitationPage = z.strictObject({
   invitations: z.array(InvitationRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 export const AuditEventRecord = z.strictObject({
@@ -79,8 +78,7 @@ export const AuditEventRecord = z.strictObject({
 export type AuditEventRecord = z.infer<typeof AuditEventRecord>;
 export const AuditPage = z.strictObject({
   events: z.array(AuditEventRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 /** The console's home: counts, runs waiting for a person, the latest failures. */

@@ -2,8 +2,16 @@
 // updates): requests and answers of the organization API's reviews (/api/v1/organizations/{org_id}/reviews)
 // and of /api/console/changes. Browser-safe.
 import { z } from "zod";
-import { idString, inputInstant, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
-import { ConsoleApproval, RESOLUTIONS } from "../runs/schemas";
+import {
+  idString,
+  inputInstant,
+  queryCursor,
+  queryLimit,
+  responseId,
+  responsePageFields,
+  responseTimestamp,
+} from "../validate";
+import { MemberApproval, RESOLUTIONS } from "../runs/schemas";
 
 export const REVIEW_LIMIT_DEFAULT = 20;
 export const CLAIM_FILTERS = ["claimed", "unclaimed"] as const;
@@ -45,7 +53,7 @@ export const BulkDecideBody = z.strictObject({
   take_over: z.boolean().default(false),
 });
 
-export const ReviewItem = ConsoleApproval.extend({
+export const ReviewItem = MemberApproval.extend({
   run_id: responseId("run"),
   run_status: z.string(),
   agent_id: responseId("agt"),
@@ -56,8 +64,7 @@ export type ReviewItem = z.infer<typeof ReviewItem>;
 
 export const ReviewPage = z.strictObject({
   items: z.array(ReviewItem),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 export const BULK_OUTCOMES = ["decided", "skipped", "failed"] as const;

@@ -77,7 +77,7 @@ export async function listReviews(opts: {
   const page = pageOf(rows, opts.limit, (r) => r.createdAt);
   return {
     items: page.rows.map((r) => reviewItem(r, now)),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

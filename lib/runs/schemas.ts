@@ -10,6 +10,7 @@ import {
   queryUserId,
   queryVersion,
   responseId,
+  responsePageFields,
   responseTimestamp,
 } from "../validate";
 import { RUN_STATUSES } from "./statuses";
@@ -209,8 +210,7 @@ export const OrgRunListItem = RunListItem.extend({ agent_name: z.string(), creat
 export type OrgRunListItem = z.infer<typeof OrgRunListItem>;
 export const OrgRunPage = z.strictObject({
   runs: z.array(OrgRunListItem),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 export const OrgRunDetail = RunRecord.extend({
@@ -260,12 +260,11 @@ export const RunItemRecord = z.strictObject({
 export type RunItemRecord = z.infer<typeof RunItemRecord>;
 export const RunItemPage = z.strictObject({
   items: z.array(RunItemRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
-/** An approval with its item's index (the console names items by it). */
-export const ConsoleApproval = Approval.extend({
+/** An approval with its item's index (a member names items by it) and its claim. */
+export const MemberApproval = Approval.extend({
   index: z.number().int().nullable(),
   /** The member deciding it in the console, while their claim lasts (docs/console.md, Reviews). */
   claimed_by: z.string().nullable(),
@@ -273,12 +272,12 @@ export const ConsoleApproval = Approval.extend({
   /** Edit and approve: the fields the edit changed. */
   diff: z.array(z.strictObject({ path: z.string(), before: z.unknown(), after: z.unknown() })).nullable(),
 });
-export type ConsoleApproval = z.infer<typeof ConsoleApproval>;
-export const ConsoleApprovalList = z.strictObject({
-  approvals: z.array(ConsoleApproval),
+export type MemberApproval = z.infer<typeof MemberApproval>;
+export const MemberApprovalList = z.strictObject({
+  approvals: z.array(MemberApproval),
   /** The run's latest decisions, newest first: its review trail. */
-  decisions: z.array(ConsoleApproval),
+  decisions: z.array(MemberApproval),
 });
 
-/** Console decisions: a reject needs a reason; an item another member claimed needs take_over. */
-export const ConsoleResolveBody = ResolveBody.extend({ take_over: z.boolean().default(false) });
+/** A member's decision: a reject needs a reason; an item another member claimed needs take_over. */
+export const MemberResolveBody = ResolveBody.extend({ take_over: z.boolean().default(false) });

@@ -296,7 +296,7 @@ export async function listOrgRuns(opts: {
       agent_name: r.agent.name,
       created_at: r.createdAt.toISOString(),
     })),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }
@@ -367,7 +367,7 @@ export async function listRunItems(opts: {
       updated_at: i.updatedAt.toISOString(),
       timeline: expandTimeline(steps, i.steps),
     })),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

@@ -1,7 +1,7 @@
 // The console's search and the case timeline per end user (docs/console.md, Search; Case timeline):
 // what the routes take and answer. Browser-safe: the pages read these types too.
 import { z } from "zod";
-import { queryCursor, queryLimit } from "../validate";
+import { queryCursor, queryLimit, responsePageFields } from "../validate";
 
 /** Longest search text (characters, after trimming): a longer one answers 400 search_query_too_long. */
 export const SEARCH_MAX_CHARS = 200;
@@ -100,7 +100,6 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export const TimelinePage = z.strictObject({
   user_id: z.string(),
   entries: z.array(TimelineEntry),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 export type TimelinePage = z.infer<typeof TimelinePage>;

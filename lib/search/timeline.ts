@@ -7,7 +7,7 @@
 //   review decisions on those runs' items (`run.approval_resolved`);
 //   the callback deliveries of those messages and runs.
 import { Prisma } from "../generated/prisma/client";
-import { decodeCursor, encodeCursor } from "../pagination";
+import { decodeCursor, pageOf } from "../pagination";
 import { ApiError } from "../errors";
 import type { TimelineEntry, TimelineKind, TimelinePage } from "./schemas";
 import { runsOfUser, snippet } from "./service";
@@ -125,12 +125,11 @@ export async function userTimeline(opts: {
     LIMIT ${opts.limit + 1}`;
 
   const rows = await boundedQuery((query) => query<Row>(sql));
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
+  const page = pageOf(rows, opts.limit, (r) => r.at);
   return {
     user_id: opts.userId,
-    entries: page.map(entry),
-    has_more: rows.length > opts.limit,
-    next_cursor: rows.length > opts.limit && last ? encodeCursor({ at: last.at, id: last.id }) : null,
+    entries: page.rows.map(entry),
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
   };
 }

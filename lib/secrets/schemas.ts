@@ -1,7 +1,7 @@
 // Organization secrets (docs/api.md "Organization secrets"): the one source of validation, types
 // and the OpenAPI document. A secret's value goes in and never comes out.
 import { z } from "zod";
-import { managementPageQuery, responseId, responseNextCursor, responseTimestamp } from "../validate";
+import { managementPageQuery, responseId, responsePageFields, responseTimestamp } from "../validate";
 import { SECRET_NAME_RE, SECRET_NAME_RULE } from "./refs";
 
 /** Secrets an organization may hold. */
@@ -58,6 +58,6 @@ export const SecretList = z.strictObject({ secrets: z.array(SecretRecord) });
 
 /** The management API's list: a page of secrets by name (docs/api.md, Paging). */
 export const ManagementSecretListQuery = z.object(managementPageQuery());
-export const ManagementSecretList = SecretList.extend({ next_cursor: responseNextCursor() });
+export const ManagementSecretList = SecretList.extend({ ...responsePageFields() });
 
 export const DeletedSecret = z.strictObject({ name: SecretName, deleted: z.literal(true) });

@@ -86,9 +86,13 @@ export async function listSecretPage(opts: { organizationId: string; limit?: num
     orderBy: { name: "asc" },
     ...(opts.limit ? { take: opts.limit + 1 } : {}),
   });
-  const page = opts.limit ? pageOf(rows, opts.limit, (r) => r.name) : { rows, next_cursor: null };
+  const page = opts.limit ? pageOf(rows, opts.limit, (r) => r.name) : { rows, has_more: false, next_cursor: null };
   const usage = await usageByName(opts.organizationId);
-  return { secrets: page.rows.map((r) => secretRecord(r, usage.get(r.name) ?? [])), next_cursor: page.next_cursor };
+  return {
+    secrets: page.rows.map((r) => secretRecord(r, usage.get(r.name) ?? [])),
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  };
 }
 
 /** The organization's secrets, name to id (agents are checked against them when saved). */

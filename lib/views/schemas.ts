@@ -7,7 +7,15 @@ import { OrgSessionsFilters } from "../conversations/schemas";
 import { AgentFilesFilters } from "../files/schemas";
 import { AuditFilters } from "../orgs/schemas";
 import { OrgRunsFilters } from "../runs/schemas";
-import { idString, parseWith, queryCursor, queryLimit, responseId, responseTimestamp } from "../validate";
+import {
+  idString,
+  parseWith,
+  queryCursor,
+  queryLimit,
+  responseId,
+  responsePageFields,
+  responseTimestamp,
+} from "../validate";
 
 export const VIEW_LISTS = ["sessions", "runs", "deliveries", "audit", "files"] as const;
 export const ViewList = z.enum(VIEW_LISTS);
@@ -75,8 +83,7 @@ export type ViewRecord = z.infer<typeof ViewRecord>;
 
 export const ViewPage = z.strictObject({
   views: z.array(ViewRecord),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
+  ...responsePageFields(),
 });
 
 export const DeletedView = z.strictObject({ view_id: z.string(), deleted: z.literal(true) });

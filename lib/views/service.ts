@@ -61,7 +61,7 @@ export async function listViews(
   const page = pageOf(rows, opts.limit, (v) => v.createdAt);
   return {
     views: page.rows.map((v) => record(v, viewer)),
-    has_more: rows.length > opts.limit,
+    has_more: page.has_more,
     next_cursor: page.next_cursor,
   };
 }

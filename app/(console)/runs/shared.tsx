@@ -17,7 +17,7 @@ export const RUN_STATUSES = [
 ] as const satisfies readonly RunStatus[];
 export { ITEM_STATUS_VALUES as ITEM_STATUSES, CONTROL_VALUES as CONTROLS } from "@/lib/runs/schemas";
 export type {
-  ConsoleApproval as Approval,
+  MemberApproval as Approval,
   OrgRunDetail as RunDetail,
   RunItemRecord as RunItem,
   OrgRunListItem as RunListItem,

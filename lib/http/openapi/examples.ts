@@ -295,6 +295,7 @@ export const versionList = {
       published_at: AT,
     },
   ],
+  has_more: false,
   next_cursor: null,
 };
 

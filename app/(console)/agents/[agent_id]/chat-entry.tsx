@@ -3,12 +3,12 @@
 // cost and model, or the error with its code and request id.
 import Link from "next/link";
 import { type ReactNode } from "react";
-import type { ConsoleChatReply } from "@/lib/conversations/schemas";
+import type { ChatTestReply } from "@/lib/conversations/schemas";
 import { formatCost, formatMs, formatNumber } from "@/components/console/format";
 
 export type Entry =
   | { key: number; role: "user"; text: string }
-  | { key: number; role: "assistant"; reply: ConsoleChatReply; latencyMs: number }
+  | { key: number; role: "assistant"; reply: ChatTestReply; latencyMs: number }
   | {
       key: number;
       role: "error";

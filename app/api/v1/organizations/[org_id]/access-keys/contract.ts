@@ -64,7 +64,12 @@ export const GET = route({
         examples: {
           keys: {
             summary: "One key",
-            value: { access_keys: [ex.accessKeyRecord], default_rate_limit_per_minute: 600, next_cursor: null },
+            value: {
+              access_keys: [ex.accessKeyRecord],
+              default_rate_limit_per_minute: 600,
+              has_more: false,
+              next_cursor: null,
+            },
           },
         },
       },

@@ -60,7 +60,9 @@ export const GET = route({
     responses: {
       "200": {
         description: "The agents.",
-        examples: { agents: { summary: "One agent", value: { agents: [ex.agentRecord], next_cursor: null } } },
+        examples: {
+          agents: { summary: "One agent", value: { agents: [ex.agentRecord], has_more: false, next_cursor: null } },
+        },
       },
     },
   }),

@@ -48,6 +48,7 @@ export const GET = route({
                   created_at: "2026-11-20T10:05:00.000Z",
                 },
               ],
+              has_more: false,
               next_cursor: null,
             },
           },

@@ -66,7 +66,12 @@ export const GET = route({
     responses: {
       "200": {
         description: "The rules.",
-        examples: { rules: { summary: "One rule", value: { alert_rules: [ex.alertRuleRecord], next_cursor: null } } },
+        examples: {
+          rules: {
+            summary: "One rule",
+            value: { alert_rules: [ex.alertRuleRecord], has_more: false, next_cursor: null },
+          },
+        },
       },
     },
   }),

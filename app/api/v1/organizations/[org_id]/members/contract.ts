@@ -40,6 +40,7 @@ export const GET = route({
                   role: "support",
                 },
               ],
+              has_more: false,
               next_cursor: null,
             },
           },

@@ -30,7 +30,9 @@ export const GET = route({
     responses: {
       "200": {
         description: "The secrets.",
-        examples: { secrets: { summary: "One secret", value: { secrets: [ex.secretRecord], next_cursor: null } } },
+        examples: {
+          secrets: { summary: "One secret", value: { secrets: [ex.secretRecord], has_more: false, next_cursor: null } },
+        },
       },
     },
   }),

@@ -1,5 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { ConsoleChatReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
+import { ChatTestReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
 import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -11,7 +11,7 @@ export const POST = route({
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/chat",
   auth: "member",
   body: JsonObject,
-  responses: { 200: ConsoleChatReply },
+  responses: { 200: ChatTestReply },
   errors: [
     ...USER_ERRORS,
     ...JSON_BODY_ERRORS,

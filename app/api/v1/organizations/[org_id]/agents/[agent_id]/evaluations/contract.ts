@@ -102,7 +102,10 @@ export const GET = route({
       "200": {
         description: "The evaluations.",
         examples: {
-          evaluations: { summary: "One evaluation", value: { evaluations: [ex.evaluationRecord], next_cursor: null } },
+          evaluations: {
+            summary: "One evaluation",
+            value: { evaluations: [ex.evaluationRecord], has_more: false, next_cursor: null },
+          },
         },
       },
     },

@@ -1,6 +1,6 @@
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { ORG_RUN_ID, TAG, orgApproval } from "@/lib/http/openapi/org-work";
-import { ConsoleApprovalList, OrgRunParams } from "@/lib/runs/schemas";
+import { MemberApprovalList, OrgRunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -8,7 +8,7 @@ export const GET = route({
   path: "/api/v1/organizations/[org_id]/runs/[run_id]/approvals",
   auth: "member",
   params: OrgRunParams,
-  responses: { 200: ConsoleApprovalList },
+  responses: { 200: MemberApprovalList },
   errors: [...USER_ERRORS, "invalid_request", "run_not_found"],
   openapi: () => ({
     operationId: "listOrganizationRunApprovals",

@@ -3,7 +3,7 @@ import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { ORG_RUN_ID, TAG } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { ConsoleResolveBody, OrgRunParams, ResolveResult } from "@/lib/runs/schemas";
+import { MemberResolveBody, OrgRunParams, ResolveResult } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
 const TAKE_OVER = { exception_id: ex.ID.exception, resolution: "rejected", reason: "duplicate order", take_over: true };
@@ -13,7 +13,7 @@ export const POST = route({
   path: "/api/v1/organizations/[org_id]/runs/[run_id]/approvals/resolve",
   auth: "member",
   params: OrgRunParams,
-  body: ConsoleResolveBody,
+  body: MemberResolveBody,
   responses: { 200: ResolveResult },
   errors: [
     ...USER_ERRORS,
@@ -35,7 +35,7 @@ export const POST = route({
     parameters: [ORG_ID, ORG_RUN_ID],
     requestBody: {
       required: true,
-      content: jsonContent(c.ref("ConsoleResolveBody", ConsoleResolveBody), {
+      content: jsonContent(c.ref("MemberResolveBody", MemberResolveBody), {
         reject: { summary: "Reject, taking it over", value: TAKE_OVER },
         approve: { summary: "Approve", value: ex.resolveBody },
       }),

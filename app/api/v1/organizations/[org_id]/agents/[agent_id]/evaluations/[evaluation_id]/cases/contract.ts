@@ -35,7 +35,9 @@ export const GET = route({
     responses: {
       "200": {
         description: "The cases.",
-        examples: { cases: { summary: "One case", value: { cases: [ex.evaluationCase], next_cursor: null } } },
+        examples: {
+          cases: { summary: "One case", value: { cases: [ex.evaluationCase], has_more: false, next_cursor: null } },
+        },
       },
     },
   }),

@@ -3,11 +3,12 @@
 // PGlite by default, or fresh PostgreSQL databases on the server given by TEST_DATABASE_URL.
 // Ends with one line "N passed, N failed" (totals over all suites).
 // Extra arguments go to Vitest (e.g. `npm test -- --project unit`) and skip the browser tests;
-// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build. On PostgreSQL the upload, tus and
+// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build; UI_STARTED_FILE=path is written
+// when the browser tests start (.ci/run starts its PostgreSQL pass then). On PostgreSQL the upload, tus and
 // download suites run once more on S3-compatible storage (s3rver); S3_TESTS=1 adds that pass to the
 // embedded run, S3_TESTS=0 skips it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -103,6 +104,8 @@ if (withUi) {
     totals.failed += 1;
   } else {
     rmSync(playwrightJson, { force: true });
+    // .ci/run starts the PostgreSQL pass beside the browser tests: they leave a core mostly idle.
+    if (process.env.UI_STARTED_FILE) writeFileSync(process.env.UI_STARTED_FILE, `${Date.now()}\n`);
     const code = run("npx", ["playwright", "test", "--reporter=list,json"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
     });

@@ -33,7 +33,8 @@ export const queryLimit = (defaultValue: number, cap: number) =>
     .transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1"))
     .transform((n) => Math.min(n, cap))
-    .default(defaultValue);
+    .default(defaultValue)
+    .meta({ description: `Maximum rows to return (default ${defaultValue}, capped at ${cap}).` });
 
 /** A JSON object body whose fields are checked later (by the agent's kind or declared inputs). */
 export const JsonObject = z.record(z.string(), z.unknown(), { error: "must be a JSON object" });
@@ -52,7 +53,11 @@ export const queryCursor = z
   .min(1)
   .max(200)
   .optional()
-  .meta({ description: "The `next_cursor` of the previous page: the next page starts after its last row." });
+  .meta({
+    description:
+      "The `next_cursor` of the previous page, with the same filters: the page continues after its last row " +
+      "(docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.",
+  });
 
 /** One line: no control character (C0, DEL, C1) anywhere, written so that JSON Schema tools in
  *  other languages read it too (`\p{Cc}` is not in Python's `re`). */
@@ -120,17 +125,6 @@ export const managementPageQuery = () => ({
   limit: queryLimit(ManagementLimits.default, ManagementLimits.cap),
   cursor: queryCursor,
 });
-
-/** The OpenAPI description of a list's `cursor` query parameter (docs/api.md, Paging). */
-export const CURSOR_DOC =
-  "The `next_cursor` of the previous page, with the same filters: the page continues after its last row " +
-  "(docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`.";
-
-/** The OpenAPI descriptions of a management list's `limit` and `cursor`. */
-export const MANAGEMENT_PAGE_DOCS = {
-  limit: `Maximum rows to return (default ${ManagementLimits.default}, capped at ${ManagementLimits.cap}).`,
-  cursor: CURSOR_DOC,
-};
 
 /** A list's `next_cursor` in a response: null on its last page. */
 export const responseNextCursor = () =>

@@ -3,7 +3,7 @@
 // by esbuild's parser (every export form: `export const GET`, `export { x as GET }`,
 // `export const { GET, POST } = handlers`). Called by scripts/prepare.mjs at build time. Also the
 // index of the route contracts (app/api/contracts.ts) and what the server needs of them.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -81,6 +81,40 @@ export function contractIndexSource(root) {
   ].join("\n");
 }
 
+export const SCHEMA_INDEX = "lib/http/openapi/schema-modules.ts";
+
+/** The schema modules of the domain (lib/<domain>/schemas.ts), relative to `root`, and the OpenAPI parts. */
+export function schemaModuleFiles(root) {
+  const domains = readdirSync(path.join(root, "lib"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `lib/${d.name}/schemas.ts`)
+    .filter((f) => existsSync(path.join(root, f)));
+  return ["lib/http/openapi/parts.ts", ...domains.sort()];
+}
+
+/**
+ * The text of lib/http/openapi/schema-modules.ts: every schema module, whose exported schemas are
+ * the document's components under their export names (lib/http/openapi/answers.ts).
+ */
+export function schemaIndexSource(root) {
+  const files = schemaModuleFiles(root);
+  const base = path.posix.dirname(SCHEMA_INDEX);
+  return [
+    "// Every schema module (lib/<domain>/schemas.ts, and the OpenAPI parts), made by",
+    "// `node scripts/route-table.mjs --write`: do not edit. scripts/route-table.test.ts fails when it is",
+    "// out of date. An exported schema is a component of the OpenAPI document under its export's name.",
+    ...files.map((f, i) => {
+      const rel = path.posix.relative(base, f).replace(/\.ts$/, "");
+      return `import * as s${i} from "${rel.startsWith(".") ? rel : `./${rel}`}";`;
+    }),
+    "",
+    "export const SCHEMA_MODULES: readonly Record<string, unknown>[] = [",
+    ...files.map((_, i) => `  s${i},`),
+    "];",
+    "",
+  ].join("\n");
+}
+
 /** The methods a contract file exports (`export const GET = route({...})`, the one form contracts use). */
 function contractMethods(root, file) {
   const text = readFileSync(path.join(root, file), "utf8");
@@ -124,4 +158,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes(
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   writeFileSync(path.join(root, CONTRACT_INDEX), contractIndexSource(root));
   console.log(`wrote ${CONTRACT_INDEX}`);
+  writeFileSync(path.join(root, SCHEMA_INDEX), schemaIndexSource(root));
+  console.log(`wrote ${SCHEMA_INDEX}`);
 }

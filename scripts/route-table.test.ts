@@ -7,13 +7,17 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CONTRACTS } from "../app/api/contracts";
 import { ANSWER, jsonSchemaOf, type RouteContract } from "../lib/http/contract";
+import { Components } from "../lib/http/openapi/builder";
 import { JSON_BODY_ERRORS } from "../lib/http/openapi/parts";
+import { JsonObject } from "../lib/validate";
 import { routePattern } from "../lib/http/routes";
 import {
   CONTRACT_INDEX,
   contractFacts,
   contractFiles,
   contractIndexSource,
+  SCHEMA_INDEX,
+  schemaIndexSource,
   routeFiles,
   routeTable,
 } from "./route-table.mjs";
@@ -48,6 +52,8 @@ describe("routeTable", () => {
 describe("route contracts", () => {
   it("app/api/contracts.ts is the index of every contract file (node scripts/route-table.mjs --write)", () => {
     expect(readFileSync(path.join(root, CONTRACT_INDEX), "utf8")).toBe(contractIndexSource(root));
+    // And the index of the schema modules, whose exports name the OpenAPI document's components.
+    expect(readFileSync(path.join(root, SCHEMA_INDEX), "utf8")).toBe(schemaIndexSource(root));
   });
 
   it("gives every route file a contract per method it exports, and no contract without its route", async () => {
@@ -153,6 +159,21 @@ describe("route contracts", () => {
       return out;
     });
     expect(problems).toEqual([]);
+  });
+
+  it("has no contract restate its query or its body in OpenAPI text: the document reads them from the schemas", () => {
+    const restated = CONTRACTS.filter((c) => c.openapi).flatMap((c) => {
+      const doc = c.openapi!(new Components());
+      const out: string[] = [];
+      if (doc.parameters?.some((p) => p.in === "query"))
+        out.push(`${c.method} ${c.path}: query parameters written out`);
+      // A body of its own only where the contract's schema cannot say it: none (a form, tus's bytes),
+      // or any JSON object whose fields the route checks by the agent's kind.
+      if (doc.requestBody && c.body && c.body !== JsonObject)
+        out.push(`${c.method} ${c.path}: requestBody written out`);
+      return out;
+    });
+    expect(restated).toEqual([]);
   });
 
   it("gives the server the hot and long routes the contracts name", async () => {

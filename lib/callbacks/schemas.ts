@@ -135,7 +135,10 @@ export const DeliveryListFilters = z.object({
 
 /** GET /api/v1/organizations/{org_id}/deliveries: the cursor is the last delivery's id. */
 export const DeliveryListQuery = DeliveryListFilters.extend({
-  cursor: z.string().min(1).max(64).optional(),
+  cursor: z.string().min(1).max(64).optional().meta({
+    description:
+      "The `next_cursor` of the previous page, with the same filters: the page continues after its last row.",
+  }),
   limit: queryLimit(20, 100),
 });
 export type DeliveryListQuery = z.input<typeof DeliveryListQuery>;

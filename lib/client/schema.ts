@@ -2211,6 +2211,30 @@ export interface components {
         updated_at: string;
       } | null;
     };
+    AlertEventList: {
+      alert_events: {
+        alert_id: string;
+        rule_id: string;
+        rule_name: string;
+        /** @enum {string} */
+        event: "fired" | "resolved";
+        value: number;
+        delivery_id: string | null;
+        delivered_to: string[];
+        /** @description When the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions). */
+        rollout: {
+          agent_id: string;
+          version: number;
+          rolled_back_to: number;
+        } | null;
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
     AlertPayload: {
       /** @description The history row (`alt_...`); for `alert.test`, a fresh id. */
       alert_id: string;
@@ -2249,6 +2273,13 @@ export interface components {
       /** @default true */
       enabled?: boolean;
     };
+    AlertRuleList: {
+      alert_rules: components["schemas"]["AlertRuleRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
     AlertRulePatch: {
       name?: string & unknown;
       /** @enum {string} */
@@ -2261,6 +2292,32 @@ export interface components {
       url?: string | null;
       email?: string | null;
       enabled?: boolean;
+    };
+    AlertRuleRecord: {
+      rule_id: string;
+      name: string;
+      /** @enum {string} */
+      kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
+      agent_id: string | null;
+      threshold: number;
+      window_minutes: number;
+      min_volume: number;
+      quiet_minutes: number;
+      url: string | null;
+      email: string | null;
+      enabled: boolean;
+      firing: boolean;
+      fired_at: string | null;
+      resolved_at: string | null;
+      last_value: number | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    AlertTestSent: {
+      rule_id: string;
+      /** @description The delivery of the `alert.test` event (`dlv_...`). */
+      delivery_id: string;
+      url: string;
     };
     Approval: {
       exception_id: string;
@@ -2685,6 +2742,11 @@ export interface components {
       /** @default false */
       take_over?: boolean;
     };
+    DeletedAlertRule: {
+      rule_id: string;
+      /** @constant */
+      deleted: true;
+    };
     DeletedFile: {
       file_id: string;
       /** @constant */
@@ -2696,6 +2758,11 @@ export interface components {
        * @example openai-prod
        */
       name: string;
+      /** @constant */
+      deleted: true;
+    };
+    DeletedView: {
+      view_id: string;
       /** @constant */
       deleted: true;
     };
@@ -3101,6 +3168,54 @@ export interface components {
       created_at: string;
       started_at: string | null;
       finished_at: string | null;
+    };
+    ExportList: {
+      exports: components["schemas"]["ExportRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    ExportRecord: {
+      export_id: string;
+      /** @enum {string} */
+      kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
+      /** @enum {string} */
+      format: "csv" | "jsonl";
+      /** @enum {string} */
+      status: "queued" | "running" | "succeeded" | "failed";
+      filters: {
+        /** Format: date-time */
+        from?: string;
+        /** Format: date-time */
+        to?: string;
+        agent_id?: string;
+        status?: string;
+        user_id?: string;
+        action?: string;
+        evaluation_id?: string;
+      };
+      redact: {
+        emails: boolean;
+        phones: boolean;
+        cards: boolean;
+        fields: string[];
+      };
+      rules_applied: string[];
+      rows_written: number;
+      rows_estimated: number | null;
+      size_bytes: number | null;
+      error_code: string | null;
+      requested_by: string | null;
+      file_name: string;
+      /** Format: date-time */
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+      /** Format: date-time */
+      expires_at: string;
+      download_url: string | null;
+      download_url_expires_at: string | null;
     };
     FileLink: {
       file_id: string;
@@ -3691,6 +3806,38 @@ export interface components {
       base_version?: number;
       note?: string & unknown;
     };
+    RetentionSetting: {
+      /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
+      retention_days: number | null;
+      /** @description The server's `RETENTION_DAYS` (0: forever). */
+      default_retention_days: number;
+      /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
+      effective_days: number;
+      /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
+      oldest: {
+        sessions: string | null;
+        runs: string | null;
+        uploads: string | null;
+        deliveries: string | null;
+        audit: string | null;
+        evaluations: string | null;
+      };
+      /** @description Only with `preview_days`. */
+      preview?: {
+        retention_days: number;
+        /** @description Records older than this go at the next sweep; null when the retention is forever. */
+        cutoff: string | null;
+        /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
+        counts: {
+          sessions: number;
+          runs: number;
+          uploads: number;
+          deliveries: number;
+          audit: number;
+          evaluations: number;
+        };
+      };
+    };
     ReviewItem: {
       exception_id: string;
       step_id: string | null;
@@ -3908,6 +4055,36 @@ export interface components {
       | components["schemas"]["EchoRuntime"]
       | components["schemas"]["OpenAiRuntime"]
       | components["schemas"]["HttpRuntime"];
+    SearchResult: {
+      /** @enum {string} */
+      mode: "id" | "field" | "text";
+      exact: {
+        /** @enum {string} */
+        kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+        id: string;
+        href: string;
+      } | null;
+      user: {
+        user_id: string;
+        href: string;
+      } | null;
+      groups: {
+        /** @enum {string} */
+        kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+        label: string;
+        hits: {
+          /** @enum {string} */
+          kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
+          id: string;
+          title: string;
+          summary: string;
+          /** Format: date-time */
+          at: string;
+          href: string;
+        }[];
+        more: boolean;
+      }[];
+    };
     SecretRecord: {
       secret_id: string;
       /**
@@ -4018,6 +4195,22 @@ export interface components {
       /** @description Run exactly this version: a version number, published (current or earlier) or the draft. Anything else is `400 invalid_agent_version`. */
       agent_version?: unknown;
     };
+    TimelinePage: {
+      user_id: string;
+      entries: {
+        /** @enum {string} */
+        kind: "access_key" | "session" | "message" | "run" | "review" | "delivery";
+        id: string;
+        /** Format: date-time */
+        at: string;
+        summary: string;
+        href: string;
+      }[];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
     TokenUsage: {
       prompt_tokens: number;
       completion_tokens: number;
@@ -4056,6 +4249,59 @@ export interface components {
       size_bytes: number;
       content_type: string;
       filename: string;
+    };
+    UsageReport: {
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      to: string;
+      /** @enum {string} */
+      group_by: "hour" | "day" | "agent" | "key";
+      agent_id: string | null;
+      key_id: string | null;
+      totals: {
+        triggers: number;
+        replies_completed: number;
+        replies_failed: number;
+        error_rate: number | null;
+        latency_p50_ms: number | null;
+        latency_p95_ms: number | null;
+        runs_started: number;
+        runs_completed: number;
+        runs_failed: number;
+        runs_cancelled: number;
+        runs_needs_review: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        cost: number;
+        uploads: number;
+        upload_bytes: number;
+        evaluation_cases: number;
+        evaluation_tokens: number;
+        evaluation_cost: number;
+      };
+      groups: {
+        triggers: number;
+        replies_completed: number;
+        replies_failed: number;
+        error_rate: number | null;
+        latency_p50_ms: number | null;
+        latency_p95_ms: number | null;
+        runs_started: number;
+        runs_completed: number;
+        runs_failed: number;
+        runs_cancelled: number;
+        runs_needs_review: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        cost: number;
+        uploads: number;
+        upload_bytes: number;
+        evaluation_cases: number;
+        evaluation_tokens: number;
+        evaluation_cost: number;
+        group: string;
+      }[];
     };
     VerdictBody: {
       /** @description `better`, `same` or `worse`; null clears it. */
@@ -4129,6 +4375,28 @@ export interface components {
       runtime: components["schemas"]["RuntimeConfig"];
       workflow: components["schemas"]["WorkflowDefinition"] | null;
       callback_url: string | null;
+    };
+    ViewPage: {
+      views: components["schemas"]["ViewRecord"][];
+      /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
+      has_more: boolean;
+      /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
+      next_cursor: string | null;
+    };
+    ViewRecord: {
+      view_id: string;
+      /** @enum {string} */
+      list: "sessions" | "runs" | "deliveries" | "audit" | "files";
+      name: string;
+      filters: {
+        [key: string]: string;
+      };
+      shared: boolean;
+      owner_id: string;
+      mine: boolean;
+      editable: boolean;
+      /** Format: date-time */
+      created_at: string;
     };
     WorkflowDefinition: {
       /** @default {} */
@@ -5969,7 +6237,7 @@ export interface operations {
   listRuns: {
     parameters: {
       query?: {
-        /** @description Maximum runs to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description Only runs in this state: one of `pending`, `running`, `completed`, `failed`, `needs_review`, `cancelled`, `paused` (else `400 invalid_status`). */
         status?: string;
@@ -6327,7 +6595,7 @@ export interface operations {
   listSessions: {
     parameters: {
       query?: {
-        /** @description Maximum sessions to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description Only sessions with this status (for example `active`). */
         status?: string;
@@ -6411,7 +6679,7 @@ export interface operations {
   listMessages: {
     parameters: {
       query?: {
-        /** @description Maximum messages to return (default 50, capped at 200). */
+        /** @description Maximum rows to return (default 50, capped at 200). */
         limit?: number;
         /** @description Messages to skip (default 0). */
         offset?: number;
@@ -7819,7 +8087,7 @@ export interface operations {
   listEvaluations: {
     parameters: {
       query?: {
-        /** @description Maximum evaluations to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -7995,7 +8263,7 @@ export interface operations {
   listEvaluationCases: {
     parameters: {
       query?: {
-        /** @description Maximum cases to return (default 50, capped at 200). */
+        /** @description Maximum rows to return (default 50, capped at 200). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -8144,7 +8412,7 @@ export interface operations {
         from?: string;
         /** @description Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC). */
         to?: string;
-        /** @description Maximum files to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -8675,30 +8943,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            alert_events: {
-              alert_id: string;
-              rule_id: string;
-              rule_name: string;
-              /** @enum {string} */
-              event: "fired" | "resolved";
-              value: number;
-              delivery_id: string | null;
-              delivered_to: string[];
-              /** @description When the rule fired as a rollout's guard: the canary it rolled back (docs/api.md, Versions). */
-              rollout: {
-                agent_id: string;
-                version: number;
-                rolled_back_to: number;
-              } | null;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
-            has_more: boolean;
-            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-            next_cursor: string | null;
-          };
+          "application/json": components["schemas"]["AlertEventList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -8733,33 +8978,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            alert_rules: {
-              rule_id: string;
-              name: string;
-              /** @enum {string} */
-              kind:
-                "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
-              agent_id: string | null;
-              threshold: number;
-              window_minutes: number;
-              min_volume: number;
-              quiet_minutes: number;
-              url: string | null;
-              email: string | null;
-              enabled: boolean;
-              firing: boolean;
-              fired_at: string | null;
-              resolved_at: string | null;
-              last_value: number | null;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
-            has_more: boolean;
-            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-            next_cursor: string | null;
-          };
+          "application/json": components["schemas"]["AlertRuleList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -8794,26 +9013,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            rule_id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
-            agent_id: string | null;
-            threshold: number;
-            window_minutes: number;
-            min_volume: number;
-            quiet_minutes: number;
-            url: string | null;
-            email: string | null;
-            enabled: boolean;
-            firing: boolean;
-            fired_at: string | null;
-            resolved_at: string | null;
-            last_value: number | null;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["AlertRuleRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
@@ -8852,26 +9052,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            rule_id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
-            agent_id: string | null;
-            threshold: number;
-            window_minutes: number;
-            min_volume: number;
-            quiet_minutes: number;
-            url: string | null;
-            email: string | null;
-            enabled: boolean;
-            firing: boolean;
-            fired_at: string | null;
-            resolved_at: string | null;
-            last_value: number | null;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["AlertRuleRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -8907,11 +9088,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            rule_id: string;
-            /** @constant */
-            deleted: true;
-          };
+          "application/json": components["schemas"]["DeletedAlertRule"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -8951,26 +9128,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            rule_id: string;
-            name: string;
-            /** @enum {string} */
-            kind: "error_rate" | "latency_p95" | "review_waiting" | "callbacks_failing" | "key_expiring" | "rate_limit";
-            agent_id: string | null;
-            threshold: number;
-            window_minutes: number;
-            min_volume: number;
-            quiet_minutes: number;
-            url: string | null;
-            email: string | null;
-            enabled: boolean;
-            firing: boolean;
-            fired_at: string | null;
-            resolved_at: string | null;
-            last_value: number | null;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["AlertRuleRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request_invalid_callback_url"];
@@ -9008,12 +9166,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            rule_id: string;
-            /** @description The delivery of the `alert.test` event (`dlv_...`). */
-            delivery_id: string;
-            url: string;
-          };
+          "application/json": components["schemas"]["AlertTestSent"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -9031,7 +9184,7 @@ export interface operations {
         to?: string;
         /** @description One action (`member.role_changed`) or a group of them (`member.*`). */
         action?: string;
-        /** @description Maximum events to return (default 50, capped at 100). */
+        /** @description Maximum rows to return (default 50, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -9067,7 +9220,7 @@ export interface operations {
   listBulkActions: {
     parameters: {
       query?: {
-        /** @description Maximum bulk actions to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -9224,7 +9377,7 @@ export interface operations {
         has_error?: "true" | "false";
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row. */
         cursor?: string;
-        /** @description Maximum deliveries to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
       };
       header?: never;
@@ -9328,7 +9481,7 @@ export interface operations {
   listExports: {
     parameters: {
       query?: {
-        /** @description Maximum exports to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -9352,53 +9505,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            exports: {
-              export_id: string;
-              /** @enum {string} */
-              kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
-              /** @enum {string} */
-              format: "csv" | "jsonl";
-              /** @enum {string} */
-              status: "queued" | "running" | "succeeded" | "failed";
-              filters: {
-                /** Format: date-time */
-                from?: string;
-                /** Format: date-time */
-                to?: string;
-                agent_id?: string;
-                status?: string;
-                user_id?: string;
-                action?: string;
-                evaluation_id?: string;
-              };
-              redact: {
-                emails: boolean;
-                phones: boolean;
-                cards: boolean;
-                fields: string[];
-              };
-              rules_applied: string[];
-              rows_written: number;
-              rows_estimated: number | null;
-              size_bytes: number | null;
-              error_code: string | null;
-              requested_by: string | null;
-              file_name: string;
-              /** Format: date-time */
-              created_at: string;
-              started_at: string | null;
-              finished_at: string | null;
-              /** Format: date-time */
-              expires_at: string;
-              download_url: string | null;
-              download_url_expires_at: string | null;
-            }[];
-            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
-            has_more: boolean;
-            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-            next_cursor: string | null;
-          };
+          "application/json": components["schemas"]["ExportList"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -9432,47 +9539,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            export_id: string;
-            /** @enum {string} */
-            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
-            /** @enum {string} */
-            format: "csv" | "jsonl";
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed";
-            filters: {
-              /** Format: date-time */
-              from?: string;
-              /** Format: date-time */
-              to?: string;
-              agent_id?: string;
-              status?: string;
-              user_id?: string;
-              action?: string;
-              evaluation_id?: string;
-            };
-            redact: {
-              emails: boolean;
-              phones: boolean;
-              cards: boolean;
-              fields: string[];
-            };
-            rules_applied: string[];
-            rows_written: number;
-            rows_estimated: number | null;
-            size_bytes: number | null;
-            error_code: string | null;
-            requested_by: string | null;
-            file_name: string;
-            /** Format: date-time */
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            download_url: string | null;
-            download_url_expires_at: string | null;
-          };
+          "application/json": components["schemas"]["ExportRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request"];
@@ -9510,47 +9577,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            export_id: string;
-            /** @enum {string} */
-            kind: "sessions" | "runs" | "deliveries" | "audit" | "user_timeline" | "evaluation_cases";
-            /** @enum {string} */
-            format: "csv" | "jsonl";
-            /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed";
-            filters: {
-              /** Format: date-time */
-              from?: string;
-              /** Format: date-time */
-              to?: string;
-              agent_id?: string;
-              status?: string;
-              user_id?: string;
-              action?: string;
-              evaluation_id?: string;
-            };
-            redact: {
-              emails: boolean;
-              phones: boolean;
-              cards: boolean;
-              fields: string[];
-            };
-            rules_applied: string[];
-            rows_written: number;
-            rows_estimated: number | null;
-            size_bytes: number | null;
-            error_code: string | null;
-            requested_by: string | null;
-            file_name: string;
-            /** Format: date-time */
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            download_url: string | null;
-            download_url_expires_at: string | null;
-          };
+          "application/json": components["schemas"]["ExportRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -9637,7 +9664,7 @@ export interface operations {
   listInvitations: {
     parameters: {
       query?: {
-        /** @description Maximum invitations to return (default 50, capped at 100). */
+        /** @description Maximum rows to return (default 50, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -9889,7 +9916,10 @@ export interface operations {
   };
   getRetention: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A retention in days (0-3650, 0: forever) to preview: adds `preview`, what the next sweep would delete with it, each kind counted up to 10,001. */
+        preview_days?: number;
+      };
       header?: never;
       path: {
         /**
@@ -9909,38 +9939,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
-            retention_days: number | null;
-            /** @description The server's `RETENTION_DAYS` (0: forever). */
-            default_retention_days: number;
-            /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
-            effective_days: number;
-            /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
-            oldest: {
-              sessions: string | null;
-              runs: string | null;
-              uploads: string | null;
-              deliveries: string | null;
-              audit: string | null;
-              evaluations: string | null;
-            };
-            /** @description Only with `preview_days`. */
-            preview?: {
-              retention_days: number;
-              /** @description Records older than this go at the next sweep; null when the retention is forever. */
-              cutoff: string | null;
-              /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
-              counts: {
-                sessions: number;
-                runs: number;
-                uploads: number;
-                deliveries: number;
-                audit: number;
-                evaluations: number;
-              };
-            };
-          };
+          "application/json": components["schemas"]["RetentionSetting"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -9974,38 +9973,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description The organization's own setting: null follows the server default, 0 keeps forever. */
-            retention_days: number | null;
-            /** @description The server's `RETENTION_DAYS` (0: forever). */
-            default_retention_days: number;
-            /** @description What the sweep applies: `retention_days`, else the default; 0 keeps forever. */
-            effective_days: number;
-            /** @description The time of the oldest record kept of each kind (sessions by last activity, the others by creation); null when there is none. */
-            oldest: {
-              sessions: string | null;
-              runs: string | null;
-              uploads: string | null;
-              deliveries: string | null;
-              audit: string | null;
-              evaluations: string | null;
-            };
-            /** @description Only with `preview_days`. */
-            preview?: {
-              retention_days: number;
-              /** @description Records older than this go at the next sweep; null when the retention is forever. */
-              cutoff: string | null;
-              /** @description Records of each kind the next sweep would delete, counted up to 10001: 10001 means more than 10000. */
-              counts: {
-                sessions: number;
-                runs: number;
-                uploads: number;
-                deliveries: number;
-                audit: number;
-                evaluations: number;
-              };
-            };
-          };
+          "application/json": components["schemas"]["RetentionSetting"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request"];
@@ -10027,7 +9995,7 @@ export interface operations {
         to?: string;
         /** @description `claimed`: only items a member holds now; `unclaimed`: the others. */
         claimed?: "claimed" | "unclaimed";
-        /** @description Maximum items to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -10196,7 +10164,7 @@ export interface operations {
         has_error?: "true" | "false";
         /** @description With `agent_id`: only the runs of this version of it. */
         agent_version?: string;
-        /** @description Maximum runs to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -10381,7 +10349,7 @@ export interface operations {
       query?: {
         /** @description Only items in this state: `pending`, `completed`, `failed`, `needs_review`, `skipped` (else `400 invalid_status`). */
         status?: string;
-        /** @description Maximum items to return (default 50, capped at 200). */
+        /** @description Maximum rows to return (default 50, capped at 200). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -10593,36 +10561,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @enum {string} */
-            mode: "id" | "field" | "text";
-            exact: {
-              /** @enum {string} */
-              kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
-              id: string;
-              href: string;
-            } | null;
-            user: {
-              user_id: string;
-              href: string;
-            } | null;
-            groups: {
-              /** @enum {string} */
-              kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
-              label: string;
-              hits: {
-                /** @enum {string} */
-                kind: "session" | "message" | "run" | "run_item" | "file" | "access_key" | "agent" | "delivery";
-                id: string;
-                title: string;
-                summary: string;
-                /** Format: date-time */
-                at: string;
-                href: string;
-              }[];
-              more: boolean;
-            }[];
-          };
+          "application/json": components["schemas"]["SearchResult"];
         };
       };
       400: components["responses"]["Error400_invalid_request_search_query_too_long_invalid_search_field"];
@@ -10775,7 +10714,7 @@ export interface operations {
         environment?: "production" | "draft" | "all";
         /** @description With `agent_id`: the sessions that started with this version of it. */
         agent_version?: string;
-        /** @description Maximum sessions to return (default 20, capped at 100). */
+        /** @description Maximum rows to return (default 20, capped at 100). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -10844,7 +10783,7 @@ export interface operations {
   listOrganizationSessionMessages: {
     parameters: {
       query?: {
-        /** @description Maximum messages to return (default 100, capped at 200). */
+        /** @description Maximum rows to return (default 100, capped at 200). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -10914,59 +10853,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: date-time */
-            from: string;
-            /** Format: date-time */
-            to: string;
-            /** @enum {string} */
-            group_by: "hour" | "day" | "agent" | "key";
-            agent_id: string | null;
-            key_id: string | null;
-            totals: {
-              triggers: number;
-              replies_completed: number;
-              replies_failed: number;
-              error_rate: number | null;
-              latency_p50_ms: number | null;
-              latency_p95_ms: number | null;
-              runs_started: number;
-              runs_completed: number;
-              runs_failed: number;
-              runs_cancelled: number;
-              runs_needs_review: number;
-              prompt_tokens: number;
-              completion_tokens: number;
-              cost: number;
-              uploads: number;
-              upload_bytes: number;
-              evaluation_cases: number;
-              evaluation_tokens: number;
-              evaluation_cost: number;
-            };
-            groups: {
-              triggers: number;
-              replies_completed: number;
-              replies_failed: number;
-              error_rate: number | null;
-              latency_p50_ms: number | null;
-              latency_p95_ms: number | null;
-              runs_started: number;
-              runs_completed: number;
-              runs_failed: number;
-              runs_cancelled: number;
-              runs_needs_review: number;
-              prompt_tokens: number;
-              completion_tokens: number;
-              cost: number;
-              uploads: number;
-              upload_bytes: number;
-              evaluation_cases: number;
-              evaluation_tokens: number;
-              evaluation_cost: number;
-              group: string;
-            }[];
-          };
+          "application/json": components["schemas"]["UsageReport"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -10977,7 +10864,7 @@ export interface operations {
   getEndUserTimeline: {
     parameters: {
       query?: {
-        /** @description Maximum entries to return (default 50, capped at 200). */
+        /** @description Maximum rows to return (default 50, capped at 200). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -11006,22 +10893,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            user_id: string;
-            entries: {
-              /** @enum {string} */
-              kind: "access_key" | "session" | "message" | "run" | "review" | "delivery";
-              id: string;
-              /** Format: date-time */
-              at: string;
-              summary: string;
-              href: string;
-            }[];
-            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
-            has_more: boolean;
-            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-            next_cursor: string | null;
-          };
+          "application/json": components["schemas"]["TimelinePage"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -11035,7 +10907,7 @@ export interface operations {
       query: {
         /** @description The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`. */
         list: "sessions" | "runs" | "deliveries" | "audit" | "files";
-        /** @description Maximum views to return (default 100, capped at 200). */
+        /** @description Maximum rows to return (default 100, capped at 200). */
         limit?: number;
         /** @description The `next_cursor` of the previous page, with the same filters: the page continues after its last row (docs/api.md, Paging). Opaque; a forged one is `400 invalid_request` naming `cursor`. */
         cursor?: string;
@@ -11059,27 +10931,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            views: {
-              view_id: string;
-              /** @enum {string} */
-              list: "sessions" | "runs" | "deliveries" | "audit" | "files";
-              name: string;
-              filters: {
-                [key: string]: string;
-              };
-              shared: boolean;
-              owner_id: string;
-              mine: boolean;
-              editable: boolean;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-            /** @description Whether a page follows this one: false exactly when `next_cursor` is null. */
-            has_more: boolean;
-            /** @description Pass as `cursor` (with the same filters) for the next page; null when this page is the last. Opaque. */
-            next_cursor: string | null;
-          };
+          "application/json": components["schemas"]["ViewPage"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -11113,21 +10965,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            view_id: string;
-            /** @enum {string} */
-            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
-            name: string;
-            filters: {
-              [key: string]: string;
-            };
-            shared: boolean;
-            owner_id: string;
-            mine: boolean;
-            editable: boolean;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["ViewRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request"];
@@ -11165,11 +11003,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            view_id: string;
-            /** @constant */
-            deleted: true;
-          };
+          "application/json": components["schemas"]["DeletedView"];
         };
       };
       400: components["responses"]["Error400_invalid_request"];
@@ -11209,21 +11043,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            view_id: string;
-            /** @enum {string} */
-            list: "sessions" | "runs" | "deliveries" | "audit" | "files";
-            name: string;
-            filters: {
-              [key: string]: string;
-            };
-            shared: boolean;
-            owner_id: string;
-            mine: boolean;
-            editable: boolean;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["ViewRecord"];
         };
       };
       400: components["responses"]["Error400_invalid_json_invalid_request"];

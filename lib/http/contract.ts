@@ -86,7 +86,13 @@ export interface OperationDoc {
   summary: string;
   description?: string;
   tag: string;
+  /** Path and header parameters. The query's come from the contract's `query` schema. */
   parameters?: Json[];
+  /** The description of each field of the contract's `query`, by name. */
+  queryDocs?: Record<string, string>;
+  /** Examples of the contract's JSON `body` (its schema is the contract's), by name. */
+  bodyExamples?: Record<string, { summary: string; value: unknown }>;
+  /** A body the contract's `body` schema does not describe: a multipart form, tus's bytes, a union by agent kind. */
   requestBody?: Json;
   /** The prose of each answer of the contract's `responses`, by status. */
   responses: Record<string, AnswerDoc>;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
   idString,
+  JsonObject,
   listFilterFields,
   queryBoolean,
   queryCursor,
@@ -99,6 +100,22 @@ export const RunItemsQuery = z.object({
 });
 
 export const OrgRunParams = z.object({ run_id: z.string() });
+
+/** The test console's run: its inputs, and the version to try (the draft too: docs/console.md, Versions). */
+export const StartRunBody = z.strictObject({
+  inputs: JsonObject.meta({ description: "The workflow's input fields, as a trigger's body holds them." }),
+  agent_version: z
+    .unknown()
+    .optional()
+    .meta({
+      description:
+        "Run exactly this version: a version number, published (current or earlier) or the draft. Anything " +
+        "else is `400 invalid_agent_version`.",
+    }),
+});
+
+/** A finished run started again: its inputs, as given or edited (docs/console.md, Runs). */
+export const RerunBody = z.strictObject({ inputs: JsonObject });
 
 // Response shapes (docs/workflows.md, Run fields): the records of record.ts, the trigger's and
 // the approvals' answers, for the OpenAPI document (lib/http/openapi) and the tests that check real

@@ -87,7 +87,7 @@ export const TimelineQuery = z.object({
   cursor: queryCursor,
 });
 
-export const TimelineEntry = z.strictObject({
+export const UserTimelineEntry = z.strictObject({
   kind: TimelineKind,
   /** The entry's own id: the session, message, run or delivery, or the audit event of a key's trigger or a review. */
   id: z.string(),
@@ -95,11 +95,11 @@ export const TimelineEntry = z.strictObject({
   summary: z.string(),
   href: z.string(),
 });
-export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export type UserTimelineEntry = z.infer<typeof UserTimelineEntry>;
 
 export const TimelinePage = z.strictObject({
   user_id: z.string(),
-  entries: z.array(TimelineEntry),
+  entries: z.array(UserTimelineEntry),
   ...responsePageFields(),
 });
 export type TimelinePage = z.infer<typeof TimelinePage>;

@@ -9,7 +9,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { decodeCursor, pageOf } from "../pagination";
 import { ApiError } from "../errors";
-import type { TimelineEntry, TimelineKind, TimelinePage } from "./schemas";
+import type { UserTimelineEntry, TimelineKind, TimelinePage } from "./schemas";
 import { runsOfUser, snippet } from "./service";
 import { boundedQuery } from "./sql";
 
@@ -23,7 +23,7 @@ interface Row {
   b: string | null;
 }
 
-function entry(row: Row): TimelineEntry {
+function entry(row: Row): UserTimelineEntry {
   const ref = row.ref ?? "";
   const at = row.at.toISOString();
   const base = { kind: row.kind, id: row.id, at };

@@ -2,43 +2,19 @@
 // marker of each status) and its `openapi` prose (description, headers, examples): a response
 // schema is written once, in the contract (ARCHITECTURE.md, Route contracts).
 import type { z } from "zod";
-import * as agents from "../../agents/schemas";
-import * as bulk from "../../bulk/schemas";
-import * as callbacks from "../../callbacks/schemas";
-import * as conversations from "../../conversations/schemas";
-import * as evaluations from "../../evaluations/schemas";
-import * as files from "../../files/schemas";
-import * as keys from "../../keys/schemas";
-import * as orgs from "../../orgs/schemas";
-import * as reviews from "../../reviews/schemas";
-import * as runs from "../../runs/schemas";
-import * as secrets from "../../secrets/schemas";
 import { jsonSchemaOf, markerOf, type Answer, type AnswerDoc } from "../contract";
 import { inlineSchema, type Components, type Json } from "./builder";
-import * as parts from "./parts";
+import { SCHEMA_MODULES } from "./schema-modules";
 
 const isSchema = (value: unknown): value is z.ZodType => typeof value === "object" && value !== null && "_zod" in value;
 
 /**
- * The component name of each exported schema: its export's name (`SessionList`). An answer's
- * schema that no module exports is written inline.
+ * The component name of each exported schema of the schema modules (./schema-modules.ts, generated):
+ * its export's name (`SessionList`). A schema that no module exports is written inline.
  */
 const NAMES = (() => {
   const names = new Map<z.ZodType, string>();
-  for (const mod of [
-    parts,
-    agents,
-    bulk,
-    callbacks,
-    conversations,
-    evaluations,
-    files,
-    keys,
-    orgs,
-    reviews,
-    runs,
-    secrets,
-  ]) {
+  for (const mod of SCHEMA_MODULES) {
     for (const [name, value] of Object.entries(mod)) if (isSchema(value) && !names.has(value)) names.set(value, name);
   }
   return names;

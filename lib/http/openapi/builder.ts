@@ -118,18 +118,19 @@ export function inlineSchema(schema: z.ZodType): Json {
 
 /**
  * The query parameters of a route, from the zod schema the route validates its query with. A
- * value that must be a string of digits (`limit`, `offset`) is an integer to a client.
+ * value that must be a string of digits (`limit`, `offset`) is an integer to a client. Each one's
+ * description is the route's (`docs`), else its field's own (`.meta({ description })`).
  */
 export function queryParameters(schema: z.ZodObject, docs: Record<string, string>): Json[] {
   const js = inlineSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
-  return Object.entries(js.properties ?? {}).map(([name, prop]) => {
+  return Object.entries(js.properties ?? {}).map(([name, { description: own, ...prop }]) => {
     let value: Json = prop;
     if (prop.type === "string" && prop.pattern === "^\\d+$") {
       const fallback = (schema.shape[name] as z.ZodType).safeParse(undefined);
       const dflt = fallback.success && typeof fallback.data === "number" ? fallback.data : undefined;
       value = { type: "integer", minimum: 0, ...(dflt !== undefined ? { default: dflt } : {}) };
     }
-    const description = docs[name];
+    const description = docs[name] ?? (own as string | undefined);
     if (!description) throw new Error(`openapi: query parameter ${name} has no description`);
     return { name, in: "query", required: (js.required ?? []).includes(name), description, schema: value };
   });

@@ -13,6 +13,8 @@ import {
   errorGroups,
   errorResponse,
   header,
+  jsonContent,
+  queryParameters,
   type ErrorDocs,
   type Json,
   type Operation,
@@ -22,7 +24,7 @@ import { CALLBACK_EVENTS } from "../../callbacks/schemas";
 import { MessageRecord } from "../../conversations/schemas";
 import { RunRecord } from "../../runs/schemas";
 import { openApiPath, type RouteContract } from "../contract";
-import { answerResponses } from "./answers";
+import { answerResponses, schemaRef } from "./answers";
 import { namedParts } from "./parts";
 import { tusHeaders } from "./tus";
 import { processOnce } from "../../process-state";
@@ -433,11 +435,25 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
   namedParts(c);
   const ops = contracts.flatMap((contract): Operation[] => {
     if (!contract.openapi) return [];
-    const { path, responses, ...doc } = contract.openapi(c);
+    const { path, responses, queryDocs, bodyExamples, parameters, requestBody, ...doc } = contract.openapi(c);
+    const where = `${contract.method} ${contract.path}`;
+    // The query's parameters and the JSON body, from the contract's own schemas.
+    const query = contract.query instanceof z.ZodObject ? queryParameters(contract.query, queryDocs ?? {}) : [];
+    if (query.length && parameters?.some((p) => p.in === "query"))
+      throw new Error(`openapi: ${where}: query parameters written out beside the contract's query schema`);
+    if (requestBody && bodyExamples) throw new Error(`openapi: ${where}: bodyExamples beside a requestBody of its own`);
+    const body =
+      requestBody ??
+      (contract.body
+        ? { required: !contract.bodyOptional, content: jsonContent(schemaRef(c, contract.body), bodyExamples) }
+        : undefined);
+    const allParameters = [...(parameters ?? []), ...query];
     return [
       {
         ...doc,
-        responses: answerResponses(c, `${contract.method} ${contract.path}`, contract.responses, responses),
+        ...(allParameters.length ? { parameters: allParameters } : {}),
+        ...(body ? { requestBody: body } : {}),
+        responses: answerResponses(c, where, contract.responses, responses),
         method: contract.method.toLowerCase() as Operation["method"],
         path: path ?? openApiPath(contract.path),
         auth: contract.auth === "accessKey" || contract.auth === "member" ? contract.auth : "none",

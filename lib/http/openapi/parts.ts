@@ -3,12 +3,12 @@
 import { z } from "zod";
 import { TokenUsage, MessageListItem, SessionListItem } from "../../conversations/schemas";
 import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../../runtime/schema";
-import { Approval, ControlQuery, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
+import { Approval, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
 import type { ControlAction } from "../../runs/state";
 import { JsonObject } from "../../validate";
 import type { AnswerDoc, OperationDoc } from "../contract";
 import { Step, WorkflowDefinition } from "../../workflow/schema";
-import { header, pathParameter, queryParameters, type Components, type Json } from "./builder";
+import { header, pathParameter, type Components, type Json } from "./builder";
 import * as ex from "./examples";
 
 export const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
@@ -151,11 +151,8 @@ export function controlDoc(action: ControlAction): OperationDoc {
     description:
       `${CONTROL_TEXT[action].description} The body is empty. From any other state: ` +
       "`409 invalid_state_transition` with `details: {current_status, allowed_actions}`.",
-    parameters: [
-      AGENT_ID,
-      RUN_ID,
-      ...queryParameters(ControlQuery, { triggered_by: "An attribution label recorded in the run's audit trail." }),
-    ],
+    parameters: [AGENT_ID, RUN_ID],
+    queryDocs: { triggered_by: "An attribution label recorded in the run's audit trail." },
     responses: {
       "200": {
         description: "The run after the move.",

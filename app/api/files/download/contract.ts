@@ -1,4 +1,4 @@
-import { header, queryParameters } from "@/lib/http/openapi/builder";
+import { header } from "@/lib/http/openapi/builder";
 import { binaryFile } from "@/lib/http/openapi/parts";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
@@ -22,7 +22,6 @@ export const GET = route({
       "(`STORAGE_URL=s3://...`) a request without `Range` is answered `302` to a presigned URL of the " +
       "object, valid 15 minutes, that serves the same type and filename: follow redirects.",
     parameters: [
-      ...queryParameters(DownloadQuery, { token: "The signed token." }),
       {
         name: "Range",
         in: "header",
@@ -31,6 +30,7 @@ export const GET = route({
         schema: { type: "string" },
       },
     ],
+    queryDocs: { token: "The signed token." },
     responses: {
       "200": binaryFile("The file."),
       "206": binaryFile("The requested range.", {

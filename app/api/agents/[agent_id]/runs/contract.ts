@@ -1,10 +1,9 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { header, queryParameters } from "@/lib/http/openapi/builder";
+import { header } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
+import { ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
 import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";
-import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -20,14 +19,10 @@ export const GET = route({
     description:
       "A bare JSON array of the agent's runs, newest first, without `output_files` and `events`. When more " +
       "runs follow, the `Next-Cursor` header carries the cursor of the next page (pass it as `cursor`).",
-    parameters: [
-      AGENT_ID,
-      ...queryParameters(ListRunsQuery, {
-        limit: `Maximum runs to return (default ${LIST_LIMIT_DEFAULT}, capped at ${LIST_LIMIT_MAX}).`,
-        status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [AGENT_ID],
+    queryDocs: {
+      status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
+    },
     responses: {
       "200": {
         description: "The runs.",

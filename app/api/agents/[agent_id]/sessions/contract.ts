@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ListSessionsQuery, SessionLimits, SessionList } from "@/lib/conversations/schemas";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
-import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -19,15 +17,11 @@ export const GET = route({
     description:
       "Production sessions of a conversational agent, most recently active first. Other query parameters " +
       "are ignored. `next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [
-      AGENT_ID,
-      ...queryParameters(ListSessionsQuery, {
-        limit: `Maximum sessions to return (default ${SessionLimits.default}, capped at ${SessionLimits.cap}).`,
-        status: "Only sessions with this status (for example `active`).",
-        since: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [AGENT_ID],
+    queryDocs: {
+      status: "Only sessions with this status (for example `active`).",
+      since: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
+    },
     responses: {
       "200": {
         description: "The sessions.",

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/http/openapi/parts";
 import { WorkflowRunAccepted, WorkflowTriggerBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
@@ -21,7 +20,7 @@ export const POST = route({
     "agent_archived",
     "idempotency_conflict",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "triggerWorkflow",
     summary: "Trigger a workflow (client SDK form)",
     tag: "Triggers",
@@ -30,11 +29,8 @@ export const POST = route({
       "without `payload` whose top-level keys are input names is refused (`400 invalid_request`) rather " +
       "than started without them.",
     parameters: [AGENT_ID, IDEMPOTENCY_KEY],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("WorkflowTriggerBody", WorkflowTriggerBody), {
-        trigger: { summary: "Inputs in payload", value: { payload: ex.workflowInputs, variables: {} } },
-      }),
+    bodyExamples: {
+      trigger: { summary: "Inputs in payload", value: { payload: ex.workflowInputs, variables: {} } },
     },
     responses: {
       "202": {

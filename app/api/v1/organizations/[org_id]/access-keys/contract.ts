@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { ManagementAccessKeyList, ManagementKeyListQuery, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -14,7 +12,7 @@ export const POST = route({
   admin: true,
   responses: { 201: MintedAccessKey },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "mintAccessKey",
     summary: "Mint an Access Key",
     tag: "Access Keys",
@@ -23,11 +21,8 @@ export const POST = route({
       "hash. `permissions` defaults to `agents:invoke`; `rate_limit_per_minute` absent or `null` follows the " +
       "service default.",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("MintKeyBody", MintKeyBody), {
-        key: { summary: "A key for billing", value: ex.mintKeyBody },
-      }),
+    bodyExamples: {
+      key: { summary: "A key for billing", value: ex.mintKeyBody },
     },
     responses: {
       "201": {
@@ -52,12 +47,7 @@ export const GET = route({
     description:
       "Newest first, never the secrets; a page at a time: `next_cursor` (null on the last page) passed as " +
       "`cursor` answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ManagementKeyListQuery, {
-        ...MANAGEMENT_PAGE_DOCS,
-      }),
-    ],
+    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The keys.",

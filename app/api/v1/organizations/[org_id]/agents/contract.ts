@@ -1,7 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -14,7 +12,7 @@ export const POST = route({
   admin: true,
   responses: { 201: AgentRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "invalid_agent"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "createAgent",
     summary: "Create an agent",
     tag: "Agents",
@@ -22,13 +20,10 @@ export const POST = route({
       "Admin only. A workflow agent needs `workflow` (docs/workflows.md); a conversational agent takes none. " +
       "JSONata syntax errors are reported with the step's path.",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("CreateAgentBody", CreateAgentBody), {
-        conversational: { summary: "A conversational agent", value: ex.createConversationalAgent },
-        openai: { summary: "An OpenAI agent whose key is an organization secret", value: ex.createOpenAiAgent },
-        workflow: { summary: "A workflow agent", value: ex.createWorkflowAgent },
-      }),
+    bodyExamples: {
+      conversational: { summary: "A conversational agent", value: ex.createConversationalAgent },
+      openai: { summary: "An OpenAI agent whose key is an organization secret", value: ex.createOpenAiAgent },
+      workflow: { summary: "A workflow agent", value: ex.createWorkflowAgent },
     },
     responses: {
       "201": { description: "The agent.", examples: { agent: { summary: "Created", value: ex.agentRecord } } },
@@ -50,13 +45,10 @@ export const GET = route({
     description:
       "Newest first, a page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the " +
       "same `include_archived`, answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ManagementAgentListQuery, {
-        include_archived: "`true` lists archived agents too (`true` or `false`).",
-        ...MANAGEMENT_PAGE_DOCS,
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      include_archived: "`true` lists archived agents too (`true` or `false`).",
+    },
     responses: {
       "200": {
         description: "The agents.",

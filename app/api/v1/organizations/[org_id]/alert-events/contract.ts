@@ -1,7 +1,5 @@
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AlertEventList, AlertEventListQuery } from "@/lib/alerts/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -20,14 +18,10 @@ export const GET = route({
       "(`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the " +
       "server sends email: without `SMTP_URL` no email was sent). Newest first, a " +
       "page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(AlertEventListQuery, {
-        limit: "Maximum rows to return (default 50, capped at 500).",
-        cursor: CURSOR_DOC,
-        rule_id: "Only this rule's events (`alr_...`).",
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      rule_id: "Only this rule's events (`alr_...`).",
+    },
     responses: {
       "200": {
         description: "The events.",

@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { AlertRuleBody, AlertRuleList, AlertRuleListQuery, AlertRuleRecord } from "@/lib/alerts/schemas";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -14,7 +12,7 @@ export const POST = route({
   admin: true,
   responses: { 201: AlertRuleRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "invalid_callback_url", "agent_not_found", "too_many_alert_rules"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "createAlertRule",
     summary: "Create an alert rule",
     tag: "Alerts",
@@ -24,22 +22,19 @@ export const POST = route({
       "(days; fires when BELOW), `rate_limit` (%). `agent_id` must be an agent of the organization (else " +
       "`404 agent_not_found`); `url` is checked as a `callback_url`. At most 100 rules per organization.",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("AlertRuleBody", AlertRuleBody), {
-        rule: {
-          summary: "Errors of an agent over 10 %",
-          value: {
-            name: "Support bot errors",
-            kind: "error_rate",
-            agent_id: "agt_0VdXgkF2a1B2c3D4e5F6g7",
-            threshold: 10,
-            window_minutes: 15,
-            min_volume: 20,
-            url: "https://hooks.example.com/alerts",
-          },
+    bodyExamples: {
+      rule: {
+        summary: "Errors of an agent over 10 %",
+        value: {
+          name: "Support bot errors",
+          kind: "error_rate",
+          agent_id: "agt_0VdXgkF2a1B2c3D4e5F6g7",
+          threshold: 10,
+          window_minutes: 15,
+          min_volume: 20,
+          url: "https://hooks.example.com/alerts",
         },
-      }),
+      },
     },
     responses: {
       "201": { description: "The rule.", examples: { created: { summary: "Created", value: ex.alertRuleRecord } } },
@@ -62,7 +57,7 @@ export const GET = route({
     description:
       "Admin only. Oldest first, each with its state (`firing`, `fired_at`, `resolved_at`, `last_value`); a page " +
       "at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [ORG_ID, ...queryParameters(AlertRuleListQuery, { ...MANAGEMENT_PAGE_DOCS })],
+    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The rules.",

@@ -1,7 +1,5 @@
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { AuditPage, AuditQuery } from "@/lib/orgs/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,16 +19,12 @@ export const GET = route({
       "`system`), the action, its target and the action's details. The console's filters: `action` " +
       "(one action, or a group with `group.*`), `from` and `to`. A page at a time: `next_cursor` (null on " +
       "the last page) passed as `cursor`, with the same filters, answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(AuditQuery, {
-        from: "Only events at or after this instant (RFC 3339, or a date).",
-        to: "Only events before this instant (RFC 3339, or a date: through its end, UTC).",
-        action: "One action (`member.role_changed`) or a group of them (`member.*`).",
-        limit: "Maximum events to return (default 50, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      from: "Only events at or after this instant (RFC 3339, or a date).",
+      to: "Only events before this instant (RFC 3339, or a date: through its end, UTC).",
+      action: "One action (`member.role_changed`) or a group of them (`member.*`).",
+    },
     responses: {
       "200": {
         description: "The events.",

@@ -1,9 +1,7 @@
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TAG, bulkActionRecord } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { BulkActionListQuery, BulkActionPage, BulkActionRecord, StartBulkActionBody } from "@/lib/bulk/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -20,13 +18,7 @@ export const GET = route({
     description:
       "Every member. The organization's bulk actions, newest first, with their progress. A page at a time: " +
       "`next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(BulkActionListQuery, {
-        limit: "Maximum bulk actions to return (default 20, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The bulk actions.",
@@ -48,7 +40,7 @@ export const POST = route({
   body: StartBulkActionBody,
   responses: { 202: BulkActionRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "invalid_status", "selection_changed"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "startBulkAction",
     summary: "Start a bulk action",
     tag: TAG.bulk,
@@ -59,14 +51,11 @@ export const POST = route({
       "preview the person confirmed, a selection that now counts otherwise is `409 selection_changed`. It runs " +
       "in the background: read it back with `getBulkAction`. Written to the audit log.",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("StartBulkActionBody", StartBulkActionBody), {
-        cancel: {
-          summary: "Cancel the paused runs of an agent",
-          value: { action: "cancel", selection: bulkActionRecord.selection, expected_count: 2 },
-        },
-      }),
+    bodyExamples: {
+      cancel: {
+        summary: "Cancel the paused runs of an agent",
+        value: { action: "cancel", selection: bulkActionRecord.selection, expected_count: 2 },
+      },
     },
     responses: {
       "202": {

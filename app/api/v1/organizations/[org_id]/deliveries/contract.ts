@@ -1,4 +1,3 @@
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TAG, deliverySummary } from "@/lib/http/openapi/org-work";
 import { DeliveryList, DeliveryListQuery } from "@/lib/callbacks/schemas";
@@ -19,18 +18,14 @@ export const GET = route({
       "Every member. The completion callbacks and alert events the service sent or is sending, newest first, " +
       "with the console's filters (docs/console.md, List filters). A page at a time: `next_cursor` (null on the " +
       "last page) passed as `cursor`, with the same filters, answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(DeliveryListQuery, {
-        from: "Only deliveries created at or after this instant (RFC 3339, or a date).",
-        to: "Only deliveries created before this instant (RFC 3339, or a date: through its end, UTC).",
-        status: "Only deliveries in this state: `pending`, `delivered` or `failed`.",
-        agent_id: "Only this agent's deliveries (`agt_...`).",
-        has_error: "`true`: only deliveries that gave up (`failed`); `false`: the others.",
-        cursor: "The `next_cursor` of the previous page, with the same filters: the page continues after its last row.",
-        limit: "Maximum deliveries to return (default 20, capped at 100).",
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      from: "Only deliveries created at or after this instant (RFC 3339, or a date).",
+      to: "Only deliveries created before this instant (RFC 3339, or a date: through its end, UTC).",
+      status: "Only deliveries in this state: `pending`, `delivered` or `failed`.",
+      agent_id: "Only this agent's deliveries (`agt_...`).",
+      has_error: "`true`: only deliveries that gave up (`failed`); `false`: the others.",
+    },
     responses: {
       "200": {
         description: "The deliveries.",

@@ -1,8 +1,6 @@
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { CreateExportBody, ExportList, ExportListQuery, ExportRecord } from "@/lib/exports/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -12,7 +10,7 @@ export const POST = route({
   body: CreateExportBody,
   responses: { 201: ExportRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "createExport",
     summary: "Export records",
     tag: "Exports",
@@ -24,14 +22,11 @@ export const POST = route({
       "(`[redacted:email]`, ...); `rules_applied` says which rules the export applies. Poll the export until " +
       "`status` is `succeeded`, then fetch `download_url` (valid 15 minutes, fresh on every read).",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("CreateExportBody", CreateExportBody), {
-        runs: {
-          summary: "Failed runs, emails redacted",
-          value: { kind: "runs", format: "csv", filters: { status: "failed" }, redact: { emails: true } },
-        },
-      }),
+    bodyExamples: {
+      runs: {
+        summary: "Failed runs, emails redacted",
+        value: { kind: "runs", format: "csv", filters: { status: "failed" }, redact: { emails: true } },
+      },
     },
     responses: { "201": { description: "The export, queued." } },
   }),
@@ -49,13 +44,7 @@ export const GET = route({
     summary: "List exports",
     tag: "Exports",
     description: "Newest first, a page at a time (`next_cursor`). Support members do not see audit exports.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ExportListQuery, {
-        limit: "Maximum exports to return (default 20, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
     responses: { "200": { description: "The exports." } },
   }),
 });

@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { MemberList, MembersQuery } from "@/lib/orgs/schemas";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 // Members are listed here; people join through invitations (../invitations), never by being added.
@@ -22,7 +20,7 @@ export const GET = route({
       "Admin only. The organization's members with their roles, longest-standing first; a page at a time: " +
       "`next_cursor` (null on the last page) passed as `cursor` answers the next page. People join by " +
       "invitation only (`createInvitation`).",
-    parameters: [ORG_ID, ...queryParameters(MembersQuery, { ...MANAGEMENT_PAGE_DOCS })],
+    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The members.",

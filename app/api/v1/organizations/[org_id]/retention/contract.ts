@@ -1,4 +1,3 @@
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
@@ -34,6 +33,11 @@ export const GET = route({
       "rows) is kept, where the setting comes from, and the oldest record kept of each kind. With " +
       "`preview_days`, also how many records the worker's next sweep would delete with that retention.",
     parameters: [ORG_ID],
+    queryDocs: {
+      preview_days:
+        "A retention in days (0-3650, 0: forever) to preview: adds `preview`, what the next sweep would delete " +
+        "with it, each kind counted up to 10,001.",
+    },
     responses: {
       "200": {
         description: "The retention.",
@@ -64,7 +68,7 @@ export const PATCH = route({
   admin: true,
   responses: { 200: RetentionSetting },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "setRetention",
     summary: "Set the organization's retention",
     tag: "Retention",
@@ -73,12 +77,9 @@ export const PATCH = route({
       "(`RETENTION_DAYS`). The worker's next sweep (every 10 minutes) deletes what is older, in small batches, " +
       "with its stored files; a change is written to the audit log (`retention.updated`, before and after).",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("SetRetentionBody", SetRetentionBody), {
-        days: { summary: "Keep 90 days", value: { retention_days: 90 } },
-        default: { summary: "Follow the server default", value: { retention_days: null } },
-      }),
+    bodyExamples: {
+      days: { summary: "Keep 90 days", value: { retention_days: 90 } },
+      default: { summary: "Follow the server default", value: { retention_days: null } },
     },
     responses: {
       "200": { description: "The retention as set.", examples: { set: { summary: "Set", value: setting } } },

@@ -1,8 +1,6 @@
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TAG, reviewItem } from "@/lib/http/openapi/org-work";
 import { ReviewPage, ReviewsQuery } from "@/lib/reviews/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -20,17 +18,13 @@ export const GET = route({
       "Every member. The review inbox: the items of every agent's runs that wait for a person's decision, " +
       "longest-waiting first, each with its run, agent and claim (docs/console.md, Reviews). A page at a time: " +
       "`next_cursor` (null on the last page) passed as `cursor`, with the same filters, answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ReviewsQuery, {
-        agent_id: "Only this agent's items (`agt_...`).",
-        from: "Only items waiting since this instant or later.",
-        to: "Only items waiting since before this instant.",
-        claimed: "`claimed`: only items a member holds now; `unclaimed`: the others.",
-        limit: "Maximum items to return (default 20, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      agent_id: "Only this agent's items (`agt_...`).",
+      from: "Only items waiting since this instant or later.",
+      to: "Only items waiting since before this instant.",
+      claimed: "`claimed`: only items a member holds now; `unclaimed`: the others.",
+    },
     responses: {
       "200": {
         description: "The items.",

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { SEARCH_GROUP_SIZE, SEARCH_MAX_CHARS, SearchQuery, SearchResult } from "@/lib/search/schemas";
 import { route } from "@/lib/http/contract";
@@ -22,7 +21,8 @@ export const GET = route({
       `timeline (\`user\`). Hits come grouped by kind, newest first, at most ${SEARCH_GROUP_SIZE} each (\`more\`: ` +
       `there are others), each with its console page (\`href\`). Longer than ${SEARCH_MAX_CHARS} characters: ` +
       "`400 search_query_too_long`; a search that takes longer than its time bound: `422 search_too_broad`.",
-    parameters: [ORG_ID, ...queryParameters(SearchQuery, { q: "The text: an id, `field:value`, or words." })],
+    parameters: [ORG_ID],
+    queryDocs: { q: "The text: an id, `field:value`, or words." },
     responses: {
       "200": {
         description: "What matched.",

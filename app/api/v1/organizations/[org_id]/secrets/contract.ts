@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { ManagementSecretList, ManagementSecretListQuery } from "@/lib/secrets/schemas";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,12 +19,7 @@ export const GET = route({
       "Admin only. Names, a 4-character hint and times, by name; never a value. `used_by` lists the agents " +
       "whose configuration names each secret. A page at a time: `next_cursor` (null on the last page) passed " +
       "as `cursor` answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ManagementSecretListQuery, {
-        ...MANAGEMENT_PAGE_DOCS,
-      }),
-    ],
+    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The secrets.",

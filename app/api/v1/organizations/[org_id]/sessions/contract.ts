@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { OrgSessionPage, OrgSessionsQuery, SessionLimits } from "@/lib/conversations/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
+import { OrgSessionPage, OrgSessionsQuery } from "@/lib/conversations/schemas";
 import { route } from "@/lib/http/contract";
 
 /** A session of the organization as its lists answer it (an example). */
@@ -29,21 +27,17 @@ export const GET = route({
       "too (`environment`), most recently active first, with the console's filters (docs/console.md, List " +
       "filters). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the same " +
       "filters, answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(OrgSessionsQuery, {
-        from: "Only sessions active at or after this instant (their last message; RFC 3339, or a date).",
-        to: "Only sessions last active before this instant (RFC 3339, or a date: through its end, UTC).",
-        agent_id: "Only this agent's sessions (`agt_...`).",
-        status: "`active` or `closed`.",
-        user_id: "Only this end user's sessions (the trigger's `user_id`).",
-        since: "Only sessions with a message after this instant (RFC 3339).",
-        environment: "`production` (triggers), `draft` (the test console) or `all` (the default).",
-        agent_version: "With `agent_id`: the sessions that started with this version of it.",
-        limit: `Maximum sessions to return (default ${SessionLimits.default}, capped at ${SessionLimits.cap}).`,
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      from: "Only sessions active at or after this instant (their last message; RFC 3339, or a date).",
+      to: "Only sessions last active before this instant (RFC 3339, or a date: through its end, UTC).",
+      agent_id: "Only this agent's sessions (`agt_...`).",
+      status: "`active` or `closed`.",
+      user_id: "Only this end user's sessions (the trigger's `user_id`).",
+      since: "Only sessions with a message after this instant (RFC 3339).",
+      environment: "`production` (triggers), `draft` (the test console) or `all` (the default).",
+      agent_version: "With `agent_id`: the sessions that started with this version of it.",
+    },
     responses: {
       "200": {
         description: "A page of the organization's sessions.",

@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { CURSOR_DOC } from "@/lib/validate";
 import { CreateViewBody, ViewPage, ViewRecord, ViewsQuery } from "@/lib/views/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -21,14 +19,10 @@ export const GET = route({
       "Every member. The caller's own views and the organization's shared views of one console list, newest " +
       "first; `mine` and `editable` are the caller's. A page at a time: `next_cursor` (null on the last " +
       "page) passed as `cursor` answers the next page.",
-    parameters: [
-      ORG_ID,
-      ...queryParameters(ViewsQuery, {
-        list: "The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`.",
-        limit: "Maximum views to return (default 100, capped at 200).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID],
+    queryDocs: {
+      list: "The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`.",
+    },
     responses: {
       "200": {
         description: "The views.",
@@ -47,7 +41,7 @@ export const POST = route({
   body: CreateViewBody,
   responses: { 201: ViewRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "too_many_views"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "createView",
     summary: "Save a view",
     tag: "Saved views",
@@ -56,14 +50,11 @@ export const POST = route({
       "list's own filter rules (`400 invalid_request` naming `filters.<field>`); `shared` shows it to every " +
       "member. At most 100 views per member and list (`409 too_many_views`).",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("CreateViewBody", CreateViewBody), {
-        view: {
-          summary: "Failed runs, shared",
-          value: { list: "runs", name: "Failed this week", filters: ex.viewRecord.filters, shared: true },
-        },
-      }),
+    bodyExamples: {
+      view: {
+        summary: "Failed runs, shared",
+        value: { list: "runs", name: "Failed this week", filters: ex.viewRecord.filters, shared: true },
+      },
     },
     responses: {
       "201": { description: "The view.", examples: { saved: { summary: "Saved", value: ex.viewRecord } } },

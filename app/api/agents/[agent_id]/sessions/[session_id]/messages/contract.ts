@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { ListMessagesQuery, MessageLimits, MessageList, SessionParams } from "@/lib/conversations/schemas";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { AGENT_ID, KEY_ERRORS, SESSION_ID } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
-import { CURSOR_DOC } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
@@ -20,16 +18,11 @@ export const GET = route({
     description:
       "The session's user and assistant messages, oldest first. `next_cursor` (null on the last page) passed " +
       "as `cursor` answers the next page; `offset` must then be absent or 0.",
-    parameters: [
-      AGENT_ID,
-      SESSION_ID,
-      ...queryParameters(ListMessagesQuery, {
-        limit: `Maximum messages to return (default ${MessageLimits.default}, capped at ${MessageLimits.cap}).`,
-        offset: "Messages to skip (default 0).",
-        role: "Only `user` or only `assistant` messages.",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [AGENT_ID, SESSION_ID],
+    queryDocs: {
+      offset: "Messages to skip (default 0).",
+      role: "Only `user` or only `assistant` messages.",
+    },
     responses: {
       "200": {
         description: "The messages.",

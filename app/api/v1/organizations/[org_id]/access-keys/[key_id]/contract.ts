@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { AccessKeyRecord, UpdateKeyBody } from "@/lib/keys/schemas";
@@ -61,7 +60,7 @@ export const PATCH = route({
     "access_key_revoked",
     "access_key_expired_for_good",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "updateAccessKey",
     summary: "Change an Access Key",
     tag: "Access Keys",
@@ -71,11 +70,8 @@ export const PATCH = route({
       "audit log records the values before and after. A revoked key answers `409 access_key_revoked`; an " +
       "expired key's expiry cannot change (`409 access_key_expired_for_good`).",
     parameters: [ORG_ID, KEY_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("UpdateKeyBody", UpdateKeyBody), {
-        expiry: { summary: "Expire at the end of the year", value: { expires_at: "2026-12-31T23:59:59Z" } },
-      }),
+    bodyExamples: {
+      expiry: { summary: "Expire at the end of the year", value: { expires_at: "2026-12-31T23:59:59Z" } },
     },
     responses: {
       "200": {

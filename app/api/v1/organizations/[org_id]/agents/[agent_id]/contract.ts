@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, UpdateAgentBody } from "@/lib/agents/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -55,7 +54,7 @@ export const PATCH = route({
     "nothing_to_publish",
     "rollout_in_progress",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "updateAgent",
     summary: "Update an agent",
     tag: "Agents",
@@ -67,19 +66,16 @@ export const PATCH = route({
       "only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` " +
       "cannot change.",
     parameters: [ORG_ID, AGENT_ID, IF_MATCH],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("UpdateAgentBody", UpdateAgentBody), {
-        rename: { summary: "Rename", value: { name: "Support bot (EU)" } },
-        draft: {
-          summary: "Edit the draft made on version 3",
-          value: { base_version: 3, runtime: { type: "echo", delay_ms: 50 }, note: "Slower echo" },
-        },
-        publish: {
-          summary: "Edit and publish",
-          value: { base_version: 3, runtime: { type: "echo", delay_ms: 0 }, publish: true },
-        },
-      }),
+    bodyExamples: {
+      rename: { summary: "Rename", value: { name: "Support bot (EU)" } },
+      draft: {
+        summary: "Edit the draft made on version 3",
+        value: { base_version: 3, runtime: { type: "echo", delay_ms: 50 }, note: "Slower echo" },
+      },
+      publish: {
+        summary: "Edit and publish",
+        value: { base_version: 3, runtime: { type: "echo", delay_ms: 0 }, publish: true },
+      },
     },
     responses: {
       "200": {

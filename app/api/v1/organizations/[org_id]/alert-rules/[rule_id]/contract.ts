@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, RULE_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { AlertRuleParams, AlertRulePatch, AlertRuleRecord, DeletedAlertRule } from "@/lib/alerts/schemas";
@@ -35,7 +34,7 @@ export const PATCH = route({
   body: AlertRulePatch,
   responses: { 200: AlertRuleRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "alert_rule_not_found", "invalid_callback_url", "agent_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "updateAlertRule",
     summary: "Change an alert rule",
     tag: "Alerts",
@@ -43,11 +42,8 @@ export const PATCH = route({
       "Admin only. Only the fields given change (`null` clears `agent_id`, `url`, `email`). Disabling a firing " +
       "rule, or changing its `kind` or `agent_id`, ends its alert without an `alert.resolved` event.",
     parameters: [ORG_ID, RULE_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("AlertRulePatch", AlertRulePatch), {
-        disable: { summary: "Disable it", value: { enabled: false } },
-      }),
+    bodyExamples: {
+      disable: { summary: "Disable it", value: { enabled: false } },
     },
     responses: {
       "200": {

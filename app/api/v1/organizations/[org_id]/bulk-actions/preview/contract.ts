@@ -1,4 +1,3 @@
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TAG, bulkActionRecord, bulkPreview } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -12,7 +11,7 @@ export const POST = route({
   body: BulkPreviewBody,
   responses: { 200: BulkPreview },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "invalid_status"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "previewBulkAction",
     summary: "Preview a bulk action",
     tag: TAG.bulk,
@@ -20,14 +19,11 @@ export const POST = route({
       "A dry run of `startBulkAction` (the same roles): how many targets the selection matches, how many of " +
       "them the action applies to now, why the others would be skipped, and the first ten. Changes nothing.",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("BulkPreviewBody", BulkPreviewBody), {
-        cancel: {
-          summary: "Cancel the paused runs of an agent",
-          value: { action: "cancel", selection: bulkActionRecord.selection },
-        },
-      }),
+    bodyExamples: {
+      cancel: {
+        summary: "Cancel the paused runs of an agent",
+        value: { action: "cancel", selection: bulkActionRecord.selection },
+      },
     },
     responses: {
       "200": {

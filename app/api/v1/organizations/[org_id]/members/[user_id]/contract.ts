@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { ChangeRoleBody, MemberRecord, RemovedMember } from "@/lib/orgs/schemas";
@@ -13,7 +12,7 @@ export const PATCH = route({
   body: ChangeRoleBody,
   responses: { 200: MemberRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "member_not_found", "last_admin"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "changeMemberRole",
     summary: "Change a member's role",
     tag: "Members and invitations",
@@ -21,11 +20,8 @@ export const PATCH = route({
       "Admin only. `admin` or `support`. Taking the admin role from the last admin is `409 last_admin`; a " +
       "user who is not a member here `404 member_not_found`. Written to the audit log (`member.role_changed`).",
     parameters: [ORG_ID, USER_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("ChangeRoleBody", ChangeRoleBody), {
-        admin: { summary: "Make them an admin", value: { role: "admin" } },
-      }),
+    bodyExamples: {
+      admin: { summary: "Make them an admin", value: { role: "admin" } },
     },
     responses: {
       "200": { description: "The member.", examples: { changed: { summary: "Now an admin", value: ex.memberRecord } } },

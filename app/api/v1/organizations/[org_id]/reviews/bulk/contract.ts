@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TAG } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -13,7 +12,7 @@ export const POST = route({
   body: BulkDecideBody,
   responses: { 200: BulkDecideResult },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "resolveReviews",
     summary: "Decide many items",
     tag: TAG.reviews,
@@ -22,14 +21,11 @@ export const POST = route({
       "decides it: one item's refusal (held by another member, decided already) does not stop the others. Each " +
       "item's outcome is in `results` (`decided`, `skipped` or `failed`, with the refusal's code and message).",
     parameters: [ORG_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("BulkDecideBody", BulkDecideBody), {
-        approve: {
-          summary: "Approve two",
-          value: { exception_ids: [ex.ID.exception, "exc_0VdXk4Pq6Rs7Tu8Vw9Xy1a"], resolution: "approved" },
-        },
-      }),
+    bodyExamples: {
+      approve: {
+        summary: "Approve two",
+        value: { exception_ids: [ex.ID.exception, "exc_0VdXk4Pq6Rs7Tu8Vw9Xy1a"], resolution: "approved" },
+      },
     },
     responses: {
       "200": {

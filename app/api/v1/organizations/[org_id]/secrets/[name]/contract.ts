@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, SECRET_NAME } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { DeletedSecret, SecretParams, SecretRecord, SetSecretBody } from "@/lib/secrets/schemas";
@@ -14,7 +13,7 @@ export const PUT = route({
   admin: true,
   responses: { 201: SecretRecord, 200: SecretRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "setSecret",
     summary: "Create or replace an organization secret",
     tag: "Organization secrets",
@@ -23,11 +22,8 @@ export const PUT = route({
       "again. Replacing a value (a rotation) takes effect at the agents' next call. An agent names it by " +
       "`runtime.api_key_secret` (openai) or `{{secrets.<name>}}` in a header value. An organization holds at most 100.",
     parameters: [ORG_ID, SECRET_NAME],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("SetSecretBody", SetSecretBody), {
-        key: { summary: "A model API key", value: { value: "sk-...x9Qk" } },
-      }),
+    bodyExamples: {
+      key: { summary: "A model API key", value: { value: "sk-...x9Qk" } },
     },
     responses: {
       "201": { description: "Created.", examples: { created: { summary: "Created", value: ex.secretRecord } } },

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS, VIEW_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { DeletedView, UpdateViewBody, ViewParams, ViewRecord } from "@/lib/views/schemas";
@@ -17,17 +16,14 @@ export const PATCH = route({
   body: UpdateViewBody,
   responses: { 200: ViewRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "view_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "updateView",
     summary: "Change a saved view",
     tag: "Saved views",
     description: `${WHO} Only the fields given change.`,
     parameters: [ORG_ID, VIEW_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("UpdateViewBody", UpdateViewBody), {
-        rename: { summary: "Rename it", value: { name: "Failed lately" } },
-      }),
+    bodyExamples: {
+      rename: { summary: "Rename it", value: { name: "Failed lately" } },
     },
     responses: {
       "200": {

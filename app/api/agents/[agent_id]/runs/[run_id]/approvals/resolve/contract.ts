@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { AGENT_ID, JSON_BODY_ERRORS, KEY_ERRORS, RUN_ID } from "@/lib/http/openapi/parts";
 import { ResolveBody, ResolveResult, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
@@ -20,7 +19,7 @@ export const POST = route({
     "approval_not_found",
     "invalid_state_transition",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "resolveApproval",
     summary: "Resolve an approval",
     tag: "Workflow runs",
@@ -29,15 +28,12 @@ export const POST = route({
       "steps; `rejected` fails it. When the last open approval of a `needs_review` run is resolved, the run " +
       "resumes by itself (`resumed: true`).",
     parameters: [AGENT_ID, RUN_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("ResolveBody", ResolveBody), {
-        approve: { summary: "Approve", value: ex.resolveBody },
-        modify: {
-          summary: "Approve with changes",
-          value: { exception_id: ex.ID.exception, resolution: "modified", modified_data: { order: 1234, qty: 3 } },
-        },
-      }),
+    bodyExamples: {
+      approve: { summary: "Approve", value: ex.resolveBody },
+      modify: {
+        summary: "Approve with changes",
+        value: { exception_id: ex.ID.exception, resolution: "modified", modified_data: { order: 1234, qty: 3 } },
+      },
     },
     responses: {
       "200": {

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, KEY_ID, ORG_ID } from "@/lib/http/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { MintedAccessKey, RollKeyBody } from "@/lib/keys/schemas";
@@ -20,7 +19,7 @@ export const POST = route({
     "access_key_revoked",
     "access_key_expired_for_good",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "rollAccessKey",
     summary: "Roll an Access Key",
     tag: "Access Keys",
@@ -31,11 +30,8 @@ export const POST = route({
       "and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one " +
       "`409 access_key_revoked`; an expired one `409 access_key_expired_for_good`.",
     parameters: [ORG_ID, KEY_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("RollKeyBody", RollKeyBody), {
-        day: { summary: "A day of grace", value: { grace_period_seconds: 86400 } },
-      }),
+    bodyExamples: {
+      day: { summary: "A day of grace", value: { grace_period_seconds: 86400 } },
     },
     responses: {
       "201": {

@@ -6,10 +6,8 @@ import {
   EvaluationListQuery,
   EvaluationRecord,
 } from "@/lib/evaluations/schemas";
-import { jsonContent, queryParameters } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -30,7 +28,7 @@ export const POST = route({
     "invalid_status",
     "too_many_evaluations",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "createEvaluation",
     summary: "Evaluate a version on real traffic",
     tag: "Evaluations",
@@ -47,23 +45,20 @@ export const POST = route({
       "`dry_run: true` answers the number of cases, the calls and the estimated tokens and cost, and makes " +
       "nothing. The organization may have `EVALUATIONS_PER_ORG` queued or running (`429 too_many_evaluations`).",
     parameters: [ORG_ID, AGENT_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("CreateEvaluationBody", CreateEvaluationBody), {
-        draft: {
-          summary: "The draft on the last 50 closed sessions",
-          value: {
-            candidate: "draft",
-            source: { kind: "sessions", filters: { status: "closed" }, limit: 50 },
-            checks: [{ kind: "expression", name: "mentions the order", expression: '$contains(output, "order")' }],
-            budget: { max_cost_usd: 1 },
-          },
+    bodyExamples: {
+      draft: {
+        summary: "The draft on the last 50 closed sessions",
+        value: {
+          candidate: "draft",
+          source: { kind: "sessions", filters: { status: "closed" }, limit: 50 },
+          checks: [{ kind: "expression", name: "mentions the order", expression: '$contains(output, "order")' }],
+          budget: { max_cost_usd: 1 },
         },
-        dryRun: {
-          summary: "What it would cost",
-          value: { candidate: "draft", source: { kind: "sessions", limit: 50 }, dry_run: true },
-        },
-      }),
+      },
+      dryRun: {
+        summary: "What it would cost",
+        value: { candidate: "draft", source: { kind: "sessions", limit: 50 }, dry_run: true },
+      },
     },
     responses: {
       "200": {
@@ -90,14 +85,7 @@ export const GET = route({
     summary: "List an agent's evaluations",
     tag: "Evaluations",
     description: "Newest first, a page at a time (docs/api.md, Paging).",
-    parameters: [
-      ORG_ID,
-      AGENT_ID,
-      ...queryParameters(EvaluationListQuery, {
-        limit: "Maximum evaluations to return (default 20, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The evaluations.",

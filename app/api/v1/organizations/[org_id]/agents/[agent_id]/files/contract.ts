@@ -1,9 +1,7 @@
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID } from "@/lib/http/openapi/parts";
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentFilePage, AgentFilesQuery } from "@/lib/files/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,16 +19,11 @@ export const GET = route({
       "Every member. The files uploaded to the agent (multipart or tus), newest first, with the console's " +
       "`from` and `to` filters. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, " +
       "with the same filters, answers the next page.",
-    parameters: [
-      ORG_ID,
-      AGENT_ID,
-      ...queryParameters(AgentFilesQuery, {
-        from: "Only files uploaded at or after this instant (RFC 3339, or a date).",
-        to: "Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC).",
-        limit: "Maximum files to return (default 20, capped at 100).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID, AGENT_ID],
+    queryDocs: {
+      from: "Only files uploaded at or after this instant (RFC 3339, or a date).",
+      to: "Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC).",
+    },
     responses: {
       "200": {
         description: "The files.",

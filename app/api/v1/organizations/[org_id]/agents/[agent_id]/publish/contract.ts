@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, PublishBody, PublishPreview } from "@/lib/agents/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -22,7 +21,7 @@ export const POST = route({
     "rollout_in_progress",
     "draft_conflict",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "publishAgentDraft",
     summary: "Publish the draft",
     tag: "Agent versions",
@@ -37,16 +36,13 @@ export const POST = route({
       "Evaluations): the version's note and the audit event record it. `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to " +
       "the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.",
     parameters: [ORG_ID, AGENT_ID],
-    requestBody: {
-      required: false,
-      content: jsonContent(c.ref("PublishBody", PublishBody), {
-        all: { summary: "Publish to everyone", value: { note: "Shorter prompt", version: 4 } },
-        canary: {
-          summary: "A 10 % canary with a guard",
-          value: { rollout_percent: 10, guard_rule_ids: ["alr_0VdXj3Op5Qr6St7Uv8Wx9a"] },
-        },
-        preview: { summary: "What would change", value: { dry_run: true } },
-      }),
+    bodyExamples: {
+      all: { summary: "Publish to everyone", value: { note: "Shorter prompt", version: 4 } },
+      canary: {
+        summary: "A 10 % canary with a guard",
+        value: { rollout_percent: 10, guard_rule_ids: ["alr_0VdXj3Op5Qr6St7Uv8Wx9a"] },
+      },
+      preview: { summary: "What would change", value: { dry_run: true } },
     },
     responses: {
       "200": {

@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, RollbackBody } from "@/lib/agents/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -14,7 +13,7 @@ export const POST = route({
   bodyOptional: true,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "agent_not_found", "nothing_to_roll_back"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "rollBackAgent",
     summary: "Roll back",
     tag: "Agent versions",
@@ -24,11 +23,8 @@ export const POST = route({
       "Twice in a row returns to where it started. The draft is left as it is. Nothing served before: " +
       "`409 nothing_to_roll_back`. The body is optional.",
     parameters: [ORG_ID, AGENT_ID],
-    requestBody: {
-      required: false,
-      content: jsonContent(c.ref("RollbackBody", RollbackBody), {
-        note: { summary: "With a note", value: { note: "Errors from the new prompt" } },
-      }),
+    bodyExamples: {
+      note: { summary: "With a note", value: { note: "Errors from the new prompt" } },
     },
     responses: {
       "200": {

@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, RolloutBody, RolloutReport } from "@/lib/agents/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -34,7 +33,7 @@ export const POST = route({
   body: RolloutBody,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, ...JSON_BODY_ERRORS, "agent_not_found", "no_rollout"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "changeAgentRollout",
     summary: "Change a rollout's share",
     tag: "Agent versions",
@@ -42,12 +41,9 @@ export const POST = route({
       "Admin only. The canary's share of new sessions and runs (1-100); 100 completes the rollout: the new " +
       "version becomes the published one. No rollout in progress: `409 no_rollout`.",
     parameters: [ORG_ID, AGENT_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("RolloutBody", RolloutBody), {
-        half: { summary: "Half of the traffic", value: { percent: 50 } },
-        complete: { summary: "Complete the rollout", value: { percent: 100 } },
-      }),
+    bodyExamples: {
+      half: { summary: "Half of the traffic", value: { percent: 50 } },
+      complete: { summary: "Complete the rollout", value: { percent: 100 } },
     },
     responses: {
       "200": {

@@ -1,24 +1,8 @@
-import { z } from "zod";
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { JsonObject } from "@/lib/validate";
-import { RunAccepted } from "@/lib/runs/schemas";
+import { RunAccepted, StartRunBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
-
-/** The test console's run: its inputs, and the version to try (the draft too: docs/console.md, Versions). */
-const StartRunBody = z.strictObject({
-  inputs: JsonObject.meta({ description: "The workflow's input fields, as a trigger's body holds them." }),
-  agent_version: z
-    .unknown()
-    .optional()
-    .meta({
-      description:
-        "Run exactly this version: a version number, published (current or earlier) or the draft. Anything " +
-        "else is `400 invalid_agent_version`.",
-    }),
-});
 
 export const POST = route({
   method: "POST",
@@ -27,7 +11,7 @@ export const POST = route({
   body: StartRunBody,
   responses: { 201: RunAccepted },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, ...CONSOLE_START_ERRORS, "invalid_agent_version"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "startAgentRun",
     summary: "Start a run (test console)",
     tag: "Test console",
@@ -37,12 +21,9 @@ export const POST = route({
       "the run's routes. `agent_version` may name the draft. A conversational agent: " +
       "`400 runtime_not_applicable`.",
     parameters: [ORG_ID, AGENT_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("StartRunBody", StartRunBody), {
-        inputs: { summary: "The workflow's inputs", value: { inputs: ex.workflowInputs } },
-        draft: { summary: "The draft, on the same inputs", value: { inputs: ex.workflowInputs, agent_version: 4 } },
-      }),
+    bodyExamples: {
+      inputs: { summary: "The workflow's inputs", value: { inputs: ex.workflowInputs } },
+      draft: { summary: "The draft, on the same inputs", value: { inputs: ex.workflowInputs, agent_version: 4 } },
     },
     responses: {
       "201": { description: "The run, pending.", examples: { run: { summary: "Started", value: ex.runAccepted } } },

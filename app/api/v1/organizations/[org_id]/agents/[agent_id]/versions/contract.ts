@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { VersionList, VersionListQuery } from "@/lib/agents/schemas";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID } from "@/lib/http/openapi/parts";
-import { MANAGEMENT_PAGE_DOCS } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,7 +19,7 @@ export const GET = route({
       "Newest first, a page at a time (docs/api.md, Paging). Each version's `state` (draft, published, rollout, " +
       "retired, rolled_back, superseded) and its share of new sessions and runs now; the configuration is in " +
       "`GET .../versions/{version}`.",
-    parameters: [ORG_ID, AGENT_ID, ...queryParameters(VersionListQuery, { ...MANAGEMENT_PAGE_DOCS })],
+    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The versions.",

@@ -1,4 +1,3 @@
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { EXCEPTION_ID, TAG, reviewItem } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -13,7 +12,7 @@ export const POST = route({
   body: ClaimBody,
   responses: { 200: ReviewItem },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "approval_not_found", "approval_claimed", "invalid_state_transition"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "claimReview",
     summary: "Claim an item for review",
     tag: TAG.reviews,
@@ -23,11 +22,8 @@ export const POST = route({
       "`take_over` (written to the audit log). An item decided already, or whose run no longer waits, is " +
       "`404 approval_not_found` or `409 invalid_state_transition`.",
     parameters: [ORG_ID, EXCEPTION_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("ClaimBody", ClaimBody), {
-        claim: { summary: "Claim it", value: { take_over: false } },
-      }),
+    bodyExamples: {
+      claim: { summary: "Claim it", value: { take_over: false } },
     },
     responses: {
       "200": { description: "The item, claimed.", examples: { claimed: { summary: "Claimed", value: reviewItem } } },

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { EXCEPTION_ID, TAG } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -23,7 +22,7 @@ export const POST = route({
     "invalid_resolution",
     "invalid_state_transition",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "resolveReview",
     summary: "Decide an item",
     tag: TAG.reviews,
@@ -32,12 +31,9 @@ export const POST = route({
       "An item another member holds is `409 approval_claimed` unless `take_over`. When it was its run's last " +
       "open approval, the run resumes (`resumed: true`).",
     parameters: [ORG_ID, EXCEPTION_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("DecideBody", DecideBody), {
-        approve: { summary: "Approve", value: { resolution: "approved" } },
-        reject: { summary: "Reject", value: { resolution: "rejected", reason: "duplicate order" } },
-      }),
+    bodyExamples: {
+      approve: { summary: "Approve", value: { resolution: "approved" } },
+      reject: { summary: "Reject", value: { resolution: "rejected", reason: "duplicate order" } },
     },
     responses: {
       "200": {

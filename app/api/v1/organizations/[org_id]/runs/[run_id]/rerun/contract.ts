@@ -1,14 +1,9 @@
-import { z } from "zod";
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { ORG_RUN_ID, TAG } from "@/lib/http/openapi/org-work";
 import { CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
-import { JsonObject } from "@/lib/validate";
-import { OrgRunParams, RunAccepted } from "@/lib/runs/schemas";
+import { OrgRunParams, RerunBody, RunAccepted } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
-
-const RerunBody = z.strictObject({ inputs: JsonObject });
 
 export const POST = route({
   method: "POST",
@@ -18,7 +13,7 @@ export const POST = route({
   body: RerunBody,
   responses: { 201: RunAccepted },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, ...CONSOLE_START_ERRORS, "run_not_found", "invalid_state_transition"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "rerunOrganizationRun",
     summary: "Run a finished run again",
     tag: TAG.runs,
@@ -27,11 +22,8 @@ export const POST = route({
       "`cancelled`; else `409 invalid_state_transition`), with `inputs` as given (the console offers the old " +
       "ones to edit), checked as a trigger's. The new run names its origin (`rerun_of`).",
     parameters: [ORG_ID, ORG_RUN_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("RerunBody", RerunBody), {
-        again: { summary: "The same inputs", value: { inputs: ex.workflowInputs } },
-      }),
+    bodyExamples: {
+      again: { summary: "The same inputs", value: { inputs: ex.workflowInputs } },
     },
     responses: {
       "201": { description: "The new run.", examples: { started: { summary: "Started", value: ex.runAccepted } } },

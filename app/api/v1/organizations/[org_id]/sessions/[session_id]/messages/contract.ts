@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, ORG_SESSION_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { MessageLimits, OrgMessagePage, OrgMessagesQuery } from "@/lib/conversations/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
+import { OrgMessagePage, OrgMessagesQuery } from "@/lib/conversations/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -20,14 +18,7 @@ export const GET = route({
       "Every member. The messages of one session of the organization, oldest first, each with what it cost, " +
       "how long it took and its error. A page at a time: `next_cursor` (null on the last page) passed as " +
       "`cursor` answers the next page. Another organization's session, or none: `404 session_not_found`.",
-    parameters: [
-      ORG_ID,
-      ORG_SESSION_ID,
-      ...queryParameters(OrgMessagesQuery, {
-        limit: `Maximum messages to return (default 100, capped at ${MessageLimits.cap}).`,
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID, ORG_SESSION_ID],
     responses: {
       "200": {
         description: "A page of the session's messages, with their cost, time and error.",

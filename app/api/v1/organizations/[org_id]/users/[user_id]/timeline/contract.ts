@@ -1,8 +1,6 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { END_USER_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { TimelinePage, TimelineParams, TimelineQuery } from "@/lib/search/schemas";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -23,14 +21,7 @@ export const GET = route({
       "deliveries, each with a summary and its console page (`href`). An unknown user has no entries. A page " +
       "at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. A page that " +
       "takes longer than its time bound is `422 search_too_broad`.",
-    parameters: [
-      ORG_ID,
-      END_USER_ID,
-      ...queryParameters(TimelineQuery, {
-        limit: "Maximum entries to return (default 50, capped at 200).",
-        cursor: CURSOR_DOC,
-      }),
-    ],
+    parameters: [ORG_ID, END_USER_ID],
     responses: {
       "200": {
         description: "The timeline.",

@@ -1,5 +1,4 @@
 import * as ex from "@/lib/http/openapi/examples";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { ORG_RUN_ID, TAG } from "@/lib/http/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
@@ -24,7 +23,7 @@ export const POST = route({
     "invalid_state_transition",
     "approval_claimed",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "resolveOrganizationRunApproval",
     summary: "Decide a run's approval",
     tag: TAG.runs,
@@ -33,12 +32,9 @@ export const POST = route({
       "another member has claimed is `409 approval_claimed` unless `take_over` (docs/console.md, Reviews). " +
       "When the last open approval of a `needs_review` run is decided, the run resumes (`resumed: true`).",
     parameters: [ORG_ID, ORG_RUN_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("MemberResolveBody", MemberResolveBody), {
-        reject: { summary: "Reject, taking it over", value: TAKE_OVER },
-        approve: { summary: "Approve", value: ex.resolveBody },
-      }),
+    bodyExamples: {
+      reject: { summary: "Reject, taking it over", value: TAKE_OVER },
+      approve: { summary: "Approve", value: ex.resolveBody },
     },
     responses: {
       "200": {

@@ -1,9 +1,7 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { EvaluationCaseList, EvaluationCasesQuery, EvaluationParams } from "@/lib/evaluations/schemas";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, EVALUATION_ID } from "@/lib/http/openapi/parts";
-import { CURSOR_DOC } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,17 +19,11 @@ export const GET = route({
     description:
       "In replay order, a page at a time: each case's input, both sides' outputs, errors, latency, tokens and " +
       "cost, the text diff from the baseline's output to the candidate's, each check's result and a person's verdict.",
-    parameters: [
-      ORG_ID,
-      AGENT_ID,
-      EVALUATION_ID,
-      ...queryParameters(EvaluationCasesQuery, {
-        limit: "Maximum cases to return (default 50, capped at 200).",
-        cursor: CURSOR_DOC,
-        outcome: "Only cases of this outcome: `passed`, `failed`, `errored` or `skipped`.",
-        changed: "`true`: only cases whose candidate output differs from the baseline's; `false`: only the others.",
-      }),
-    ],
+    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID],
+    queryDocs: {
+      outcome: "Only cases of this outcome: `passed`, `failed`, `errored` or `skipped`.",
+      changed: "`true`: only cases whose candidate output differs from the baseline's; `false`: only the others.",
+    },
     responses: {
       "200": {
         description: "The cases.",

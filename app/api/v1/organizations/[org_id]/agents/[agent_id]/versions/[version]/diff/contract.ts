@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { VersionDiff, VersionDiffQuery, VersionParams } from "@/lib/agents/schemas";
-import { queryParameters } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, VERSION } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -22,14 +21,10 @@ export const GET = route({
       "workflow's steps by `id` (a step added, removed or changed is one entry, `workflow.steps.<id>`; a new " +
       "order is one `moved` entry), other arrays as one value. Values are shown redacted as in every agent " +
       "answer: a credential that changed reads `[redacted]` on both sides; secret references show their names.",
-    parameters: [
-      ORG_ID,
-      AGENT_ID,
-      VERSION,
-      ...queryParameters(VersionDiffQuery, {
-        to: "The version to compare with: the changes lead from `{version}` to it.",
-      }),
-    ],
+    parameters: [ORG_ID, AGENT_ID, VERSION],
+    queryDocs: {
+      to: "The version to compare with: the changes lead from `{version}` to it.",
+    },
     responses: {
       "200": {
         description: "The changes.",

@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { AgentRecord, RestoreBody, VersionParams } from "@/lib/agents/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
 import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS, VERSION } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -22,7 +21,7 @@ export const POST = route({
     "version_is_draft",
     "draft_conflict",
   ],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "restoreAgentVersion",
     summary: "Restore a version into the draft",
     tag: "Agent versions",
@@ -31,11 +30,8 @@ export const POST = route({
       "becomes a new draft; publish it to make it live. When the agent has a draft, name it (`base_version` or " +
       "`If-Match`): the restore replaces it. The body is optional.",
     parameters: [ORG_ID, AGENT_ID, VERSION, IF_MATCH],
-    requestBody: {
-      required: false,
-      content: jsonContent(c.ref("RestoreBody", RestoreBody), {
-        replace: { summary: "Replace draft 5", value: { base_version: 5, note: "Back to the short prompt" } },
-      }),
+    bodyExamples: {
+      replace: { summary: "Replace draft 5", value: { base_version: 5, note: "Back to the short prompt" } },
     },
     responses: {
       "200": {

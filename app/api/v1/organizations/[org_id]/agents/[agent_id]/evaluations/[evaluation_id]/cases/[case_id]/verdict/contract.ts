@@ -1,6 +1,5 @@
 import * as ex from "@/lib/http/openapi/examples";
 import { EvaluationCaseParams, EvaluationCaseRecord, VerdictBody } from "@/lib/evaluations/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
 import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
 import { AGENT_ID, CASE_ID, EVALUATION_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
 import { route } from "@/lib/http/contract";
@@ -13,7 +12,7 @@ export const PUT = route({
   body: VerdictBody,
   responses: { 200: EvaluationCaseRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "agent_not_found", "evaluation_not_found", "evaluation_case_not_found"],
-  openapi: (c) => ({
+  openapi: () => ({
     operationId: "judgeEvaluationCase",
     summary: "Judge a case",
     tag: "Evaluations",
@@ -21,11 +20,8 @@ export const PUT = route({
       "Any member (support too): the candidate's answer is `better`, the `same` or `worse` than the baseline's, " +
       "with an optional note; `null` clears it. Audited; the evaluation's `verdicts` count them.",
     parameters: [ORG_ID, AGENT_ID, EVALUATION_ID, CASE_ID],
-    requestBody: {
-      required: true,
-      content: jsonContent(c.ref("VerdictBody", VerdictBody), {
-        better: { summary: "Better", value: { verdict: "better", note: "Gives the delivery day" } },
-      }),
+    bodyExamples: {
+      better: { summary: "Better", value: { verdict: "better", note: "Gives the delivery day" } },
     },
     responses: {
       "200": { description: "The case.", examples: { case: { summary: "Judged", value: ex.evaluationCase } } },

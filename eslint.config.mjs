@@ -10,7 +10,7 @@ export const HOT_ROUTE_FILES = [
 ];
 
 const REQUEST_SCOPE =
-  "need Next's request scope (AsyncLocalStorage), which the fast path (lib/http/fast-routes.ts) does not set up: " +
+  "need Next's request scope (AsyncLocalStorage), which the fast path (lib/server/fast-routes.ts) does not set up: " +
   "on a hot route it would fail or read nothing. Take what the route needs from the route wrapper's context.";
 
 const TEST_SUPPORT = { group: ["**/test-support/**", "@/test-support/**"], message: "test-support is for tests." };

@@ -5,7 +5,7 @@
 // node:cluster, each with its own in-process worker; the embedded database allows one process.
 // Limits on slow and oversized clients (HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, KEEP_ALIVE_TIMEOUT_MS)
 // are set here and described in docs/deploy.md. A method a route does not export gets the error
-// envelope with `Allow` (lib/http/node-server.ts), from the route table the build puts in.
+// envelope with `Allow` (lib/server/node-server.ts), from the route table the build puts in.
 // `npm run build` bundles this file into dist/server.mjs (scripts/prepare.mjs); `npm start` runs it.
 import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -25,11 +25,11 @@ import {
   envelopeMethodNotAllowed,
   normalizeApiPath,
   refuseUnroutable,
-} from "./lib/http/node-server";
-import { fastRoutes } from "./lib/http/fast-routes";
+} from "./lib/server/node-server";
+import { fastRoutes } from "./lib/server/fast-routes";
 import { isPagePath, securityHeaders } from "./lib/http/security-headers";
 import { routeEntries, routeMatcher, type RouteFile } from "./lib/http/routes";
-import { loadStartUp, startUpLateLine, startUpMessage } from "./lib/http/next-internals";
+import { loadStartUp, startUpLateLine, startUpMessage } from "./lib/server/next-internals";
 import { markShuttingDown, shutdownSteps } from "./lib/lifecycle";
 import { metrics, observeRequest, serveClusterMetrics } from "./lib/metrics";
 import { offerRawBody, RAW_BODY_HEADER } from "./lib/streams";
@@ -149,7 +149,7 @@ async function serve() {
   await app.prepare();
   await startUp();
   // The hot public routes (polling, triggers) go to their route handler directly, in front of
-  // Next's router, with the same answers (lib/http/fast-routes.ts); FAST_ROUTES=0 leaves them to Next,
+  // Next's router, with the same answers (lib/server/fast-routes.ts); FAST_ROUTES=0 leaves them to Next,
   // and so does tracing (Next makes the request spans, with the route pattern).
   const fast =
     fastRoutesOn && !settings.OTEL_EXPORTER_OTLP_ENDPOINT

@@ -238,9 +238,9 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("keeps lib/http above the domain: no file under lib/ outside lib/http/ imports it", () => {
+  it("keeps lib/http above the domain: no file under lib/ outside lib/http/ (and the server's plumbing above it) imports it", () => {
     const offenders = libFiles
-      .filter((f) => !under("lib/http")(f))
+      .filter((f) => !under("lib/http")(f) && !under("lib/server")(f))
       .flatMap((f) =>
         importsOf(f)
           .filter(under("lib/http"))
@@ -249,9 +249,20 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("keeps Next.js out of the domain: only lib/http/ may import next or next-auth", () => {
+  it("keeps the server's plumbing (lib/server) above the request layer: nothing under lib/ imports it", () => {
     const offenders = libFiles
-      .filter((f) => !under("lib/http")(f))
+      .filter((f) => !under("lib/server")(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter(under("lib/server"))
+          .map((i) => `${f} -> ${i}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it("keeps Next.js out of the domain: only lib/http/ and lib/server/ may import next or next-auth", () => {
+    const offenders = libFiles
+      .filter((f) => !under("lib/http")(f) && !under("lib/server")(f))
       .flatMap((f) =>
         importsOf(f)
           .filter((i) => /^next(-auth)?(\/|$)/.test(i))
@@ -260,16 +271,16 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("loads Next's private modules (next/dist) only through lib/http/next-internals.ts", () => {
+  it("loads Next's private modules (next/dist) only through lib/server/next-internals.ts", () => {
     const files = [...libFiles, ...sources("app"), ...sources("scripts"), "server.ts"].filter(
-      (f) => f !== "lib/http/next-internals.ts",
+      (f) => f !== "lib/server/next-internals.ts",
     );
     const offenders = files.filter((f) => readFileSync(path.join(root, f), "utf8").includes("next/dist"));
     expect(offenders).toEqual([]);
   });
 
   it("lints the route files of exactly the hot routes for Next's request-scoped features", () => {
-    // The hot routes are those whose contract says so (the build gives lib/http/fast-routes.ts the same list).
+    // The hot routes are those whose contract says so (the build gives lib/server/fast-routes.ts the same list).
     const hot = CONTRACTS.filter((c) => c.hot).map((c) => `app${c.path}/route.ts`);
     expect(hot.length).toBeGreaterThan(0);
     expect([...HOT_ROUTE_FILES].sort()).toEqual([...new Set(hot)].sort());

@@ -1,5 +1,5 @@
 // The route table the production server uses to answer a method a route does not serve (405 with
-// `Allow`, lib/http/node-server.ts): every app/**/route.ts and the HTTP methods it exports, read
+// `Allow`, lib/server/node-server.ts): every app/**/route.ts and the HTTP methods it exports, read
 // by esbuild's parser (every export form: `export const GET`, `export { x as GET }`,
 // `export const { GET, POST } = handlers`). Called by scripts/prepare.mjs at build time. Also the
 // index of the route contracts (app/api/contracts.ts) and what the server needs of them.

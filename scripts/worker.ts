@@ -4,7 +4,7 @@
 // embedded database the server's in-process worker does this; a second process is refused.
 // `npm run build` bundles it into dist/worker.mjs (scripts/prepare.mjs), which `npm run worker` runs.
 //
-// With WORKER_PORT set it answers GET /health, /ready and /metrics there (lib/http/worker-server.ts).
+// With WORKER_PORT set it answers GET /health, /ready and /metrics there (lib/server/worker-server.ts).
 // On SIGTERM (or SIGINT), bounded by SHUTDOWN_TIMEOUT_MS (docs/deploy.md, At scale): /ready answers
 // 503, the worker takes no more jobs, running jobs and replies get the rest of the bound to finish;
 // jobs still running then are failed, so that another worker retries them; the database closes; exit 0.
@@ -13,7 +13,7 @@ import { closeDatabase, database } from "../lib/db";
 import { DataDirLockedError } from "../lib/db/lock";
 import { env } from "../lib/env";
 import { closeExpressionEvaluator } from "../lib/expressions";
-import { serveWorker, type WorkerServer } from "../lib/http/worker-server";
+import { serveWorker, type WorkerServer } from "../lib/server/worker-server";
 import { markShuttingDown } from "../lib/lifecycle";
 import { log } from "../lib/log";
 import { metrics } from "../lib/metrics";

@@ -1,4 +1,4 @@
-// The hot public routes served in front of Next's router (server.ts, lib/http/fast-routes.ts) answer
+// The hot public routes served in front of Next's router (server.ts, lib/server/fast-routes.ts) answer
 // exactly as Next does: one list of requests (success and each error class) is sent to the same
 // server and data with FAST_ROUTES on, then, restarted, with it off; status, headers (but the date,
 // the request id and the rate limit's counters) and bodies (ids and times made by the request

@@ -3,7 +3,7 @@
 // names in If-Match.
 import type { z } from "zod";
 import type { AgentRecord } from "../agents/schemas";
-import { Reply } from "./respond";
+import { HttpAnswer } from "./respond";
 
 type AgentAnswer = z.output<typeof AgentRecord>;
 
@@ -11,8 +11,9 @@ export const agentEtag = (a: Pick<AgentAnswer, "draft_version" | "published_vers
   `"v${a.draft_version ?? a.rollout?.version ?? a.published_version}"`;
 
 /** The agent's record with its ETag. */
-export const agentReply = (agent: AgentAnswer, status = 200) => new Reply(agent, status, { etag: agentEtag(agent) });
+export const agentWithEtag = (agent: AgentAnswer, status = 200) =>
+  new HttpAnswer(agent, status, { etag: agentEtag(agent) });
 
 /** A publish answers the agent (with its ETag), or a dry run's preview as it is. */
 export const publishReply = <T extends object>(answer: AgentAnswer | T) =>
-  "dry_run" in answer ? answer : agentReply(answer as AgentAnswer);
+  "dry_run" in answer ? answer : agentWithEtag(answer as AgentAnswer);

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { AgentRow } from "../agents/service";
 import type { ErrorCode } from "../errors";
 import type { Components, Json } from "./openapi/builder";
-import type { Reply } from "./respond";
+import type { HttpAnswer } from "./respond";
 
 export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -123,7 +123,7 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   errors?: readonly ErrorCode[];
   /** `long`: allowed UPLOAD_TIMEOUT_MS rather than REQUEST_TIMEOUT_MS (server.ts). */
   timeout?: "normal" | "long";
-  /** Served by server.ts in front of Next's router (lib/http/fast-routes.ts). */
+  /** Served by server.ts in front of Next's router (lib/server/fast-routes.ts). */
   hot?: boolean;
   /** The operation in the public OpenAPI document; absent for private routes (console, Auth.js). */
   openapi?: (c: Components) => OperationDoc;
@@ -152,11 +152,11 @@ export const route = <
 
 /**
  * What a handler given a contract with these `responses` may return: the JSON body of one of them
- * (checked at compile time against the schema), or a Reply, Response or stream it builds itself.
+ * (checked at compile time against the schema), or an HttpAnswer, Response or stream it builds itself.
  */
 export type HandlerResult<R extends Responses> = number extends keyof R
   ? unknown // a contract typed only as RouteContract: nothing to check against
-  : JsonAnswers<R> | Reply | Response;
+  : JsonAnswers<R> | HttpAnswer | Response;
 
 /** The JSON bodies of `responses`, as a handler returns them (before serialisation). */
 type JsonAnswers<R extends Responses> = {

@@ -1,6 +1,6 @@
 // The one wrapper every route handler goes through:
 // request id -> auth [-> Access Key rate limit] -> params/query (zod) -> size-limited JSON body (zod) -> [Idempotency-Key]
-// -> handler -> envelope. Handlers return plain data (200 JSON), a Reply (another status, headers)
+// -> handler -> envelope. Handlers return plain data (200 JSON), an HttpAnswer (another status, headers)
 // or a Response; they throw ApiError for errors.
 import type { z } from "zod";
 import { agentForRequest, type AgentRow } from "../agents/service";
@@ -17,10 +17,10 @@ import { readJson } from "./body";
 import { expectAuth, type HandlerResult, type Responses, type RouteContract } from "./contract";
 import { idempotent } from "./idempotency";
 import { limitAccessKey } from "./rate-limit";
-import { errorResponse, json, Reply } from "./respond";
-import { EventStreamReply } from "./sse";
+import { errorResponse, json, HttpAnswer } from "./respond";
+import { EventStreamAnswer } from "./sse";
 
-export { Reply } from "./respond";
+export { HttpAnswer } from "./respond";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -55,10 +55,10 @@ export interface Auth {
   idempotencyScope?: string;
 }
 
-const toReply = (result: unknown): Reply => {
-  if (result instanceof Reply) return result;
-  if (result instanceof Response) throw new Error("an idempotent route must answer with data or a Reply");
-  return new Reply(result ?? {}, 200);
+const toReply = (result: unknown): HttpAnswer => {
+  if (result instanceof HttpAnswer) return result;
+  if (result instanceof Response) throw new Error("an idempotent route must answer with data or an HttpAnswer");
+  return new HttpAnswer(result ?? {}, 200);
 };
 
 /** Logged for a request whose client disconnected before it was complete (nginx's convention). */
@@ -111,9 +111,9 @@ export async function wrapRoute<P, Q, B, C extends Auth>(
     const res =
       result instanceof Response
         ? result
-        : result instanceof EventStreamReply
+        : result instanceof EventStreamAnswer
           ? result.response(req, requestId)
-          : result instanceof Reply
+          : result instanceof HttpAnswer
             ? json(result.body, result.status, result.headers)
             : json(result ?? {}, 200);
     extras.headers.forEach((value, name) => res.headers.set(name, value));

@@ -10,8 +10,8 @@ import {
   storeIdempotentResult,
   type StoredResponse,
 } from "../idempotency";
-import { errorResponse, Reply } from "./respond";
-import { EventStreamReply } from "./sse";
+import { errorResponse, HttpAnswer } from "./respond";
+import { EventStreamAnswer } from "./sse";
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 const REPLAYED = { "idempotent-replayed": "true" };
@@ -33,8 +33,8 @@ const isCommittedError = (e: unknown): e is ApiError =>
  */
 export async function idempotent(
   opts: { req: Request; organizationId: string; scope: string; body: unknown; requestId: string },
-  run: () => Promise<Reply>,
-): Promise<Reply | Response> {
+  run: () => Promise<HttpAnswer>,
+): Promise<HttpAnswer | Response> {
   const key = opts.req.headers.get("idempotency-key");
   if (key === null) return run();
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
@@ -54,23 +54,23 @@ export async function idempotent(
       const { code, message, details } = response.error;
       return errorResponse(new ApiError(code, message, details), opts.requestId, REPLAYED);
     }
-    return new Reply(response.body, claimed.status, { ...response.headers, ...REPLAYED });
+    return new HttpAnswer(response.body, claimed.status, { ...response.headers, ...REPLAYED });
   }
-  let reply: Reply;
+  let reply: HttpAnswer;
   try {
     reply = await run();
   } catch (e) {
     await keepFailure(claimed.id, e);
     throw e;
   }
-  if (reply instanceof EventStreamReply) {
+  if (reply instanceof EventStreamAnswer) {
     // A streamed answer (lib/http/sse.ts) is kept as its non-streamed equivalent once that is known,
     // whether or not the client is still there; until then a repeat is in flight (409).
     const id = claimed.id;
     if (!reply.outcome) await releaseIdempotencyKey(id);
     else
       reply.kept = reply.outcome
-        .then((final) => (final instanceof Reply ? keepReply(id, final) : keepFailure(id, final)))
+        .then((final) => (final instanceof HttpAnswer ? keepReply(id, final) : keepFailure(id, final)))
         .catch((e: unknown) => keepFailure(id, e))
         .catch(() => {});
     return reply;
@@ -79,7 +79,7 @@ export async function idempotent(
   return reply;
 }
 
-const keepReply = (id: string, reply: Reply) =>
+const keepReply = (id: string, reply: HttpAnswer) =>
   storeIdempotentResult(id, reply.status, { body: reply.body, headers: keptHeaders(reply.headers) });
 
 /** A committed error is kept like a success; any other failure releases the key. */

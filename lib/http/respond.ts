@@ -4,7 +4,7 @@ import { ApiError, errorDocUrl, isApiError } from "../errors";
 import { log } from "../log";
 
 /** A handler's result with a status other than 200, or extra headers. */
-export class Reply {
+export class HttpAnswer {
   constructor(
     readonly body: unknown,
     readonly status = 200,
@@ -18,12 +18,12 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   h.set("cache-control", "no-store");
   const text = JSON.stringify(body, jsonReplacer);
   const res = new Response(text, { status, headers: h });
-  // server.ts's hot routes write this text as is instead of reading the body back (lib/http/fast-routes.ts).
+  // server.ts's hot routes write this text as is instead of reading the body back (lib/server/fast-routes.ts).
   (res as unknown as Record<symbol, string>)[RESPONSE_TEXT] = text;
   return res;
 }
 
-/** lib/http/fast-routes.ts's RESPONSE_TEXT (a registered symbol: the same in every bundle). */
+/** lib/server/fast-routes.ts's RESPONSE_TEXT (a registered symbol: the same in every bundle). */
 const RESPONSE_TEXT = Symbol.for("awhs.responseText");
 
 /** BigInt columns (file sizes) serialise as numbers. */

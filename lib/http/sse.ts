@@ -4,7 +4,7 @@
 // connection. The stream ends after the iterable does; a client that disconnects stops the
 // iteration (and nothing else: the domain decides what goes on without it).
 import type { ApiError } from "../errors";
-import { apiErrorOf, errorBody, Reply } from "./respond";
+import { apiErrorOf, errorBody, HttpAnswer } from "./respond";
 
 /** One event: `event: <name>` and its data as one JSON line; `error` is rendered as the error envelope. */
 export type SseEvent = { event: string; data: unknown } | { event: "error"; error: unknown };
@@ -115,16 +115,16 @@ export function sseResponse(
 /**
  * A route's answer that is an event stream (the route wrapper turns it into the Response).
  * `outcome`, when given, is the answer the same request would have had without streaming, kept
- * for an Idempotency-Key (lib/http/idempotency.ts) once it is known: a Reply, or the ApiError of
+ * for an Idempotency-Key (lib/http/idempotency.ts) once it is known: an HttpAnswer, or the ApiError of
  * an error that was committed. It must settle even when nobody reads the events any more.
  */
-export class EventStreamReply extends Reply {
+export class EventStreamAnswer extends HttpAnswer {
   /** Set by lib/http/idempotency.ts: the stream ends once the answer is kept, so a repeat after it replays. */
   kept?: Promise<unknown>;
 
   constructor(
     readonly events: AsyncIterable<SseEvent>,
-    readonly outcome?: Promise<Reply | ApiError>,
+    readonly outcome?: Promise<HttpAnswer | ApiError>,
     headers?: HeadersInit,
   ) {
     super(null, 200, headers);

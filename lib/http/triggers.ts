@@ -7,8 +7,8 @@ import { isApiError } from "../errors";
 import { createRun, takeTriggerFields } from "../workflow/trigger";
 import type { KeyCtx } from "./handler";
 import { parsePrefer } from "./prefer";
-import { Reply } from "./respond";
-import { EventStreamReply, wantsEventStream } from "./sse";
+import { HttpAnswer } from "./respond";
+import { EventStreamAnswer, wantsEventStream } from "./sse";
 
 type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
 
@@ -16,28 +16,28 @@ type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
  * A conversational trigger: sync by default (200 with the reply), `Prefer: respond-async` gives 202,
  * `Accept: text/event-stream` streams the reply (it wins over respond-async; `wait=N` still bounds it).
  */
-export async function conversationTrigger({ req, agent, body, baseUrl, key }: TriggerCtx): Promise<Reply> {
+export async function conversationTrigger({ req, agent, body, baseUrl, key }: TriggerCtx): Promise<HttpAnswer> {
   const accessKeyId = key.keyId;
   const prefer = parsePrefer(req.headers.get("prefer"));
   if (wantsEventStream(req)) {
     const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
     const stream = await converseStream({ agent, body, baseUrl, waitMs, accessKeyId });
-    return new EventStreamReply(
+    return new EventStreamAnswer(
       stream.events,
-      stream.outcome.then((final) => (isApiError(final) ? final : new Reply(final))),
+      stream.outcome.then((final) => (isApiError(final) ? final : new HttpAnswer(final))),
       // Where the reply can be followed again (e.g. after a disconnect), as for respond-async.
       { location: messagePath(agent, stream.sessionId, stream.messageId) },
     );
   }
   if (prefer.respondAsync) {
     const accepted = await acceptMessage({ agent, body, baseUrl, accessKeyId });
-    return new Reply(accepted, 202, {
+    return new HttpAnswer(accepted, 202, {
       "preference-applied": "respond-async",
       location: messagePath(agent, accepted.session_id, accepted.message_id),
     });
   }
   const waitMs = prefer.waitSeconds !== undefined ? prefer.waitSeconds * 1000 : undefined;
-  return new Reply(await converse({ agent, body, baseUrl, waitMs, accessKeyId }));
+  return new HttpAnswer(await converse({ agent, body, baseUrl, waitMs, accessKeyId }));
 }
 
 /** A workflow trigger: the run is created pending and runs in the background. */
@@ -46,7 +46,7 @@ export async function runTrigger(
   inputs: Record<string, unknown>,
   answer: (runId: string, agentVersion: number) => unknown,
   opts: { inputsAreBody?: boolean } = {},
-): Promise<Reply> {
+): Promise<HttpAnswer> {
   const chosen = takeTriggerFields(agent, body, inputs, opts.inputsAreBody ?? false);
   const { runId, agentVersion } = await createRun({
     agent,
@@ -57,7 +57,7 @@ export async function runTrigger(
     callbackUrl: chosen.callbackUrl,
     agentVersion: chosen.agentVersion,
   });
-  return new Reply(answer(runId, agentVersion), 202);
+  return new HttpAnswer(answer(runId, agentVersion), 202);
 }
 
 const messagePath = (agent: AgentRow, sessionId: string, messageId: string) =>

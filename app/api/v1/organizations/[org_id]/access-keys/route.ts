@@ -1,4 +1,4 @@
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import { defaultRateLimitPerMinute } from "@/lib/keys/rate-limit";
 import { listKeyPage, mintKey } from "@/lib/keys/service";
@@ -6,7 +6,7 @@ import * as contract from "./contract";
 
 export const POST = withMember(
   contract.POST,
-  async ({ organizationId, actor, body }) => new Reply(await mintKey({ organizationId, input: body, actor }), 201),
+  async ({ organizationId, actor, body }) => new HttpAnswer(await mintKey({ organizationId, input: body, actor }), 201),
 );
 
 export const GET = withMember(contract.GET, async ({ organizationId, query }) => {

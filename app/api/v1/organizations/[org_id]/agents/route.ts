@@ -1,11 +1,12 @@
 import { createAgent, listAgents } from "@/lib/agents/service";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const POST = withMember(
   contract.POST,
-  async ({ organizationId, actor, body }) => new Reply(await createAgent({ organizationId, input: body, actor }), 201),
+  async ({ organizationId, actor, body }) =>
+    new HttpAnswer(await createAgent({ organizationId, input: body, actor }), 201),
 );
 
 export const GET = withMember(contract.GET, ({ organizationId, query }) =>

@@ -1,12 +1,12 @@
 import { createAlertRule, listAlertRules } from "@/lib/alerts/service";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, body }) =>
-    new Reply(await createAlertRule({ organizationId, input: body, actor }), 201),
+    new HttpAnswer(await createAlertRule({ organizationId, input: body, actor }), 201),
 );
 
 export const GET = withMember(contract.GET, ({ organizationId, query }) =>

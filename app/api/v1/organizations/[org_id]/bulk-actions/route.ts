@@ -1,6 +1,6 @@
 import { listBulkActions, startBulkAction } from "@/lib/bulk/service";
 import { withMember } from "@/lib/http/member";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import * as contract from "./contract";
 
 export const GET = withMember(contract.GET, ({ organizationId, query }) =>
@@ -10,5 +10,5 @@ export const GET = withMember(contract.GET, ({ organizationId, query }) =>
 export const POST = withMember(
   contract.POST,
   async ({ organizationId, role, actor, body, baseUrl }) =>
-    new Reply(await startBulkAction({ organizationId, role, actor, input: body, baseUrl }), 202),
+    new HttpAnswer(await startBulkAction({ organizationId, role, actor, input: body, baseUrl }), 202),
 );

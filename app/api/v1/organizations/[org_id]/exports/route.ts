@@ -1,12 +1,12 @@
 import { createExport, listExports, managementExportLink } from "@/lib/exports/service";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const POST = withMember(
   contract.POST,
   async ({ organizationId, role, actor, body, baseUrl }) =>
-    new Reply(
+    new HttpAnswer(
       await createExport({
         organizationId,
         role,

@@ -1,4 +1,4 @@
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import { createInvitation, listInvitations } from "@/lib/orgs/invitations";
 import * as contract from "./contract";
@@ -10,5 +10,5 @@ export const GET = withMember(contract.GET, ({ organizationId, query }) =>
 export const POST = withMember(
   contract.POST,
   async ({ organizationId, actor, body, baseUrl }) =>
-    new Reply(await createInvitation({ organizationId, input: body, actor, baseUrl }), 201),
+    new HttpAnswer(await createInvitation({ organizationId, input: body, actor, baseUrl }), 201),
 );

@@ -1,4 +1,4 @@
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import { createView, listViews } from "@/lib/views/service";
 import * as contract from "./contract";
@@ -10,5 +10,5 @@ export const GET = withMember(contract.GET, ({ organizationId, user, role, actor
 export const POST = withMember(
   contract.POST,
   async ({ organizationId, user, role, actor, body }) =>
-    new Reply(await createView({ organizationId, userId: user.userId, role, actor }, body), 201),
+    new HttpAnswer(await createView({ organizationId, userId: user.userId, role, actor }, body), 201),
 );

@@ -1,5 +1,5 @@
 import { rotateSigningSecret, signingSecretInfo } from "@/lib/callbacks/service";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
@@ -7,5 +7,5 @@ export const GET = withMember(contract.GET, ({ organizationId }) => signingSecre
 
 export const POST = withMember(
   contract.POST,
-  async ({ organizationId, actor }) => new Reply(await rotateSigningSecret(organizationId, actor), 201),
+  async ({ organizationId, actor }) => new HttpAnswer(await rotateSigningSecret(organizationId, actor), 201),
 );

@@ -1,15 +1,15 @@
 import { archiveAgent, getAgent } from "@/lib/agents/service";
 import { updateAgent } from "@/lib/agents/versions";
-import { agentReply } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/lib/http/agent-routes";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const GET = withMember(contract.GET, async ({ organizationId, params }) =>
-  agentReply(await getAgent({ organizationId, agentId: String(params.agent_id) })),
+  agentWithEtag(await getAgent({ organizationId, agentId: String(params.agent_id) })),
 );
 
 export const PATCH = withMember(contract.PATCH, async ({ organizationId, actor, params, body, req }) =>
-  agentReply(
+  agentWithEtag(
     await updateAgent({
       organizationId,
       agentId: String(params.agent_id),

@@ -1,4 +1,4 @@
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import { deleteSecret, setSecret } from "@/lib/secrets/service";
 import * as contract from "./contract";
@@ -6,7 +6,7 @@ import * as contract from "./contract";
 // 201 when it created the secret, 200 when it replaced its value.
 export const PUT = withMember(contract.PUT, async ({ organizationId, actor, params, body }) => {
   const { secret, created } = await setSecret({ organizationId, name: params.name, value: body.value, actor });
-  return new Reply(secret, created ? 201 : 200);
+  return new HttpAnswer(secret, created ? 201 : 200);
 });
 
 export const DELETE = withMember(contract.DELETE, ({ organizationId, actor, params }) =>

@@ -1,10 +1,10 @@
 import { discardDraft } from "@/lib/agents/versions";
-import { agentReply } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/lib/http/agent-routes";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const DELETE = withMember(contract.DELETE, async ({ organizationId, actor, params, req }) =>
-  agentReply(
+  agentWithEtag(
     await discardDraft({
       organizationId,
       agentId: String(params.agent_id),

@@ -1,8 +1,8 @@
 import { rollback } from "@/lib/agents/versions";
-import { agentReply } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/lib/http/agent-routes";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body }) =>
-  agentReply((await rollback({ organizationId, agentId: String(params.agent_id), actor, note: body.note }))!),
+  agentWithEtag((await rollback({ organizationId, agentId: String(params.agent_id), actor, note: body.note }))!),
 );

@@ -1,5 +1,5 @@
 import { changeRollout, rolloutReport } from "@/lib/agents/versions";
-import { agentReply } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/lib/http/agent-routes";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
@@ -8,5 +8,7 @@ export const GET = withMember(contract.GET, async ({ organizationId, params }) =
 );
 
 export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body }) =>
-  agentReply(await changeRollout({ organizationId, agentId: String(params.agent_id), percent: body.percent, actor })),
+  agentWithEtag(
+    await changeRollout({ organizationId, agentId: String(params.agent_id), percent: body.percent, actor }),
+  ),
 );

@@ -1,7 +1,7 @@
 // The test console's "start a run": the same run as a trigger, started by a person.
 import { loadAgentForKey } from "@/lib/agents/service";
 import { withMember } from "@/lib/http/member";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { createRun } from "@/lib/workflow/trigger";
 import * as contract from "./contract";
 
@@ -16,5 +16,5 @@ export const POST = withMember(contract.POST, async ({ organizationId, actor, pa
     agentVersion: body.agent_version,
     allowDraft: true,
   });
-  return new Reply({ run_id: runId, status: "pending", agent_id: agent.id, agent_version: agentVersion }, 201);
+  return new HttpAnswer({ run_id: runId, status: "pending", agent_id: agent.id, agent_version: agentVersion }, 201);
 });

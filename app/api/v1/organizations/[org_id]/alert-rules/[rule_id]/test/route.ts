@@ -1,9 +1,10 @@
 import { sendTestAlert } from "@/lib/alerts/service";
-import { Reply } from "@/lib/http/handler";
+import { HttpAnswer } from "@/lib/http/handler";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 
 export const POST = withMember(
   contract.POST,
-  async ({ organizationId, params }) => new Reply(await sendTestAlert({ organizationId, ruleId: params.rule_id }), 202),
+  async ({ organizationId, params }) =>
+    new HttpAnswer(await sendTestAlert({ organizationId, ruleId: params.rule_id }), 202),
 );

@@ -1,10 +1,10 @@
 import { restoreVersion } from "@/lib/agents/versions";
 import { withMember } from "@/lib/http/member";
-import { agentReply } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/lib/http/agent-routes";
 import * as contract from "./contract";
 
 export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body, req }) =>
-  agentReply(
+  agentWithEtag(
     await restoreVersion({
       organizationId,
       agentId: params.agent_id,

@@ -4,7 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientErrorHandler, envelopeMethodNotAllowed, lingerOnEarlyAnswer } from "./node-server";
-import { routeEntries } from "./routes";
+import { routeEntries } from "../http/routes";
 
 const routes = routeEntries([
   { file: "app/api/health/route.ts", methods: ["GET"] },

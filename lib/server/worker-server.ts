@@ -15,7 +15,7 @@ import { within } from "../lifecycle";
 import { METRICS_CONTENT_TYPE } from "../metrics";
 import { requireScrapeToken, scrapeMetrics } from "../observability/scrape";
 import { readiness, READY_TIMEOUT_MS } from "../readiness";
-import { apiErrorOf, errorBody } from "./respond";
+import { apiErrorOf, errorBody } from "../http/respond";
 
 type Answer = { status?: number; type: string; body: string };
 

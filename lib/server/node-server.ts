@@ -8,9 +8,9 @@ import type { Duplex } from "node:stream";
 import { ApiError, type ErrorCode } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
-import { errorBody } from "./respond";
-import { baseUrlFrom } from "./base-url";
-import { allowedAt, matchRoute, ROUTE_METHODS, type RouteEntry } from "./routes";
+import { errorBody } from "../http/respond";
+import { baseUrlFrom } from "../http/base-url";
+import { allowedAt, matchRoute, ROUTE_METHODS, type RouteEntry } from "../http/routes";
 
 function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>) {
   const requestId = newId("req");

@@ -36,7 +36,7 @@ const OWN_QUERY = ["components/console/usage-charts.tsx"];
 /** Talks to the resumable upload endpoint (tus), not to /api/console. */
 const OWN_FETCH = ["app/(console)/uploads/uploader.tsx"];
 /** Type-only imports a server component hands down as props; erased from the browser bundle. */
-const TYPE_ONLY_ALLOWED = ["lib/http/openapi/document", "lib/http/contract"];
+const TYPE_ONLY_ALLOWED = ["lib/openapi/document", "lib/http/contract"];
 
 function sources(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {

@@ -9,10 +9,10 @@ import { routeTable } from "./route-table.mjs";
 import { ConversationTriggerBody } from "../lib/conversations/schemas";
 import { ERROR_STATUS } from "../lib/errors";
 import { routePattern } from "../lib/http/routes";
-import { buildOpenApiDocument, ERROR_DOCS } from "../lib/http/openapi/document";
-import { Components } from "../lib/http/openapi/builder";
+import { buildOpenApiDocument, ERROR_DOCS } from "../lib/openapi/document";
+import { Components } from "../lib/openapi/builder";
 import { jsonSchemaOf, openApiPath } from "../lib/http/contract";
-import { schemaRef } from "../lib/http/openapi/answers";
+import { schemaRef } from "../lib/openapi/answers";
 
 const root = path.resolve(import.meta.dirname, "..");
 const doc = buildOpenApiDocument(CONTRACTS);
@@ -45,7 +45,7 @@ describe("the OpenAPI document", () => {
     for (const route of routes) {
       const paths = openApiPaths(routePattern(route.file));
       const methods = paths.flatMap((p) => Object.keys(doc.paths[p] ?? {}).map((m) => m.toUpperCase()));
-      expect(methods.sort(), `${route.file}: add its operations to lib/http/openapi`).toEqual(route.methods);
+      expect(methods.sort(), `${route.file}: add its operations to lib/openapi`).toEqual(route.methods);
       for (const p of paths) documented.add(p);
     }
     // ... and nothing that no route serves.

@@ -1,4 +1,4 @@
-// The OpenAPI document (lib/http/openapi), built without starting the server:
+// The OpenAPI document (lib/openapi), built without starting the server:
 //   tsx scripts/openapi.ts --out FILE   writes it to FILE (`-` for stdout)
 //   tsx scripts/openapi.ts --lint       writes it to a temporary file and lints it with Redocly
 //                                       (redocly.yaml): `npm run lint:openapi`, part of `npm run check`
@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CONTRACTS } from "../app/api/contracts";
-import { buildOpenApiDocument } from "../lib/http/openapi/document";
+import { buildOpenApiDocument } from "../lib/openapi/document";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { out: { type: "string" }, lint: { type: "boolean" } } });

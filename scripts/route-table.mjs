@@ -81,7 +81,7 @@ export function contractIndexSource(root) {
   ].join("\n");
 }
 
-export const SCHEMA_INDEX = "lib/http/openapi/schema-modules.ts";
+export const SCHEMA_INDEX = "lib/openapi/schema-modules.ts";
 
 /** The schema modules of the domain (lib/<domain>/schemas.ts), relative to `root`, and the OpenAPI parts. */
 export function schemaModuleFiles(root) {
@@ -89,12 +89,12 @@ export function schemaModuleFiles(root) {
     .filter((d) => d.isDirectory())
     .map((d) => `lib/${d.name}/schemas.ts`)
     .filter((f) => existsSync(path.join(root, f)));
-  return ["lib/http/openapi/parts.ts", ...domains.sort()];
+  return ["lib/openapi/parts.ts", ...domains.sort()];
 }
 
 /**
- * The text of lib/http/openapi/schema-modules.ts: every schema module, whose exported schemas are
- * the document's components under their export names (lib/http/openapi/answers.ts).
+ * The text of lib/openapi/schema-modules.ts: every schema module, whose exported schemas are
+ * the document's components under their export names (lib/openapi/answers.ts).
  */
 export function schemaIndexSource(root) {
   const files = schemaModuleFiles(root);

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CONTRACTS } from "../app/api/contracts";
 import { ANSWER, jsonSchemaOf, type RouteContract } from "../lib/http/contract";
-import { Components } from "../lib/http/openapi/builder";
-import { JSON_BODY_ERRORS } from "../lib/http/openapi/parts";
+import { Components } from "../lib/openapi/builder";
+import { JSON_BODY_ERRORS } from "../lib/openapi/parts";
 import { JsonObject } from "../lib/validate";
 import { routePattern } from "../lib/http/routes";
 import {

@@ -5,7 +5,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { expect } from "vitest";
-import type { buildOpenApiDocument } from "../../lib/http/openapi/document";
+import type { buildOpenApiDocument } from "../../lib/openapi/document";
 import { call, createAgent, ctx, ECHO_AGENT, mintKey, type ApiResponse } from "./helpers";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

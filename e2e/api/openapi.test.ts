@@ -4,7 +4,7 @@
 // against its schema (ajv, JSON Schema 2020-12), an error's code must be one the operation lists.
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../app/api/contracts";
-import { buildOpenApiDocument } from "../../lib/http/openapi/document";
+import { buildOpenApiDocument } from "../../lib/openapi/document";
 import { finishedExport } from "./console-routes";
 import {
   consoleWorkConform,
@@ -37,7 +37,7 @@ import {
 beforeAll(setUpConformance);
 
 describe("GET /api/openapi.json", () => {
-  it("is public and cacheable, revalidates with its ETag, and is the document lib/http/openapi builds", async () => {
+  it("is public and cacheable, revalidates with its ETag, and is the document lib/openapi builds", async () => {
     const res = await call("GET", "/api/openapi.json");
     conform("GET", "/api/openapi.json", res);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");

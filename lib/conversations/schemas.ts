@@ -100,7 +100,7 @@ export const OrgMessagesQuery = z.object({
 });
 
 // Response shapes (docs/api.md, Conversational agents): the records of records.ts and the
-// trigger's answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
+// trigger's answers, for the OpenAPI document (lib/openapi) and the tests that check real
 // answers against it.
 
 export const TokenUsage = z.strictObject({

@@ -8,7 +8,6 @@
 import type { z } from "zod";
 import type { AgentRow } from "../agents/service";
 import type { ErrorCode } from "../errors";
-import type { Components, Json } from "./openapi/builder";
 import type { HttpAnswer } from "./respond";
 
 export type HttpMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -79,6 +78,18 @@ export interface AnswerDoc {
 }
 
 /** The OpenAPI prose of an operation: what the schemas and the contract's own facts do not say. */
+/** A JSON object of the OpenAPI document. */
+type Json = Record<string, unknown>;
+
+/**
+ * What a contract's OpenAPI prose may ask of the document's builder (lib/openapi/builder.ts's
+ * Components): a reference to a named component. Declared here so that the request layer does not
+ * import the generator that reads it.
+ */
+export interface SchemaNamer {
+  ref(name: string, schema: z.ZodType, description?: string): Json;
+}
+
 export interface OperationDoc {
   /** The OpenAPI path when it is not the route's own (tus's optional catch-all serves two). */
   path?: string;
@@ -126,7 +137,7 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   /** Served by server.ts in front of Next's router (lib/server/fast-routes.ts). */
   hot?: boolean;
   /** The operation in the public OpenAPI document; absent for private routes (console, Auth.js). */
-  openapi?: (c: Components) => OperationDoc;
+  openapi?: (c: SchemaNamer) => OperationDoc;
 }
 
 /**

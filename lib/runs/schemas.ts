@@ -118,7 +118,7 @@ export const StartRunBody = z.strictObject({
 export const RerunBody = z.strictObject({ inputs: JsonObject });
 
 // Response shapes (docs/workflows.md, Run fields): the records of record.ts, the trigger's and
-// the approvals' answers, for the OpenAPI document (lib/http/openapi) and the tests that check real
+// the approvals' answers, for the OpenAPI document (lib/openapi) and the tests that check real
 // answers against it.
 
 export const RunStatus = z.enum(RUN_STATUSES);

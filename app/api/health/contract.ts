@@ -1,4 +1,4 @@
-import { Health } from "@/lib/http/openapi/parts";
+import { Health } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({

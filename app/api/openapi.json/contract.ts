@@ -1,8 +1,8 @@
-import { header } from "@/lib/http/openapi/builder";
+import { header } from "@/lib/openapi/builder";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
 
-/** The document itself: OpenAPI 3.1 (lib/http/openapi/document.ts builds it; Redocly lints it). */
+/** The document itself: OpenAPI 3.1 (lib/openapi/document.ts builds it; Redocly lints it). */
 const OpenApiJson = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
 
 export const GET = route({

@@ -1,7 +1,7 @@
-// The OpenAPI 3.1 document (lib/http/openapi): public, cacheable, revalidated by ETag.
+// The OpenAPI 3.1 document (lib/openapi): public, cacheable, revalidated by ETag.
 import { CONTRACTS } from "@/app/api/contracts";
 import { withPublic } from "@/lib/http/handler";
-import { openApiDocument } from "@/lib/http/openapi/document";
+import { openApiDocument } from "@/lib/openapi/document";
 import * as contract from "./contract";
 
 export const GET = withPublic(contract.GET, async ({ req }) => {

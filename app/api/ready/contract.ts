@@ -1,4 +1,4 @@
-import { Readiness } from "@/lib/http/openapi/parts";
+import { Readiness } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({

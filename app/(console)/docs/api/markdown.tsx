@@ -1,4 +1,4 @@
-// The little Markdown the OpenAPI document's descriptions use (lib/http/openapi), rendered as React
+// The little Markdown the OpenAPI document's descriptions use (lib/openapi), rendered as React
 // elements (never as HTML): paragraphs, `- ` lists, `## ` headings, tables, **bold** and `code`.
 import type { ReactNode } from "react";
 import { TBody, Td, Th, THead, Tr } from "@/components/ui/table";

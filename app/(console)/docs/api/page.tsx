@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CONTRACTS } from "@/app/api/contracts";
 import { currentConsoleUser } from "@/lib/http/console";
-import { openApiDocument } from "@/lib/http/openapi/document";
+import { openApiDocument } from "@/lib/openapi/document";
 import { SkipLink } from "@/components/ui/misc";
 import { ApiReference } from "./reference";
 

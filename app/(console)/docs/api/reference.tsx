@@ -1,11 +1,11 @@
-// The API reference, rendered on the server from the OpenAPI document (lib/http/openapi, the one
+// The API reference, rendered on the server from the OpenAPI document (lib/openapi, the one
 // /api/openapi.json serves) in the console's UI kit: operations by tag with their parameters,
 // bodies, answers and error codes, then the schemas. No JavaScript of its own.
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import type { OpenApiDocument } from "@/lib/http/openapi/document";
+import type { OpenApiDocument } from "@/lib/openapi/document";
 import { Inline, Markdown, ScrollTable } from "./markdown";
 
 type Json = Record<string, any>;

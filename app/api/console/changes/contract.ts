@@ -1,5 +1,5 @@
 import { ChangesAnswer, ChangesQuery } from "@/lib/reviews/schemas";
-import { CONSOLE_ERRORS } from "@/lib/http/openapi/parts";
+import { CONSOLE_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({

@@ -1,4 +1,4 @@
-import { CONSOLE_ERRORS } from "@/lib/http/openapi/parts";
+import { CONSOLE_ERRORS } from "@/lib/openapi/parts";
 import { z } from "zod";
 import { Role } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";

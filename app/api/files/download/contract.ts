@@ -1,5 +1,5 @@
-import { header } from "@/lib/http/openapi/builder";
-import { binaryFile } from "@/lib/http/openapi/parts";
+import { header } from "@/lib/openapi/builder";
+import { binaryFile } from "@/lib/openapi/parts";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
 

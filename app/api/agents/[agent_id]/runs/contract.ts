@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { header } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { header } from "@/lib/openapi/builder";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
 import { ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
 import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";

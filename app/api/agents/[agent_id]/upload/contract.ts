@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { UploadedFile } from "@/lib/files/schemas";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({

@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { ConversationAccepted, ConversationReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
-import { header, jsonContent } from "@/lib/http/openapi/builder";
-import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, WorkflowInputs, ref } from "@/lib/http/openapi/parts";
+import { header, jsonContent } from "@/lib/openapi/builder";
+import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, WorkflowInputs, ref } from "@/lib/openapi/parts";
 import { RunAccepted } from "@/lib/runs/schemas";
 import { JsonObject } from "@/lib/validate";
 import { z } from "zod";

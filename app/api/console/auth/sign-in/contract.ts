@@ -1,6 +1,6 @@
 import { SignInFields } from "@/lib/auth/sign-in";
 import { z } from "zod";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 /** The session cookie is set (lib/http/sign-in.ts signInWithPassword). */

@@ -1,4 +1,4 @@
-import { CONSOLE_WRITE_ERRORS } from "@/lib/http/openapi/parts";
+import { CONSOLE_WRITE_ERRORS } from "@/lib/openapi/parts";
 import { z } from "zod";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
 import { AcceptInvitationBody, AcceptedInvitation } from "@/lib/orgs/schemas";
-import { CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { CONSOLE_WRITE_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({

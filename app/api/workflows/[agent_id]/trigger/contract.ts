@@ -1,5 +1,5 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/openapi/parts";
 import { WorkflowRunAccepted, WorkflowTriggerBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

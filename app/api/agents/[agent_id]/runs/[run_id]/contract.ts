@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { header } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { header } from "@/lib/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT } from "@/lib/openapi/parts";
 import { RunParams, RunRecord } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

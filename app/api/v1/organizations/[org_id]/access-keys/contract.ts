@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { ManagementAccessKeyList, ManagementKeyListQuery, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,4 +1,4 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { AlertEventList, AlertEventListQuery } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
 import { AuditPage, AuditQuery } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { CreateExportBody, ExportList, ExportListQuery, ExportRecord } from "@/lib/exports/schemas";
 import { route } from "@/lib/http/contract";
 

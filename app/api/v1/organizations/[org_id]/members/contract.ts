@@ -1,5 +1,5 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
+import * as ex from "@/lib/openapi/examples";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
 import { MemberList, MembersQuery } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
 

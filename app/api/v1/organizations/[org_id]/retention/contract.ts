@@ -1,5 +1,5 @@
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { TAG, reviewItem } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, reviewItem } from "@/lib/openapi/org-work";
 import { ReviewPage, ReviewsQuery } from "@/lib/reviews/schemas";
 import { route } from "@/lib/http/contract";
 

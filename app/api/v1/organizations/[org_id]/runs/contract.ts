@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { TAG, orgRunListItem } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, orgRunListItem } from "@/lib/openapi/org-work";
 import { OrgRunPage, OrgRunsQuery, RunStatus } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

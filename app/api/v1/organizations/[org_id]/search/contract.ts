@@ -1,5 +1,5 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import * as ex from "@/lib/openapi/examples";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { SEARCH_GROUP_SIZE, SEARCH_MAX_CHARS, SearchQuery, SearchResult } from "@/lib/search/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { RotatedSecret, SigningSecretInfo } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { AGENT_ID, KEY_ERRORS, RUN_ID } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { AGENT_ID, KEY_ERRORS, RUN_ID } from "@/lib/openapi/parts";
 import { ApprovalList, ApprovalsQuery, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,4 +1,4 @@
-import { CONTROL_ERRORS, controlDoc } from "@/lib/http/openapi/parts";
+import { CONTROL_ERRORS, controlDoc } from "@/lib/openapi/parts";
 import { ControlQuery, RunParams, RunRecord } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,11 +1,11 @@
 // The tus routes: lib/http/tus.ts serves every method, one handler per contract (its own Access Key
 // or console-session check; OPTIONS is open, as the protocol wants). Its answers are the protocol's:
 // no body, or a short plain-text refusal, but for GET's file object.
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { UploadedFile } from "@/lib/files/schemas";
-import { header } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/http/openapi/parts";
-import { UPLOAD_ID, chunk, h, p, plain } from "@/lib/http/openapi/tus";
+import { header } from "@/lib/openapi/builder";
+import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
+import { UPLOAD_ID, chunk, h, p, plain } from "@/lib/openapi/tus";
 import { ANSWER, route } from "@/lib/http/contract";
 
 /** Every method: one route file, and uploads are allowed UPLOAD_TIMEOUT_MS. */

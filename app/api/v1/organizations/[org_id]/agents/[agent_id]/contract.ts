@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, UpdateAgentBody } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 const ETAG_HEADER = {

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { BULK_ACTION_ID, TAG, bulkActionRecord } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { BULK_ACTION_ID, TAG, bulkActionRecord } from "@/lib/openapi/org-work";
 import { BulkActionParams, BulkActionRecord } from "@/lib/bulk/schemas";
 import { route } from "@/lib/http/contract";
 

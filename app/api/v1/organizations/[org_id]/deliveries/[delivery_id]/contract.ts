@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { DELIVERY_ID, TAG, deliveryDetail } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { DELIVERY_ID, TAG, deliveryDetail } from "@/lib/openapi/org-work";
 import { DeliveryDetail, DeliveryParams } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
 

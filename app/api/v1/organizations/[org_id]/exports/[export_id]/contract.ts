@@ -1,4 +1,4 @@
-import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { ExportParams, ExportRecord } from "@/lib/exports/schemas";
 import { route } from "@/lib/http/contract";
 

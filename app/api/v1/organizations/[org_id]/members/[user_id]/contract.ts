@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, USER_ID } from "@/lib/http/openapi/management";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { ADMIN_ERRORS, ORG_ID, USER_ID } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { ChangeRoleBody, MemberRecord, RemovedMember } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
 

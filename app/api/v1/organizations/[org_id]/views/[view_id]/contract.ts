@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ORG_ID, USER_ERRORS, VIEW_ID } from "@/lib/http/openapi/management";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { ORG_ID, USER_ERRORS, VIEW_ID } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { DeletedView, UpdateViewBody, ViewParams, ViewRecord } from "@/lib/views/schemas";
 import { route } from "@/lib/http/contract";
 

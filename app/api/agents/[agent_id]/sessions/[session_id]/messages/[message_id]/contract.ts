@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { MessageParams, MessageRecord } from "@/lib/conversations/schemas";
-import { header } from "@/lib/http/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, MESSAGE_ID, SESSION_ID, WAIT } from "@/lib/http/openapi/parts";
+import { header } from "@/lib/openapi/builder";
+import { AGENT_ID, KEY_ERRORS, MESSAGE_ID, SESSION_ID, WAIT } from "@/lib/openapi/parts";
 import { ANSWER, route } from "@/lib/http/contract";
 
 export const GET = route({

@@ -1,4 +1,4 @@
-import { KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import { KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { KeyUsagePreview } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 

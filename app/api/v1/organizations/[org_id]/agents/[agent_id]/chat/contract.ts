@@ -1,8 +1,8 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { ChatTestReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
-import { jsonContent } from "@/lib/http/openapi/builder";
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { jsonContent } from "@/lib/openapi/builder";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { JsonObject } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 

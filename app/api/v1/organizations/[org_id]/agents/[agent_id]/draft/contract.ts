@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { AgentRecord } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
-import { AGENT_ID, IF_MATCH } from "@/lib/http/openapi/parts";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { AGENT_ID, IF_MATCH } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const DELETE = route({

@@ -1,4 +1,4 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import {
   CreateEvaluationBody,
   EvaluationDryRun,
@@ -6,8 +6,8 @@ import {
   EvaluationListQuery,
   EvaluationRecord,
 } from "@/lib/evaluations/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({

@@ -1,6 +1,6 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID } from "@/lib/http/openapi/parts";
-import * as ex from "@/lib/http/openapi/examples";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID } from "@/lib/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
 import { AgentFilePage, AgentFilesQuery } from "@/lib/files/schemas";
 import { route } from "@/lib/http/contract";
 

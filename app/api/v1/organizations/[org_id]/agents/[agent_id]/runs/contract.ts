@@ -1,6 +1,6 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { RunAccepted, StartRunBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

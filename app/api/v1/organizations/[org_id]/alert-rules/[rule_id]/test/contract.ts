@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, ORG_ID, RULE_ID } from "@/lib/http/openapi/management";
+import { ADMIN_ERRORS, ORG_ID, RULE_ID } from "@/lib/openapi/management";
 import { AlertRuleParams, AlertTestSent } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/http/openapi/management";
-import { DELIVERY_ID, TAG, deliverySummary } from "@/lib/http/openapi/org-work";
+import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { DELIVERY_ID, TAG, deliverySummary } from "@/lib/openapi/org-work";
 import { DeliveryParams, DeliverySummary } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,6 +1,6 @@
-import { header } from "@/lib/http/openapi/builder";
-import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { binaryFile } from "@/lib/http/openapi/parts";
+import { header } from "@/lib/openapi/builder";
+import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { binaryFile } from "@/lib/openapi/parts";
 import { ExportDownloadQuery, ExportParams } from "@/lib/exports/schemas";
 import { ANSWER, route } from "@/lib/http/contract";
 

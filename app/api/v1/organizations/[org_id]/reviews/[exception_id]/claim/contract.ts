@@ -1,6 +1,6 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { EXCEPTION_ID, TAG, reviewItem } from "@/lib/http/openapi/org-work";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { EXCEPTION_ID, TAG, reviewItem } from "@/lib/openapi/org-work";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { ClaimBody, ReviewItem, ReviewParams } from "@/lib/reviews/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { ORG_RUN_ID, TAG, orgApproval } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ORG_RUN_ID, TAG, orgApproval } from "@/lib/openapi/org-work";
 import { MemberApprovalList, OrgRunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

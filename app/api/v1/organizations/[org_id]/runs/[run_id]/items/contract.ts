@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { ORG_RUN_ID, TAG, runItem } from "@/lib/http/openapi/org-work";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ORG_RUN_ID, TAG, runItem } from "@/lib/openapi/org-work";
 import { ITEM_STATUS_VALUES, OrgRunParams, RunItemPage, RunItemsQuery } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,5 +1,5 @@
-import { orgControlDoc } from "@/lib/http/openapi/org-work";
-import { USER_ERRORS } from "@/lib/http/openapi/management";
+import { orgControlDoc } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { OrgRunDetail, OrgRunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

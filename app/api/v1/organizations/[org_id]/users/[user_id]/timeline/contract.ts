@@ -1,5 +1,5 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { END_USER_ID, ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
+import * as ex from "@/lib/openapi/examples";
+import { END_USER_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
 import { TimelinePage, TimelineParams, TimelineQuery } from "@/lib/search/schemas";
 import { route } from "@/lib/http/contract";
 

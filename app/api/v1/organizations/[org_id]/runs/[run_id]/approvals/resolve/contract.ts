@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { ORG_RUN_ID, TAG } from "@/lib/http/openapi/org-work";
-import { JSON_BODY_ERRORS } from "@/lib/http/openapi/parts";
+import * as ex from "@/lib/openapi/examples";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ORG_RUN_ID, TAG } from "@/lib/openapi/org-work";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { MemberResolveBody, OrgRunParams, ResolveResult } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 

@@ -1,7 +1,7 @@
-import * as ex from "@/lib/http/openapi/examples";
+import * as ex from "@/lib/openapi/examples";
 import { EvaluationCaseParams, EvaluationCaseRecord } from "@/lib/evaluations/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/http/openapi/management";
-import { AGENT_ID, CASE_ID, EVALUATION_ID } from "@/lib/http/openapi/parts";
+import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { AGENT_ID, CASE_ID, EVALUATION_ID } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({

@@ -5,8 +5,8 @@
 // The console's own backend (/api/console) and Auth.js (/api/auth) are left out: they are private.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../../errors";
-import { MAX_WAIT_SECONDS } from "../prefer";
+import { ERROR_STATUS, type ErrorCode } from "../errors";
+import { MAX_WAIT_SECONDS } from "../http/prefer";
 import {
   Components,
   errorExamples,
@@ -19,15 +19,15 @@ import {
   type Json,
   type Operation,
 } from "./builder";
-import { AlertPayload } from "../../alerts/schemas";
-import { CALLBACK_EVENTS } from "../../callbacks/schemas";
-import { MessageRecord } from "../../conversations/schemas";
-import { RunRecord } from "../../runs/schemas";
-import { openApiPath, type RouteContract } from "../contract";
+import { AlertPayload } from "../alerts/schemas";
+import { CALLBACK_EVENTS } from "../callbacks/schemas";
+import { MessageRecord } from "../conversations/schemas";
+import { RunRecord } from "../runs/schemas";
+import { openApiPath, type RouteContract } from "../http/contract";
 import { answerResponses, schemaRef } from "./answers";
 import { namedParts } from "./parts";
 import { tusHeaders } from "./tus";
-import { processOnce } from "../../process-state";
+import { processOnce } from "../process-state";
 
 /** When each code is answered: the table of the document (docs/api.md has the same). */
 export const ERROR_DOCS: ErrorDocs = {

@@ -1,13 +1,13 @@
 // Fragments the route contracts' OpenAPI prose shares: path parameters, header references, the
 // error lists every route of a kind can answer, and the answer shapes written the same way.
 import { z } from "zod";
-import { TokenUsage, MessageListItem, SessionListItem } from "../../conversations/schemas";
-import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../../runtime/schema";
-import { Approval, OutputFile, RunEvent, RunListItem, RunStatus } from "../../runs/schemas";
-import type { ControlAction } from "../../runs/state";
-import { JsonObject } from "../../validate";
-import type { AnswerDoc, OperationDoc } from "../contract";
-import { Step, WorkflowDefinition } from "../../workflow/schema";
+import { TokenUsage, MessageListItem, SessionListItem } from "../conversations/schemas";
+import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../runtime/schema";
+import { Approval, OutputFile, RunEvent, RunListItem, RunStatus } from "../runs/schemas";
+import type { ControlAction } from "../runs/state";
+import { JsonObject } from "../validate";
+import type { AnswerDoc, OperationDoc } from "../http/contract";
+import { Step, WorkflowDefinition } from "../workflow/schema";
 import { header, pathParameter, type Components, type Json } from "./builder";
 import * as ex from "./examples";
 

@@ -1,6 +1,6 @@
 // Resumable uploads: the tus 1.0 protocol (creation, creation-with-upload, termination,
 // expiration) at /api/agents/{agent_id}/upload/tus, as lib/http/tus.ts serves it.
-import type { AnswerDoc } from "../contract";
+import type { AnswerDoc } from "../http/contract";
 import { header, pathParameter, type Json } from "./builder";
 import * as ex from "./examples";
 

@@ -2,7 +2,7 @@
 // 2020-12, OpenAPI 3.1's dialect) through zod's own z.toJSONSchema, named components through one
 // registry, and every operation's error answers through the one taxonomy of lib/errors.ts.
 import { z } from "zod";
-import { ERROR_STATUS, errorDocUrl, type ErrorCode } from "../../errors";
+import { ERROR_STATUS, errorDocUrl, type ErrorCode } from "../errors";
 
 export type Json = Record<string, unknown>;
 

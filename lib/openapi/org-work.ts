@@ -1,8 +1,8 @@
 // Fragments of the organization API's operations on the work of every agent
 // (/api/v1/organizations/{org_id}/runs, reviews, bulk-actions and deliveries): their path parameters,
 // the tags they are listed under, and example answers (Redocly's lint checks each against its schema).
-import type { ControlAction } from "../../runs/state";
-import type { OperationDoc } from "../contract";
+import type { ControlAction } from "../runs/state";
+import type { OperationDoc } from "../http/contract";
 import { pathParameter } from "./builder";
 import * as ex from "./examples";
 import { ORG_ID } from "./management";

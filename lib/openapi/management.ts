@@ -1,5 +1,5 @@
 // Fragments of the management API's operations (user token, /api/v1/organizations/{org_id}/...).
-import { SECRET_NAME_RE } from "../../secrets/refs";
+import { SECRET_NAME_RE } from "../secrets/refs";
 import { pathParameter } from "./builder";
 import * as ex from "./examples";
 

@@ -2,7 +2,7 @@
 // marker of each status) and its `openapi` prose (description, headers, examples): a response
 // schema is written once, in the contract (ARCHITECTURE.md, Route contracts).
 import type { z } from "zod";
-import { jsonSchemaOf, markerOf, type Answer, type AnswerDoc } from "../contract";
+import { jsonSchemaOf, markerOf, type Answer, type AnswerDoc } from "../http/contract";
 import { inlineSchema, type Components, type Json } from "./builder";
 import { SCHEMA_MODULES } from "./schema-modules";
 

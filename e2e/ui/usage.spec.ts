@@ -117,7 +117,7 @@ test("the overview charts the organization's usage", async ({ as }) => {
   const page = await as("adminA");
   await page.goto("/");
   const usage = page.getByRole("region", { name: "Usage" });
-  await expect(usage.getByRole("heading", { name: "HttpAnswer latency" })).toBeVisible();
+  await expect(usage.getByRole("heading", { name: "Reply latency" })).toBeVisible();
   await usage.getByRole("button", { name: "30d" }).click();
   await expect(usage.getByRole("button", { name: "30d" })).toHaveAttribute("aria-pressed", "true");
   await expectAccessible(page);

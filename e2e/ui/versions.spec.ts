@@ -127,8 +127,8 @@ test("an admin's edit is a draft triggers never get; compare, publish with a pre
   for (const figure of [
     "Traffic share",
     "Error rate",
-    "HttpAnswer latency p50",
-    "HttpAnswer latency p95",
+    "Reply latency p50",
+    "Reply latency p95",
     "Tokens",
     "Cost",
   ])

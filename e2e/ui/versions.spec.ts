@@ -124,14 +124,7 @@ test("an admin's edit is a draft triggers never get; compare, publish with a pre
   const figures = card.getByRole("table", { name: "Both versions since the rollout started" });
   await expect(figures.getByRole("columnheader", { name: "Version 3 (canary)" })).toBeVisible();
   await expect(figures.getByRole("columnheader", { name: "Version 2 (published)" })).toBeVisible();
-  for (const figure of [
-    "Traffic share",
-    "Error rate",
-    "Reply latency p50",
-    "Reply latency p95",
-    "Tokens",
-    "Cost",
-  ])
+  for (const figure of ["Traffic share", "Error rate", "Reply latency p50", "Reply latency p95", "Tokens", "Cost"])
     await expect(figures.getByRole("rowheader", { name: figure })).toBeVisible();
   await expect(figures.getByRole("row", { name: /Traffic share/ })).toContainText("30 %");
   await expect(figures.getByRole("row", { name: /Traffic share/ })).toContainText("70 %");

@@ -77,7 +77,6 @@ export interface AnswerDoc {
   stream?: string;
 }
 
-/** The OpenAPI prose of an operation: what the schemas and the contract's own facts do not say. */
 /** A JSON object of the OpenAPI document. */
 type Json = Record<string, unknown>;
 
@@ -90,6 +89,7 @@ export interface SchemaNamer {
   ref(name: string, schema: z.ZodType, description?: string): Json;
 }
 
+/** The OpenAPI prose of an operation: what the schemas and the contract's own facts do not say. */
 export interface OperationDoc {
   /** The OpenAPI path when it is not the route's own (tus's optional catch-all serves two). */
   path?: string;

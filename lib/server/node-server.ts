@@ -2,7 +2,7 @@
 // error envelope and with an X-Request-Id like every route's: a method a route does not serve
 // (405, with `Allow`), a method or path Next cannot take at all (405, 400), a request that took too
 // long (408), and requests Node refuses before any route sees them (oversized headers 431, headers
-// too slow 408, malformed 400).
+// too slow 408, malformed 400); and the lingering close after an answer sent before its body arrived.
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, type ErrorCode } from "../errors";
@@ -16,6 +16,20 @@ function envelope(code: ErrorCode, message: string, details?: Record<string, unk
   const requestId = newId("req");
   const err = new ApiError(code, message, details);
   return { requestId, status: err.status, body: JSON.stringify(errorBody(err, requestId)) };
+}
+
+/** The 405 envelope for `req.method` at `pathname`, with the methods its route serves (`Allow`). */
+function methodNotAllowed(req: http.IncomingMessage, table: readonly RouteEntry[], pathname: string) {
+  const route = matchRoute(table, pathname);
+  const allow = route ? allowedAt(route, pathname) : undefined;
+  const e = envelope(
+    "method_not_allowed",
+    allow
+      ? `${req.method} is not allowed here; this route serves ${allow.join(", ")}.`
+      : `${req.method} is not allowed here.`,
+    allow ? { allowed_methods: allow } : undefined,
+  );
+  return { e, allow };
 }
 
 function logLine(req: http.IncomingMessage, status: number, requestId: string, started: number) {
@@ -63,16 +77,7 @@ export function envelopeMethodNotAllowed(
   res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
     const status = typeof args[0] === "number" ? args[0] : res.statusCode;
     if (status === 405 && !res.headersSent && !res.hasHeader("content-type") && !headersArgNamesType(args.slice(1))) {
-      const pathname = (req.url ?? "/").split("?")[0]!;
-      const route = matchRoute(table, pathname);
-      const allow = route ? allowedAt(route, pathname) : undefined;
-      const e = envelope(
-        "method_not_allowed",
-        allow
-          ? `${req.method} is not allowed here; this route serves ${allow.join(", ")}.`
-          : `${req.method} is not allowed here.`,
-        allow ? { allowed_methods: allow } : undefined,
-      );
+      const { e, allow } = methodNotAllowed(req, table, (req.url ?? "/").split("?")[0]!);
       if (allow) res.setHeader("allow", allow.join(", "));
       res.setHeader("content-type", "application/json; charset=utf-8");
       res.setHeader("cache-control", "no-store");
@@ -146,15 +151,7 @@ export function refuseUnroutable(
 ): boolean {
   const pathname = (req.url ?? "/").split("?")[0]!;
   if (!NEXT_METHODS.has(req.method ?? "")) {
-    const route = matchRoute(table, pathname);
-    const allow = route ? allowedAt(route, pathname) : undefined;
-    const e = envelope(
-      "method_not_allowed",
-      allow
-        ? `${req.method} is not allowed here; this route serves ${allow.join(", ")}.`
-        : `${req.method} is not allowed here.`,
-      allow ? { allowed_methods: allow } : undefined,
-    );
+    const { e, allow } = methodNotAllowed(req, table, pathname);
     answer(req, res, e, allow ? { allow: allow.join(", ") } : {});
     return true;
   }
@@ -288,6 +285,9 @@ export const LINGER = { ms: 2_000, bytes: 16 * 1024 * 1024 };
  * and goes on reading and dropping the body until the client closes, for at most `LINGER`.
  */
 export function lingerOnEarlyAnswer(req: http.IncomingMessage, res: http.ServerResponse, limits = LINGER) {
+  // A request without a body (most: GET, polls) is complete once its headers are read.
+  const { "content-length": length, "transfer-encoding": chunked } = req.headers;
+  if (chunked === undefined && (length === undefined || length === "0")) return;
   res.once("prefinish", () => {
     // A connection kept alive is not closed: Node reads the rest of the body off it itself.
     const closing = (res as { _last?: boolean })._last === true || !res.shouldKeepAlive;

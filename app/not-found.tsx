@@ -9,7 +9,7 @@ import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { currentConsoleUser } from "@/lib/http/console";
-import { consoleMe } from "@/lib/http/console-pages";
+import { consoleMe } from "@/app/(console)/session";
 
 export const metadata: Metadata = { title: "Page not found" };
 

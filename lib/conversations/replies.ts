@@ -27,7 +27,7 @@ import {
 import { versionUsage, type AgentAtVersion } from "../serving";
 import { recordUsage } from "../usage/recorder";
 import { FairSlots } from "./fair-slots";
-import { storeReplyRow } from "./store";
+import { storeReplyRow, type ReplyRow } from "./store";
 import { notifyReplyDone } from "./waiters";
 import { processOnce } from "../process-state";
 
@@ -253,64 +253,66 @@ async function produce(task: ReplyTask, config: RuntimeConfig): Promise<ReplyOut
 async function store(task: ReplyTask, result: ReplyOutput | Failure): Promise<ReplyOutcome> {
   const completedAt = new Date();
   const processingTimeMs = Math.max(0, completedAt.getTime() - task.acceptedAt.getTime());
-  const ok = !("failed" in result);
-  const stored = await storeReplyRow(
-    ok
+  const common = { id: task.messageId, processingTimeMs, completedAt };
+  const row: ReplyRow =
+    "failed" in result
       ? {
-          id: task.messageId,
-          status: "completed",
-          content: result.content,
-          model: result.model,
-          tokens: {
-            prompt: result.token_usage.prompt_tokens,
-            completion: result.token_usage.completion_tokens,
-            total: result.token_usage.total_tokens,
-          },
-          cost: result.cost,
-          processingTimeMs,
-          completedAt,
-          error: null,
-        }
-      : {
-          id: task.messageId,
+          ...common,
           status: "error",
           content: "",
           model: null,
-          tokens: null,
+          token_usage: null,
           cost: 0,
-          processingTimeMs,
-          completedAt,
           error: { code: "message_processing_failed", message: result.failed, reason: result.reason },
-        },
-  );
-  if (!stored) return { status: "taken" };
+        }
+      : {
+          ...common,
+          status: "completed",
+          content: result.content,
+          model: result.model,
+          token_usage: result.token_usage,
+          cost: result.cost,
+          error: null,
+        };
+  if (!(await storeReplyRow(row))) return { status: "taken" };
   recordUsage({
     organizationId: task.agent.organizationId,
     agentId: task.agent.id,
     keyId: task.keyId,
     at: completedAt,
-    ...(ok
+    ...(row.token_usage
       ? {
           repliesCompleted: 1,
-          promptTokens: result.token_usage.prompt_tokens,
-          completionTokens: result.token_usage.completion_tokens,
-          cost: result.cost,
+          promptTokens: row.token_usage.prompt_tokens,
+          completionTokens: row.token_usage.completion_tokens,
+          cost: row.cost,
         }
       : { repliesFailed: 1 }),
     latencyMs: processingTimeMs,
     ...versionUsage(task.agent),
   });
-  return ok
-    ? {
-        status: "completed",
-        content: result.content,
-        model: result.model,
-        token_usage: result.token_usage,
-        cost: result.cost,
-        processingTimeMs,
-        completedAt,
-      }
-    : { status: "error", message: result.failed, reason: result.reason, completedAt };
+  return replyOutcome(row);
+}
+
+/** The one mapping of a stored reply (written here, or read back: lib/conversations/trigger.ts) to its outcome. */
+export function replyOutcome(row: ReplyRow): ReplyOutcome {
+  if (row.status === "error" || !row.token_usage) {
+    return {
+      status: "error",
+      message: row.error?.message ?? "",
+      reason: row.error?.reason ?? "upstream_error",
+      completedAt: row.completedAt,
+    };
+  }
+  return {
+    status: "completed",
+    content: row.content,
+    model: row.model,
+    token_usage: row.token_usage,
+    cost: row.cost,
+    processingTimeMs: row.processingTimeMs,
+    completedAt: row.completedAt,
+  };
 }
 
 /**

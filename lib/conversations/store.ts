@@ -8,6 +8,8 @@ import { nudgeDeliverer } from "../callbacks/service";
 import { database } from "../db";
 import { newId } from "../ids";
 import type { Message } from "../generated/prisma/client";
+import { usage, type TokenUsage } from "../runtime/types";
+import { tokenUsage } from "./records";
 
 /** timestamp(3) columns hold UTC wall time (as Prisma writes them): send ISO strings, cast in SQL. */
 const at = (d: Date) => d.toISOString();
@@ -167,11 +169,47 @@ export interface ReplyRow {
   status: "completed" | "error";
   content: string;
   model: string | null;
-  tokens: { prompt: number; completion: number; total: number } | null;
+  /** The runtime's count, as the API answers it; null for an error. */
+  token_usage: TokenUsage | null;
   cost: number;
   processingTimeMs: number;
   completedAt: Date;
   error: { code: "message_processing_failed"; message: string; reason?: "upstream_timeout" | "upstream_error" } | null;
+}
+
+/** The reply a message row holds: null while it is processing (or for a user message). */
+export function replyRowOf(m: Message): ReplyRow | null {
+  if (m.role !== "assistant" || m.status === "processing") return null;
+  const completedAt = m.completedAt ?? new Date();
+  if (m.status === "completed") {
+    return {
+      id: m.id,
+      status: "completed",
+      content: m.content,
+      model: m.model,
+      token_usage: tokenUsage(m) ?? usage(0, 0),
+      cost: m.cost,
+      processingTimeMs: m.processingTimeMs,
+      completedAt,
+      error: null,
+    };
+  }
+  const error = (m.error ?? null) as Partial<NonNullable<ReplyRow["error"]>> | null;
+  return {
+    id: m.id,
+    status: "error",
+    content: "",
+    model: null,
+    token_usage: null,
+    cost: 0,
+    processingTimeMs: m.processingTimeMs,
+    completedAt,
+    error: {
+      code: "message_processing_failed",
+      message: error?.message ?? "",
+      reason: error?.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_error",
+    },
+  };
 }
 
 /** Stores a reply if its message is still processing (with the session's counters); false otherwise. */
@@ -182,9 +220,9 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
     r.status,
     r.content,
     r.model,
-    r.tokens?.prompt ?? null,
-    r.tokens?.completion ?? null,
-    r.tokens?.total ?? null,
+    r.token_usage?.prompt_tokens ?? null,
+    r.token_usage?.completion_tokens ?? null,
+    r.token_usage?.total_tokens ?? null,
     r.cost,
     r.processingTimeMs,
     at(r.completedAt),

@@ -14,18 +14,10 @@ import { GENERIC_RUNTIME_ERROR } from "../runtime";
 import { agentAt, pinnedVersion, servingVersion, versionUsage, type AgentAtVersion } from "../serving";
 import { recordUsage } from "../usage/recorder";
 import { parseWith } from "../validate";
-import { tokenUsage } from "./records";
 import { ConversationTriggerBody } from "./schemas";
 import { assertConversational } from "./sessions";
-import { insertTrigger } from "./store";
-import {
-  assertReplyCapacity,
-  leaseMs,
-  startReply,
-  type FailureReason,
-  type ReplyOutcome,
-  type ReplyTask,
-} from "./replies";
+import { insertTrigger, replyRowOf } from "./store";
+import { assertReplyCapacity, leaseMs, replyOutcome, startReply, type ReplyOutcome, type ReplyTask } from "./replies";
 
 export interface ConversationTrigger {
   agent: Agent;
@@ -234,26 +226,8 @@ export async function awaitReply(task: ReplyTask, reply: Promise<ReplyOutcome>, 
 /** What another producer stored for a message (null while it is still processing). */
 async function storedOutcome(messageId: string): Promise<ReplyOutcome | null> {
   const db = await prisma();
-  const m = await db.message.findUniqueOrThrow({ where: { id: messageId } });
-  if (m.status === "processing") return null;
-  if (m.status !== "completed") {
-    const error = m.error as { reason?: FailureReason } | null;
-    return {
-      status: "error",
-      message: "",
-      reason: error?.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_error",
-      completedAt: m.completedAt ?? new Date(),
-    };
-  }
-  return {
-    status: "completed",
-    content: m.content,
-    model: m.model,
-    token_usage: tokenUsage(m) ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    cost: m.cost,
-    processingTimeMs: m.processingTimeMs,
-    completedAt: m.completedAt ?? new Date(),
-  };
+  const row = replyRowOf(await db.message.findUniqueOrThrow({ where: { id: messageId } }));
+  return row && replyOutcome(row);
 }
 
 /** The console's test console: a draft conversation (never in the public API), with the reply's cost and model. */

@@ -43,7 +43,7 @@ export function allowedMethods(exported: readonly string[]): string[] {
 /**
  * Routes whose methods depend on how many segments their optional catch-all holds: the tus route
  * creates uploads at its collection URL and reads, continues and deletes one at an upload's URL
- * (lib/http/tus.ts refuses the rest with the same `Allow`).
+ * (app/api/agents/[agent_id]/upload/tus/[[...path]]/tus.ts refuses the rest with the same `Allow`).
  */
 export const METHODS_BY_DEPTH: Record<string, Record<number, readonly string[]>> = {
   "/api/agents/[agent_id]/upload/tus/[[...path]]": { 0: ["POST"], 1: ["GET", "PATCH", "DELETE"] },

@@ -1,5 +1,5 @@
 // Resumable uploads: the tus 1.0 protocol (creation, creation-with-upload, termination,
-// expiration) at /api/agents/{agent_id}/upload/tus, as lib/http/tus.ts serves it.
+// expiration) at /api/agents/{agent_id}/upload/tus, as app/api/agents/[agent_id]/upload/tus/[[...path]]/tus.ts serves it.
 import type { AnswerDoc } from "../http/contract";
 import { header, pathParameter, type Json } from "./builder";
 import * as ex from "./examples";

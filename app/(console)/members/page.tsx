@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { AdminsOnly } from "@/components/console/forbidden";
-import { requireConsolePage } from "@/lib/http/console-pages";
+import { requireConsolePage } from "@/app/(console)/session";
 import { MembersView } from "./members-view";
 
 export const metadata: Metadata = { title: "Members" };

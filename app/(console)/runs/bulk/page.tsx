@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireConsolePage } from "@/lib/http/console-pages";
+import { requireConsolePage } from "@/app/(console)/session";
 import { BulkActionsView } from "./bulk-actions-view";
 
 export const metadata: Metadata = { title: "Bulk actions" };

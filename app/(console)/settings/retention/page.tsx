@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireConsolePage } from "@/lib/http/console-pages";
+import { requireConsolePage } from "@/app/(console)/session";
 import { RetentionView } from "./retention-view";
 
 export const metadata: Metadata = { title: "Retention" };

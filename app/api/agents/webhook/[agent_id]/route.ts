@@ -1,6 +1,6 @@
 // The trigger (docs/api.md, Trigger): one JSON object (1 MiB); the agent's kind decides between a message and a run.
 import { withAccessKey } from "@/lib/http/handler";
-import { conversationTrigger, runTrigger } from "@/lib/http/triggers";
+import { conversationTrigger, runTrigger } from "./triggers";
 import * as contract from "./contract";
 
 export const POST = withAccessKey(contract.POST, (c) =>

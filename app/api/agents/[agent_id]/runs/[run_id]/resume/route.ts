@@ -1,4 +1,4 @@
-import { controlRoute } from "@/lib/http/run-routes";
+import { controlRoute } from "../control";
 import * as contract from "./contract";
 
 export const POST = controlRoute("resume", contract.POST);

@@ -1,4 +1,4 @@
-// The tus routes: lib/http/tus.ts serves every method, one handler per contract (its own Access Key
+// The tus routes: ./tus.ts serves every method, one handler per contract (its own Access Key
 // or console-session check; OPTIONS is open, as the protocol wants). Its answers are the protocol's:
 // no body, or a short plain-text refusal, but for GET's file object.
 import * as ex from "@/lib/openapi/examples";

@@ -1,6 +1,6 @@
 // Resumable uploads (tus 1.0): no proxy or middleware may match this path, since Next buffers
-// bodies there (docs/decisions.md). lib/http/tus.ts says what happens; each method takes its contract.
-import { tusRoute } from "@/lib/http/tus";
+// bodies there (docs/decisions.md). ./tus.ts says what happens; each method takes its contract.
+import { tusRoute } from "./tus";
 import * as contract from "./contract";
 
 export const GET = tusRoute(contract.GET);

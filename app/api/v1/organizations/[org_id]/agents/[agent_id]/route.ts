@@ -1,6 +1,6 @@
 import { archiveAgent, getAgent } from "@/lib/agents/service";
 import { updateAgent } from "@/lib/agents/versions";
-import { agentWithEtag } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/app/api/v1/organizations/[org_id]/agents/[agent_id]/etag";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 

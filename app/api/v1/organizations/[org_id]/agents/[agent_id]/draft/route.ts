@@ -1,5 +1,5 @@
 import { discardDraft } from "@/lib/agents/versions";
-import { agentWithEtag } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/app/api/v1/organizations/[org_id]/agents/[agent_id]/etag";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 

@@ -1,5 +1,5 @@
 import { publishDraft } from "@/lib/agents/versions";
-import { publishReply } from "@/lib/http/agent-routes";
+import { publishReply } from "@/app/api/v1/organizations/[org_id]/agents/[agent_id]/etag";
 import { withMember } from "@/lib/http/member";
 import * as contract from "./contract";
 

@@ -1,4 +1,4 @@
-import { orgControlRoute } from "@/lib/http/run-routes";
+import { orgControlRoute } from "../control";
 import * as contract from "./contract";
 
 export const POST = orgControlRoute("retry", contract.POST);

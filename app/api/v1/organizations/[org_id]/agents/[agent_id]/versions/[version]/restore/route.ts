@@ -1,6 +1,6 @@
 import { restoreVersion } from "@/lib/agents/versions";
 import { withMember } from "@/lib/http/member";
-import { agentWithEtag } from "@/lib/http/agent-routes";
+import { agentWithEtag } from "@/app/api/v1/organizations/[org_id]/agents/[agent_id]/etag";
 import * as contract from "./contract";
 
 export const POST = withMember(contract.POST, async ({ organizationId, actor, params, body, req }) =>

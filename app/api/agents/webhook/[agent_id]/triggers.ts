@@ -1,14 +1,14 @@
 // The HTTP answers of the trigger routes: the services return plain data, these choose the status
 // and headers (200 or 202, Preference-Applied, Location).
-import type { AgentRow } from "../agents/service";
-import { converseStream } from "../conversations/stream";
-import { acceptMessage, converse } from "../conversations/trigger";
-import { isApiError } from "../errors";
-import { createRun, takeTriggerFields } from "../workflow/trigger";
-import type { KeyCtx } from "./handler";
-import { parsePrefer } from "./prefer";
-import { HttpAnswer } from "./respond";
-import { EventStreamAnswer, wantsEventStream } from "./sse";
+import type { AgentRow } from "@/lib/agents/service";
+import { converseStream } from "@/lib/conversations/stream";
+import { acceptMessage, converse } from "@/lib/conversations/trigger";
+import { isApiError } from "@/lib/errors";
+import { createRun, takeTriggerFields } from "@/lib/workflow/trigger";
+import type { KeyCtx } from "@/lib/http/handler";
+import { parsePrefer } from "@/lib/http/prefer";
+import { HttpAnswer } from "@/lib/http/respond";
+import { EventStreamAnswer, wantsEventStream } from "@/lib/http/sse";
 
 type TriggerCtx = KeyCtx<unknown, unknown, Record<string, unknown>>;
 

@@ -7,13 +7,13 @@
 import { Metadata, TUS_RESUMABLE } from "@tus/utils";
 import { MemoryLocker, Server } from "@tus/server";
 import type { Lock, Locker, RequestRelease } from "@tus/utils";
-import { agentForRequest, assertNotArchived, type AgentRow } from "../agents/service";
-import { requirePermission, verifyAccessKey } from "../auth/access-keys";
-import { bearerToken } from "../auth/secrets";
-import { database } from "../db";
-import { advisoryLock, type HeldLock } from "../db/advisory-lock";
-import { env } from "../env";
-import { ApiError, isApiError } from "../errors";
+import { agentForRequest, assertNotArchived, type AgentRow } from "@/lib/agents/service";
+import { requirePermission, verifyAccessKey } from "@/lib/auth/access-keys";
+import { bearerToken } from "@/lib/auth/secrets";
+import { database } from "@/lib/db";
+import { advisoryLock, type HeldLock } from "@/lib/db/advisory-lock";
+import { env } from "@/lib/env";
+import { ApiError, isApiError } from "@/lib/errors";
 import {
   discardUpload,
   finishUpload,
@@ -22,18 +22,18 @@ import {
   newUploadId,
   recordUpload,
   uploadedFile,
-} from "../files/resumable";
-import type { Upload } from "../generated/prisma/client";
-import { log } from "../log";
-import { trackUpload } from "../metrics";
-import { tusStore } from "../storage";
-import { currentConsoleUser, requireSameOrigin } from "./console";
-import { expectAuth, type RouteContract } from "./contract";
-import { wrapRoute, type AnswerExtras, type BaseCtx, type RouteHandler } from "./handler";
-import { limitAccessKey } from "./rate-limit";
-import { errorBody } from "./respond";
-import { allowedMethods, METHODS_BY_DEPTH } from "./routes";
-import { processSlot } from "../process-state";
+} from "@/lib/files/resumable";
+import type { Upload } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
+import { trackUpload } from "@/lib/metrics";
+import { tusStore } from "@/lib/storage";
+import { currentConsoleUser, requireSameOrigin } from "@/lib/http/console";
+import { expectAuth, type RouteContract } from "@/lib/http/contract";
+import { wrapRoute, type AnswerExtras, type BaseCtx, type RouteHandler } from "@/lib/http/handler";
+import { limitAccessKey } from "@/lib/http/rate-limit";
+import { errorBody } from "@/lib/http/respond";
+import { allowedMethods, METHODS_BY_DEPTH } from "@/lib/http/routes";
+import { processSlot } from "@/lib/process-state";
 
 const FILE_ID_HEADER = "Upload-File-Id";
 const TUS_PATTERN = "/api/agents/[agent_id]/upload/tus/[[...path]]";

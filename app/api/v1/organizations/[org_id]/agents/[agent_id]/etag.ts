@@ -2,8 +2,8 @@
 // version (the draft, else a rollout's new version, else the published one), which a draft write
 // names in If-Match.
 import type { z } from "zod";
-import type { AgentRecord } from "../agents/schemas";
-import { HttpAnswer } from "./respond";
+import type { AgentRecord } from "@/lib/agents/schemas";
+import { HttpAnswer } from "@/lib/http/respond";
 
 type AgentAnswer = z.output<typeof AgentRecord>;
 

@@ -1,7 +1,7 @@
 // Console pages check the session on the server, each for itself (layouts are not re-run on
 // every navigation): signed out, a page redirects to /login and comes back after sign-in.
 import { redirect } from "next/navigation";
-import { currentConsoleUser, type ConsoleUser } from "./console";
+import { currentConsoleUser, type ConsoleUser } from "@/lib/http/console";
 
 export async function requireConsolePage(path: string): Promise<ConsoleUser> {
   const user = await currentConsoleUser();

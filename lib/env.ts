@@ -410,6 +410,14 @@ export const EnvSchema = z.object({
     .min(1000)
     .default(60_000)
     .describe("How often the worker evaluates the alert rules (docs/api.md, Alerts); one process evaluates at a time."),
+  KEY_ROLL_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(30_000)
+    .describe(
+      "How often the worker writes down the revocation of rolled Access Keys past their grace (verification refuses them at the end of the grace already).",
+    ),
   UPLOAD_CLEANUP_INTERVAL_MS: z.coerce
     .number()
     .int()

@@ -97,10 +97,13 @@ export const queryTo = filterDate.transform((d) => (d.day ? new Date(d.at.getTim
 export const queryBoolean = z
   .enum(["true", "false"], { error: "must be true or false" })
   .transform((v) => v === "true");
-/** The filters every console list shares (docs/console.md, "List filters"); each list adds its own. */
-export const listFilterFields = () => ({
-  from: queryFrom.optional(),
-  to: queryTo.optional(),
+/**
+ * The filters every console list shares (docs/console.md, "List filters"); each list adds its own,
+ * and says in its own words what `from` and `to` bound.
+ */
+export const listFilterFields = (words: { from: string; to: string }) => ({
+  from: queryFrom.optional().meta({ description: words.from }),
+  to: queryTo.optional().meta({ description: words.to }),
 });
 /** An agent version filter (with `agent_id`): a version number. */
 export const queryVersion = z
@@ -118,6 +121,24 @@ export function assertVersionFilter(filter: { agent_id?: string; agent_version?:
 
 /** An end-user id filter (sessions' user, a run's `user_id` input). */
 export const queryUserId = z.string().min(1).max(256);
+
+// The ids of a path (`[org_id]`, `[agent_id]`), as every route that holds them describes them: opaque
+// text, so that a malformed one is simply not found (404), never a 400.
+
+/** An organization API route's path: `/api/v1/organizations/{org_id}/...`. */
+export const OrgParams = z.object({
+  org_id: z.string().meta({
+    description: "The organization (`org_...`); the token's user must be a member.",
+    example: "org_0VdXgk9Qm2N8pR4sT6uV1w",
+  }),
+});
+
+/** A public route's path: `/api/agents/{agent_id}/...`. */
+export const AgentParams = z.object({
+  agent_id: z.string().meta({ description: "The agent (`agt_...`).", example: "agt_0VdXgkF2a1B2c3D4e5F6g7" }),
+});
+/** An organization API route of one agent: `/api/v1/organizations/{org_id}/agents/{agent_id}/...`. */
+export const OrgAgentParams = OrgParams.extend(AgentParams.shape);
 
 /** The management API's lists (agents, Access Keys, secrets): a page of `limit` rows after `cursor`. */
 export const ManagementLimits = { default: 100, cap: 500 } as const;

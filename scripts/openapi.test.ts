@@ -10,7 +10,9 @@ import { ConversationTriggerBody } from "../lib/conversations/schemas";
 import { ERROR_STATUS } from "../lib/errors";
 import { routePattern } from "../lib/http/routes";
 import { buildOpenApiDocument, ERROR_DOCS } from "../lib/openapi/document";
-import { Components } from "../lib/openapi/builder";
+import { Components, pathParameters, queryParameters } from "../lib/openapi/builder";
+import { z } from "zod";
+import { OrgParams } from "../lib/validate";
 import { jsonSchemaOf, openApiPath } from "../lib/http/contract";
 import { schemaRef } from "../lib/openapi/answers";
 
@@ -196,6 +198,51 @@ describe("the OpenAPI document", () => {
     expect(schemas.MintKeyBody.properties.name.maxLength).toBeUndefined();
     expect([`  ${"n".repeat(200)}  `, "n", " n "].every((v) => name.test(v))).toBe(true);
     expect(["", "   ", "n".repeat(201)].some((v) => name.test(v))).toBe(false);
+  });
+
+  it("describes each path parameter by its field of the contract's params, in the path's order", () => {
+    let checked = 0;
+    for (const [p, item] of Object.entries(doc.paths)) {
+      const names = [...p.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+      for (const [method, op] of Object.entries(item) as [string, any][]) {
+        const path = (op.parameters ?? []).filter((x: any) => x.in === "path");
+        expect(
+          path.map((x: any) => x.name),
+          `${method} ${p}`,
+        ).toEqual(names);
+        for (const x of path) {
+          expect(x.required, `${method} ${p} ${x.name}`).toBe(true);
+          expect(x.description, `${method} ${p} ${x.name}`).toBeTruthy();
+          expect(x.example, `${method} ${p} ${x.name}`).toBeDefined();
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(150);
+    // One place says what `org_id` is: its field's `.meta()`.
+    const orgId = (doc.paths["/api/v1/organizations/{org_id}/agents"]!.get as any).parameters[0];
+    expect(orgId).toEqual({
+      name: "org_id",
+      in: "path",
+      required: true,
+      description: OrgParams.shape.org_id.meta()!.description,
+      schema: { type: "string" },
+      example: OrgParams.shape.org_id.meta()!.example,
+    });
+  });
+
+  it("refuses a path parameter its schema does not describe, and a query field without words", () => {
+    const id = z.string().meta({ description: "An id.", example: "x_1" });
+    expect(pathParameters("/a/{b}/c/{d}", z.object({ d: id, b: id })).map((x) => x.name)).toEqual(["b", "d"]);
+    expect(() => pathParameters("/a/{b}", undefined)).toThrow(/need a z.object/);
+    expect(() => pathParameters("/a/{b}", z.object({ c: id }))).toThrow(/the path's parameters are b/);
+    expect(() => pathParameters("/a/{b}", z.object({ b: z.string() }))).toThrow(/no description/);
+    expect(() => pathParameters("/a/{b}", z.object({ b: z.string().meta({ description: "B." }) }))).toThrow(
+      /no example/,
+    );
+    expect(() => queryParameters(z.object({ q: z.string().optional() }))).toThrow(
+      /query parameter q has no description/,
+    );
   });
 
   it("is the same document on every build", () => {

@@ -161,10 +161,12 @@ describe("route contracts", () => {
     expect(problems).toEqual([]);
   });
 
-  it("has no contract restate its query or its body in OpenAPI text: the document reads them from the schemas", () => {
+  it("has no contract restate its path, its query or its body in OpenAPI text: the document reads them from the schemas", () => {
     const restated = CONTRACTS.filter((c) => c.openapi).flatMap((c) => {
       const doc = c.openapi!(new Components());
       const out: string[] = [];
+      // A path parameter's description and example are its `params` field's `.meta()`.
+      if (doc.parameters?.some((p) => p.in === "path")) out.push(`${c.method} ${c.path}: path parameters written out`);
       if (doc.parameters?.some((p) => p.in === "query"))
         out.push(`${c.method} ${c.path}: query parameters written out`);
       // A body of its own only where the contract's schema cannot say it: none (a form, tus's bytes),
@@ -174,6 +176,19 @@ describe("route contracts", () => {
       return out;
     });
     expect(restated).toEqual([]);
+  });
+
+  it("gives every route whose path has segments a params schema of exactly those names", () => {
+    // z.object drops the keys it does not name: a segment left out would reach the handler undefined.
+    // A catch-all (tus's `[[...path]]`) is read by its handler; its OpenAPI path has `pathParams`.
+    const wrong = CONTRACTS.filter((c) => !c.path.includes("[...") && !c.path.includes("[[...")).flatMap((c) => {
+      const names = [...c.path.matchAll(/\[([a-z_]+)\]/g)].map((m) => m[1]!);
+      const fields = c.params instanceof z.ZodObject ? Object.keys(c.params.shape) : [];
+      return [...fields].sort().join() === [...names].sort().join()
+        ? []
+        : [`${c.method} ${c.path}: params ${fields.join(", ") || "none"}`];
+    });
+    expect(wrong).toEqual([]);
   });
 
   it("gives the server the hot and long routes the contracts name", async () => {

@@ -9,6 +9,10 @@ export async function createFreshPostgresDatabase(
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
+  // A commit does not wait for its WAL flush (about 1.3 ms of a 2.2 ms commit on CI's disk): only a
+  // crash of the PostgreSQL server itself could lose the last commits, and no test database lives
+  // through one (pg-restart's cluster is its own, with the defaults). Every connection to it gets this.
+  await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -47,7 +47,8 @@ export default async function setup(project: TestProject) {
     return { orgA, orgB, supportA: { user_id: support.id, user_token: token.token } };
   });
 
-  const server = await startServer(target, { SEED_DEMO: "false", KEY_CACHE_TTL_MS: "2000" });
+  // The key roll sweep every second (30 s by default): key-lifecycle waits for its audit row.
+  const server = await startServer(target, { SEED_DEMO: "false", KEY_CACHE_TTL_MS: "2000", KEY_ROLL_SWEEP_MS: "1000" });
   project.provide("api", { baseUrl: server.baseUrl, logFile: server.logFile, target, orgA, orgB, supportA });
 
   return async () => {

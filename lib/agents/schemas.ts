@@ -5,6 +5,7 @@ import {
   idString,
   managementPageQuery,
   ONE_LINE,
+  OrgAgentParams,
   responseId,
   responsePageFields,
   responseTimestamp,
@@ -65,7 +66,8 @@ export const ManagementAgentListQuery = z.object({
   include_archived: z
     .enum(["true", "false"], { error: 'must be "true" or "false"' })
     .optional()
-    .transform((v) => v === "true"),
+    .transform((v) => v === "true")
+    .meta({ description: "`true` lists archived agents too (`true` or `false`)." }),
   ...managementPageQuery(),
 });
 
@@ -111,10 +113,12 @@ export const versionParam = z
   .regex(/^[1-9]\d{0,8}$/, "must be a version number (an integer from 1)")
   .transform(Number);
 
-export const VersionParams = z.object({ agent_id: z.string(), version: versionParam });
+export const VersionParams = OrgAgentParams.extend({
+  version: versionParam.meta({ description: "The version number (1 or more).", example: "3" }),
+});
 
 export const VersionDiffQuery = z.object({
-  to: versionParam.meta({ description: "The version to compare with (the changes lead from `{version}` to it)." }),
+  to: versionParam.meta({ description: "The version to compare with: the changes lead from `{version}` to it." }),
 });
 
 export const VersionListQuery = z.object({ ...managementPageQuery() });

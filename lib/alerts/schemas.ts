@@ -1,6 +1,14 @@
 // Alert rules and their history (lib/alerts; docs/api.md, Alerts). Browser-safe.
 import { z } from "zod";
-import { ONE_LINE, queryCursor, queryLimit, responseId, responsePageFields, responseTimestamp } from "../validate";
+import {
+  ONE_LINE,
+  OrgParams,
+  queryCursor,
+  queryLimit,
+  responseId,
+  responsePageFields,
+  responseTimestamp,
+} from "../validate";
 
 /**
  * What a rule watches, and the unit of its threshold:
@@ -109,7 +117,9 @@ export const AlertRulePatch = z
   .superRefine(percentCap);
 export type AlertRulePatch = z.infer<typeof AlertRulePatch>;
 
-export const AlertRuleParams = z.object({ rule_id: z.string() });
+export const AlertRuleParams = OrgParams.extend({
+  rule_id: z.string().meta({ description: "The alert rule (`alr_...`).", example: "alr_0Rk3w2Zq8mN4pL7xYt2Bc9" }),
+});
 export type AlertRuleParams = z.infer<typeof AlertRuleParams>;
 
 export const AlertRuleRecord = z.strictObject({
@@ -173,7 +183,7 @@ export const AlertRuleListQuery = z.object({ limit: queryLimit(100, 500), cursor
 export const AlertEventListQuery = z.object({
   limit: queryLimit(50, 500),
   cursor: queryCursor,
-  rule_id: z.string().min(1).max(100).optional(),
+  rule_id: z.string().min(1).max(100).optional().meta({ description: "Only this rule's events (`alr_...`)." }),
 });
 export type AlertEventListQuery = z.infer<typeof AlertEventListQuery>;
 

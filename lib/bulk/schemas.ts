@@ -4,7 +4,7 @@
 // a selection here. Browser-safe: the console's dialogs read these types.
 import { z } from "zod";
 import { CONTROL_VALUES, OrgRunsQuery } from "../runs/schemas";
-import { queryCursor, queryLimit, responsePageFields, responseTimestamp } from "../validate";
+import { OrgParams, queryCursor, queryLimit, responsePageFields, responseTimestamp } from "../validate";
 
 export const BULK_RUN_ACTIONS = CONTROL_VALUES;
 export type BulkRunAction = (typeof BULK_RUN_ACTIONS)[number];
@@ -92,6 +92,10 @@ export const BulkActionPage = z.strictObject({
   ...responsePageFields(),
 });
 
-export const BulkActionParams = z.object({ bulk_action_id: z.string() });
+export const BulkActionParams = OrgParams.extend({
+  bulk_action_id: z
+    .string()
+    .meta({ description: "The bulk action (`bulk_...`).", example: "bulk_0Vk2Lm4Np6Qr8St1Uv3Wx5" }),
+});
 
 export const BulkActionListQuery = z.object({ limit: queryLimit(20, 100), cursor: queryCursor });

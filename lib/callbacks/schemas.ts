@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   idString,
   listFilterFields,
+  OrgParams,
   queryBoolean,
   queryLimit,
   responseId,
@@ -126,11 +127,17 @@ export type DeliveryList = z.infer<typeof DeliveryList>;
 
 /** The deliveries list filters (docs/console.md, "List filters"): also a saved view's. */
 export const DeliveryListFilters = z.object({
-  ...listFilterFields(),
-  status: DeliveryStatus.optional(),
-  agent_id: idString("agt", "agent").optional(),
-  /** true: failed deliveries (retries exhausted); false: the others. */
-  has_error: queryBoolean.optional(),
+  ...listFilterFields({
+    from: "Only deliveries created at or after this instant (RFC 3339, or a date).",
+    to: "Only deliveries created before this instant (RFC 3339, or a date: through its end, UTC).",
+  }),
+  status: DeliveryStatus.optional().meta({
+    description: "Only deliveries in this state: `pending`, `delivered` or `failed`.",
+  }),
+  agent_id: idString("agt", "agent").optional().meta({ description: "Only this agent's deliveries (`agt_...`)." }),
+  has_error: queryBoolean.optional().meta({
+    description: "`true`: only deliveries that gave up (`failed`); `false`: the others.",
+  }),
 });
 
 /** GET /api/v1/organizations/{org_id}/deliveries: the cursor is the last delivery's id. */
@@ -143,4 +150,6 @@ export const DeliveryListQuery = DeliveryListFilters.extend({
 });
 export type DeliveryListQuery = z.input<typeof DeliveryListQuery>;
 
-export const DeliveryParams = z.object({ delivery_id: z.string() });
+export const DeliveryParams = OrgParams.extend({
+  delivery_id: z.string().meta({ description: "The delivery (`dlv_...`).", example: "dlv_0VdXm5Qr7St8Uv9Wx0Yz1a" }),
+});

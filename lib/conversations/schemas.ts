@@ -3,10 +3,12 @@
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
+  AgentParams,
   fileIdString,
   idString,
   isStorableInstant,
   listFilterFields,
+  OrgParams,
   queryCursor,
   queryLimit,
   queryOffset,
@@ -54,8 +56,15 @@ export const MessageLimits = { default: 50, cap: 200 } as const;
 
 export const ListSessionsQuery = z.object({
   limit: queryLimit(SessionLimits.default, SessionLimits.cap),
-  status: z.string().min(1).max(64).optional(),
-  since: isoTimestamp.optional(),
+  status: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "Only sessions with this status (for example `active`)." }),
+  since: isoTimestamp.optional().meta({
+    description: "Only sessions with activity after this time (ISO 8601 date or date-time; without an offset, UTC).",
+  }),
   cursor: queryCursor,
 });
 
@@ -63,8 +72,8 @@ export const ListSessionsQuery = z.object({
 export const ListMessagesQuery = z
   .object({
     limit: queryLimit(MessageLimits.default, MessageLimits.cap),
-    offset: queryOffset,
-    role: z.enum(["user", "assistant"]).optional(),
+    offset: queryOffset.meta({ description: "Messages to skip (default 0)." }),
+    role: z.enum(["user", "assistant"]).optional().meta({ description: "Only `user` or only `assistant` messages." }),
     cursor: queryCursor,
   })
   .refine((q) => !q.cursor || q.offset === 0, {
@@ -73,20 +82,41 @@ export const ListMessagesQuery = z
   });
 
 // Ids in the path are opaque: a malformed one is simply not found (404), never a 400.
-export const SessionParams = z.object({ agent_id: z.string(), session_id: z.string() });
-export const MessageParams = SessionParams.extend({ message_id: z.string() });
+const SESSION_EXAMPLE = "sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c";
+export const SessionParams = AgentParams.extend({
+  session_id: z.string().meta({ description: "A session of this agent (`sess_...`).", example: SESSION_EXAMPLE }),
+});
+export const MessageParams = SessionParams.extend({
+  message_id: z
+    .string()
+    .meta({ description: "A message of this session (`msg_...`).", example: "msg_0VdXh1Lr2Jk3Lm4Np5Qr6s" }),
+});
+/** GET /api/v1/organizations/{org_id}/sessions/{session_id} (and its messages). */
+export const OrgSessionParams = OrgParams.extend({
+  session_id: z.string().meta({
+    description: "A session of any agent of the organization (`sess_...`).",
+    example: SESSION_EXAMPLE,
+  }),
+});
 
 /** Console: the organization's sessions (drafts of the test console included on request). */
 /** The console's sessions list filters (docs/console.md, "List filters"): also a saved view's. */
 export const OrgSessionsFilters = z.object({
-  ...listFilterFields(),
-  agent_id: idString("agt", "agent").optional(),
-  status: z.enum(["active", "closed"]).optional(),
-  user_id: queryUserId.optional(),
-  since: isoTimestamp.optional(),
-  environment: z.enum(["production", "draft", "all"]).default("all"),
-  /** With agent_id: the sessions that started with this version of it. */
-  agent_version: queryVersion.optional(),
+  ...listFilterFields({
+    from: "Only sessions active at or after this instant (their last message; RFC 3339, or a date).",
+    to: "Only sessions last active before this instant (RFC 3339, or a date: through its end, UTC).",
+  }),
+  agent_id: idString("agt", "agent").optional().meta({ description: "Only this agent's sessions (`agt_...`)." }),
+  status: z.enum(["active", "closed"]).optional().meta({ description: "`active` or `closed`." }),
+  user_id: queryUserId.optional().meta({ description: "Only this end user's sessions (the trigger's `user_id`)." }),
+  since: isoTimestamp.optional().meta({ description: "Only sessions with a message after this instant (RFC 3339)." }),
+  environment: z
+    .enum(["production", "draft", "all"])
+    .default("all")
+    .meta({ description: "`production` (triggers), `draft` (the test console) or `all` (the default)." }),
+  agent_version: queryVersion
+    .optional()
+    .meta({ description: "With `agent_id`: the sessions that started with this version of it." }),
 });
 
 export const OrgSessionsQuery = OrgSessionsFilters.extend({

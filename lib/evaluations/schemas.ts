@@ -4,6 +4,7 @@
 import { z } from "zod";
 import {
   idString,
+  OrgAgentParams,
   queryBoolean,
   queryCursor,
   queryLimit,
@@ -120,15 +121,27 @@ export const CreateEvaluationBody = z.strictObject({
 });
 export type CreateEvaluationBody = z.output<typeof CreateEvaluationBody>;
 
-export const EvaluationParams = z.object({ agent_id: z.string(), evaluation_id: z.string() });
-export const EvaluationCaseParams = EvaluationParams.extend({ case_id: z.string() });
+export const EvaluationParams = OrgAgentParams.extend({
+  evaluation_id: z
+    .string()
+    .meta({ description: "An evaluation of this agent (`eval_...`).", example: "eval_0VdXm5Qr7St8Uv9Wx0Yz1a" }),
+});
+export const EvaluationCaseParams = EvaluationParams.extend({
+  case_id: z
+    .string()
+    .meta({ description: "A case of this evaluation (`evc_...`).", example: "evc_0VdXm5Qr7St8Uv9Wx0Yz1b" }),
+});
 
 export const EvaluationListQuery = z.object({ limit: queryLimit(20, 100), cursor: queryCursor });
 export const EvaluationCasesQuery = z.object({
   limit: queryLimit(50, 200),
   cursor: queryCursor,
-  outcome: CaseOutcome.optional(),
-  changed: queryBoolean.optional(),
+  outcome: CaseOutcome.optional().meta({
+    description: "Only cases of this outcome: `passed`, `failed`, `errored` or `skipped`.",
+  }),
+  changed: queryBoolean.optional().meta({
+    description: "`true`: only cases whose candidate output differs from the baseline's; `false`: only the others.",
+  }),
 });
 
 export const VerdictBody = z.strictObject({

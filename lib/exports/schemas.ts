@@ -1,7 +1,15 @@
 // Exports (docs/api.md, Exports): the request body, its filters and redaction, and the export's
 // record, shared by the console and the management API. Browser-safe: no server imports.
 import { z } from "zod";
-import { inputInstant, queryCursor, queryLimit, responseId, responsePageFields, responseTimestamp } from "../validate";
+import {
+  inputInstant,
+  OrgParams,
+  queryCursor,
+  queryLimit,
+  responseId,
+  responsePageFields,
+  responseTimestamp,
+} from "../validate";
 
 export const EXPORT_KINDS = ["sessions", "runs", "deliveries", "audit", "user_timeline", "evaluation_cases"] as const;
 export const ExportKind = z.enum(EXPORT_KINDS);
@@ -52,8 +60,12 @@ export const CreateExportBody = z.strictObject({
 });
 export type CreateExportBody = z.input<typeof CreateExportBody>;
 
-export const ExportParams = z.object({ export_id: z.string() });
-export const ExportDownloadQuery = z.object({ token: z.string().min(1).max(1000) });
+export const ExportParams = OrgParams.extend({
+  export_id: z.string().meta({ description: "The export (`exp_...`).", example: "exp_0Rk3w2Zq8mN4pL7xYt2Bc9" }),
+});
+export const ExportDownloadQuery = z.object({
+  token: z.string().min(1).max(1000).meta({ description: "The signed token." }),
+});
 export const ExportListQuery = z.object({ limit: queryLimit(20, 100), cursor: queryCursor });
 
 export const ExportRecord = z.strictObject({

@@ -1,6 +1,14 @@
 // Response shapes of the upload routes (docs/api.md, Files), for the OpenAPI document.
 import { z } from "zod";
-import { fileIdString, listFilterFields, queryCursor, queryLimit, responsePageFields } from "../validate";
+import {
+  AgentParams,
+  fileIdString,
+  listFilterFields,
+  OrgAgentParams,
+  queryCursor,
+  queryLimit,
+  responsePageFields,
+} from "../validate";
 
 /** The answer of an upload (multipart, or a finished resumable upload's GET). */
 export const UploadedFile = z.strictObject({
@@ -25,10 +33,32 @@ export const AgentFilePage = z.strictObject({
 });
 
 /** The uploaded files list filters (docs/console.md, "List filters"): also a saved view's. */
-export const AgentFilesFilters = z.object({ ...listFilterFields() });
+export const AgentFilesFilters = z.object({
+  ...listFilterFields({
+    from: "Only files uploaded at or after this instant (RFC 3339, or a date).",
+    to: "Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC).",
+  }),
+});
 export const AgentFilesQuery = AgentFilesFilters.extend({ limit: queryLimit(20, 100), cursor: queryCursor });
 
-export const FileParams = z.object({ agent_id: z.string(), file_id: z.string() });
+export const FileParams = OrgAgentParams.extend({
+  file_id: z.string().meta({
+    description: "An uploaded file of this agent (`fi_...`).",
+    example: "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
+  }),
+});
+
+/**
+ * A resumable upload's URL, `/api/agents/{agent_id}/upload/tus/{upload_id}`, as the OpenAPI document
+ * names it: the route's optional catch-all segment is the upload's id.
+ */
+export const TusUploadParams = AgentParams.extend({
+  upload_id: z.string().meta({
+    description: "The upload (`upl_...`): the last segment of the `Location` the creation answered.",
+    example: "upl_0Vc3b1X2y3Z4a5B6c7D8e9",
+  }),
+});
+
 /** A short-lived signed link to download an uploaded file (GET /api/files/download). */
 export const FileLink = z.strictObject({
   file_id: z.string(),

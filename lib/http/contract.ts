@@ -93,14 +93,20 @@ export interface SchemaNamer {
 export interface OperationDoc {
   /** The OpenAPI path when it is not the route's own (tus's optional catch-all serves two). */
   path?: string;
+  /**
+   * With `path`: the schema of its parameters, as `params` is of the route's own (tus's catch-all
+   * segment is the upload's id). Their descriptions and examples are its fields' `.meta()`.
+   */
+  pathParams?: z.ZodObject;
   operationId: string;
   summary: string;
   description?: string;
   tag: string;
-  /** Path and header parameters. The query's come from the contract's `query` schema. */
+  /**
+   * Header parameters. The path's come from the contract's `params` schema and the query's from its
+   * `query` schema (each field's `.meta({ description, example })`).
+   */
   parameters?: Json[];
-  /** The description of each field of the contract's `query`, by name. */
-  queryDocs?: Record<string, string>;
   /** Examples of the contract's JSON `body` (its schema is the contract's), by name. */
   bodyExamples?: Record<string, { summary: string; value: unknown }>;
   /** A body the contract's `body` schema does not describe: a multipart form, tus's bytes, a union by agent kind. */
@@ -119,6 +125,7 @@ export interface RouteContract<P = unknown, Q = unknown, B = unknown, R extends 
   auth: AuthKind;
   /** The admin role is needed (member, console); support gets 403 forbidden. */
   admin?: boolean;
+  /** The path's segments (`[agent_id]`), a field each; the OpenAPI document describes each by its `.meta()`. */
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { managementPageQuery, responseId, responsePageFields, responseTimestamp } from "../validate";
+import { managementPageQuery, OrgParams, responseId, responsePageFields, responseTimestamp } from "../validate";
 
 export const PERMISSIONS = ["agents:invoke"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -88,6 +88,13 @@ export const AccessKeyList = z.strictObject({
 
 /** The management API's list: a page of keys, newest first (docs/api.md, Paging). */
 export const ManagementKeyListQuery = z.object(managementPageQuery());
+
+export const AccessKeyParams = OrgParams.extend({
+  key_id: z.string().meta({
+    description: "The Access Key's id (`key_...`), not the key itself.",
+    example: "key_0VdXj3Op5Qr6St7Uv8Wx9y",
+  }),
+});
 export const ManagementAccessKeyList = AccessKeyList.extend({ ...responsePageFields() });
 
 /** Rolling a key: how long the old key keeps working (0: revoked at once). */

@@ -116,34 +116,60 @@ export function inlineSchema(schema: z.ZodType): Json {
   return rest;
 }
 
+/** A parameter of a field's JSON Schema: its `.meta({ description, example })` go on the parameter. */
+function parameterOf(name: string, where: "query" | "path", required: boolean, prop: Json, schema?: Json): Json {
+  const { description, example, ...own } = prop;
+  if (typeof description !== "string" || !description)
+    throw new Error(`openapi: ${where} parameter ${name} has no description`);
+  return {
+    name,
+    in: where,
+    required,
+    description,
+    schema: schema ?? own,
+    ...(example !== undefined ? { example } : {}),
+  };
+}
+
 /**
  * The query parameters of a route, from the zod schema the route validates its query with. A
  * value that must be a string of digits (`limit`, `offset`) is an integer to a client. Each one's
- * description is the route's (`docs`), else its field's own (`.meta({ description })`).
+ * description (and example) is its field's own `.meta()`.
  */
-export function queryParameters(schema: z.ZodObject, docs: Record<string, string>): Json[] {
+export function queryParameters(schema: z.ZodObject): Json[] {
   const js = inlineSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
-  return Object.entries(js.properties ?? {}).map(([name, { description: own, ...prop }]) => {
-    let value: Json = prop;
+  return Object.entries(js.properties ?? {}).map(([name, prop]) => {
+    let integer: Json | undefined;
     if (prop.type === "string" && prop.pattern === "^\\d+$") {
       const fallback = (schema.shape[name] as z.ZodType).safeParse(undefined);
       const dflt = fallback.success && typeof fallback.data === "number" ? fallback.data : undefined;
-      value = { type: "integer", minimum: 0, ...(dflt !== undefined ? { default: dflt } : {}) };
+      integer = { type: "integer", minimum: 0, ...(dflt !== undefined ? { default: dflt } : {}) };
     }
-    const description = docs[name] ?? (own as string | undefined);
-    if (!description) throw new Error(`openapi: query parameter ${name} has no description`);
-    return { name, in: "query", required: (js.required ?? []).includes(name), description, schema: value };
+    return parameterOf(name, "query", (js.required ?? []).includes(name), prop, integer);
   });
 }
 
-export const pathParameter = (name: string, description: string, example: string): Json => ({
-  name,
-  in: "path",
-  required: true,
-  description,
-  schema: { type: "string" },
-  example,
-});
+/**
+ * The path parameters of an operation (`{name}` in its OpenAPI `path`), in the path's order, from
+ * the zod schema of its path (the contract's `params`): each field's description and example are
+ * its `.meta({ description, example })`, its schema what the field checks.
+ */
+export function pathParameters(path: string, schema: z.ZodType | undefined): Json[] {
+  const names = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+  if (!names.length && !schema) return [];
+  if (!(schema instanceof z.ZodObject)) throw new Error(`openapi: ${path}: its path parameters need a z.object`);
+  const js = inlineSchema(schema) as { properties?: Record<string, Json> };
+  const fields = Object.keys(js.properties ?? {});
+  if ([...fields].sort().join() !== [...names].sort().join())
+    throw new Error(
+      `openapi: ${path}: the path's parameters are ${names.join(", ")}; its schema's ${fields.join(", ")}`,
+    );
+  return names.map((name) => {
+    const parameter = parameterOf(name, "path", true, js.properties![name]!);
+    if (parameter.example === undefined) throw new Error(`openapi: ${path}: path parameter ${name} has no example`);
+    return parameter;
+  });
+}
 
 export const jsonContent = (schema: Json, examples?: Record<string, { summary: string; value: unknown }>) => ({
   "application/json": { schema, ...(examples ? { examples } : {}) },

@@ -14,6 +14,7 @@ import {
   errorResponse,
   header,
   jsonContent,
+  pathParameters,
   queryParameters,
   type ErrorDocs,
   type Json,
@@ -418,10 +419,23 @@ export interface OpenApiDocument {
 function requestErrors(contract: RouteContract): ErrorCode[] {
   const own = contract.errors ?? [];
   const wrapper: ErrorCode[] = [
-    ...(contract.params || contract.query || contract.body ? (["invalid_request"] as const) : []),
+    ...(checksPath(contract.params) || contract.query || contract.body ? (["invalid_request"] as const) : []),
     ...(contract.body ? (["invalid_json"] as const) : []),
   ];
   return [...own, ...wrapper.filter((code) => !own.includes(code))];
+}
+
+/**
+ * Whether a path schema can refuse what the router hands it: a field that checks more than being
+ * text (a version number, a secret's name). Most ids in a path are opaque: a malformed one is not
+ * found (404), not refused.
+ */
+function checksPath(params: z.ZodType | undefined): boolean {
+  if (!params) return false;
+  if (!(params instanceof z.ZodObject)) return true;
+  return Object.values(params.shape).some(
+    (field) => !(field instanceof z.ZodString) || (field._zod.def.checks?.length ?? 0) > 0,
+  );
 }
 
 /** The order of a path's operations in the document (the OpenAPI Path Item's own). */
@@ -435,10 +449,15 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
   namedParts(c);
   const ops = contracts.flatMap((contract): Operation[] => {
     if (!contract.openapi) return [];
-    const { path, responses, queryDocs, bodyExamples, parameters, requestBody, ...doc } = contract.openapi(c);
+    const { path, pathParams, responses, bodyExamples, parameters, requestBody, ...doc } = contract.openapi(c);
     const where = `${contract.method} ${contract.path}`;
-    // The query's parameters and the JSON body, from the contract's own schemas.
-    const query = contract.query instanceof z.ZodObject ? queryParameters(contract.query, queryDocs ?? {}) : [];
+    const opPath = path ?? openApiPath(contract.path);
+    if (pathParams && !path) throw new Error(`openapi: ${where}: pathParams without a path of its own`);
+    // The path's and the query's parameters and the JSON body, from the contract's own schemas.
+    if (parameters?.some((p) => p.in === "path"))
+      throw new Error(`openapi: ${where}: path parameters written out: they are the contract's params schema's`);
+    const pathParts = pathParameters(opPath, pathParams ?? contract.params);
+    const query = contract.query instanceof z.ZodObject ? queryParameters(contract.query) : [];
     if (query.length && parameters?.some((p) => p.in === "query"))
       throw new Error(`openapi: ${where}: query parameters written out beside the contract's query schema`);
     if (requestBody && bodyExamples) throw new Error(`openapi: ${where}: bodyExamples beside a requestBody of its own`);
@@ -447,7 +466,7 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
       (contract.body
         ? { required: !contract.bodyOptional, content: jsonContent(schemaRef(c, contract.body), bodyExamples) }
         : undefined);
-    const allParameters = [...(parameters ?? []), ...query];
+    const allParameters = [...pathParts, ...(parameters ?? []), ...query];
     return [
       {
         ...doc,
@@ -455,7 +474,7 @@ export function operations(contracts: readonly RouteContract[], c = new Componen
         ...(body ? { requestBody: body } : {}),
         responses: answerResponses(c, where, contract.responses, responses),
         method: contract.method.toLowerCase() as Operation["method"],
-        path: path ?? openApiPath(contract.path),
+        path: opPath,
         auth: contract.auth === "accessKey" || contract.auth === "member" ? contract.auth : "none",
         errors: requestErrors(contract),
       },

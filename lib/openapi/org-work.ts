@@ -1,23 +1,13 @@
 // Fragments of the organization API's operations on the work of every agent
-// (/api/v1/organizations/{org_id}/runs, reviews, bulk-actions and deliveries): their path parameters,
-// the tags they are listed under, and example answers (Redocly's lint checks each against its schema).
+// (/api/v1/organizations/{org_id}/runs, reviews, bulk-actions and deliveries): the tags they are
+// listed under, and example answers (Redocly's lint checks each against its schema).
 import type { ControlAction } from "../runs/state";
 import type { OperationDoc } from "../http/contract";
-import { pathParameter } from "./builder";
 import * as ex from "./examples";
-import { ORG_ID } from "./management";
 import { controlDoc } from "./parts";
 
-export const ORG_RUN_ID = pathParameter("run_id", "A run of any agent of the organization (`run_...`).", ex.ID.run);
-export const EXCEPTION_ID = pathParameter(
-  "exception_id",
-  "An item waiting for a person's decision (`exc_...`), as the review list names it.",
-  ex.ID.exception,
-);
 const BULK = "bulk_0Vk2Lm4Np6Qr8St1Uv3Wx5";
 const DELIVERY = "dlv_0VdXm5Qr7St8Uv9Wx0Yz1a";
-export const BULK_ACTION_ID = pathParameter("bulk_action_id", "The bulk action (`bulk_...`).", BULK);
-export const DELIVERY_ID = pathParameter("delivery_id", "The delivery (`dlv_...`).", DELIVERY);
 
 export const TAG = {
   runs: "Runs across agents",
@@ -55,7 +45,6 @@ export function orgControlDoc(action: ControlAction): OperationDoc {
       `Every member, on a run of any agent of the organization (\`404 run_not_found\` otherwise); the run's audit ` +
       `trail records the move as triggered by \`dashboard:<email>\`. ${doc.description ?? ""} Answers the run ` +
       "as `getOrganizationRun` does.",
-    parameters: [ORG_ID, ORG_RUN_ID],
     responses: {
       "200": {
         description: "The run after the move.",

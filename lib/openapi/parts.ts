@@ -1,5 +1,5 @@
-// Fragments the route contracts' OpenAPI prose shares: path parameters, header references, the
-// error lists every route of a kind can answer, and the answer shapes written the same way.
+// Fragments the route contracts' OpenAPI prose shares: header parameters and references, the error
+// lists every route of a kind can answer, and the answer shapes written the same way.
 import { z } from "zod";
 import { TokenUsage, MessageListItem, SessionListItem } from "../conversations/schemas";
 import { EchoRuntime, HttpRuntime, OpenAiRuntime, RuntimeConfig } from "../runtime/schema";
@@ -8,14 +8,9 @@ import type { ControlAction } from "../runs/state";
 import { JsonObject } from "../validate";
 import type { AnswerDoc, OperationDoc } from "../http/contract";
 import { Step, WorkflowDefinition } from "../workflow/schema";
-import { header, pathParameter, type Components, type Json } from "./builder";
+import { header, type Components, type Json } from "./builder";
 import * as ex from "./examples";
 
-export const AGENT_ID = pathParameter("agent_id", "The agent (`agt_...`).", ex.ID.agent);
-export const VERSION = {
-  ...pathParameter("version", "The version number (1 or more).", "3"),
-  schema: { type: "string", pattern: "^[1-9][0-9]{0,8}$" },
-};
 /** The optional precondition of a draft write (docs/api.md, Versions). */
 export const IF_MATCH = {
   name: "If-Match",
@@ -27,15 +22,6 @@ export const IF_MATCH = {
   schema: { type: "string" },
   example: '"v7"',
 };
-export const SESSION_ID = pathParameter("session_id", "A session of this agent (`sess_...`).", ex.ID.session);
-export const MESSAGE_ID = pathParameter("message_id", "A message of this session (`msg_...`).", ex.ID.reply);
-export const RUN_ID = pathParameter("run_id", "A run of this agent (`run_...`).", ex.ID.run);
-export const EVALUATION_ID = pathParameter(
-  "evaluation_id",
-  "An evaluation of this agent (`eval_...`).",
-  ex.evaluationRecord.evaluation_id,
-);
-export const CASE_ID = pathParameter("case_id", "A case of this evaluation (`evc_...`).", ex.evaluationCase.case_id);
 
 export const ref = (name: string) => ({ $ref: `#/components/${name}` });
 export const IDEMPOTENCY_KEY = ref("parameters/Idempotency-Key");
@@ -151,8 +137,6 @@ export function controlDoc(action: ControlAction): OperationDoc {
     description:
       `${CONTROL_TEXT[action].description} The body is empty. From any other state: ` +
       "`409 invalid_state_transition` with `details: {current_status, allowed_actions}`.",
-    parameters: [AGENT_ID, RUN_ID],
-    queryDocs: { triggered_by: "An attribution label recorded in the run's audit trail." },
     responses: {
       "200": {
         description: "The run after the move.",

@@ -1,14 +1,7 @@
 // Resumable uploads: the tus 1.0 protocol (creation, creation-with-upload, termination,
 // expiration) at /api/agents/{agent_id}/upload/tus, as app/api/agents/[agent_id]/upload/tus/[[...path]]/tus.ts serves it.
 import type { AnswerDoc } from "../http/contract";
-import { header, pathParameter, type Json } from "./builder";
-import * as ex from "./examples";
-
-export const UPLOAD_ID = pathParameter(
-  "upload_id",
-  "The upload (`upl_...`): the last segment of the `Location` the creation answered.",
-  ex.ID.upload,
-);
+import { header, type Json } from "./builder";
 
 export const h = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const p = (name: string) => ({ $ref: `#/components/parameters/${name}` });

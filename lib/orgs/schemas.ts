@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { listFilterFields, managementPageQuery, queryCursor, queryLimit, responsePageFields } from "../validate";
+import {
+  listFilterFields,
+  managementPageQuery,
+  OrgParams,
+  queryCursor,
+  queryLimit,
+  responsePageFields,
+} from "../validate";
 
 export const Role = z.enum(["admin", "support"]);
 export type Role = z.infer<typeof Role>;
@@ -11,6 +18,10 @@ export const InviteBody = z.strictObject({ email, role: Role });
 export type InviteBody = z.infer<typeof InviteBody>;
 
 export const InvitationsQuery = z.object({ limit: queryLimit(50, 100), cursor: queryCursor });
+
+export const InvitationParams = OrgParams.extend({
+  invitation_id: z.string().meta({ description: "The invitation (`inv_...`).", example: "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6" }),
+});
 
 /**
  * Accepting an invitation: the token of the link; signed out, also the password (and name) of the
@@ -26,10 +37,22 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 
 export const ChangeRoleBody = z.strictObject({ role: Role });
 
+export const MemberParams = OrgParams.extend({
+  user_id: z.string().meta({ description: "The member's user id (`usr_...`).", example: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4" }),
+});
+
 /** The audit log's filters (docs/console.md, "List filters"): also a saved view's. */
 export const AuditFilters = z.object({
-  ...listFilterFields(),
-  action: z.string().min(1).max(100).optional(),
+  ...listFilterFields({
+    from: "Only events at or after this instant (RFC 3339, or a date).",
+    to: "Only events before this instant (RFC 3339, or a date: through its end, UTC).",
+  }),
+  action: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: "One action (`member.role_changed`) or a group of them (`member.*`)." }),
 });
 
 export const AuditQuery = AuditFilters.extend({

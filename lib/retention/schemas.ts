@@ -31,7 +31,8 @@ export const RetentionQuery = z.object({
     .optional()
     .meta({
       description:
-        "Also answer `preview`: how many records the next sweep would delete with this retention (days; 0 deletes nothing).",
+        "A retention in days (0-3650, 0: forever) to preview: adds `preview`, what the next sweep would delete " +
+        "with it, each kind counted up to 10,001.",
     }),
 });
 export type RetentionQuery = z.infer<typeof RetentionQuery>;

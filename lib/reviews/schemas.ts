@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   idString,
   inputInstant,
+  OrgParams,
   queryCursor,
   queryLimit,
   responseId,
@@ -19,15 +20,23 @@ export const CLAIM_FILTERS = ["claimed", "unclaimed"] as const;
 const instant = inputInstant("must be a date and time (ISO 8601)");
 
 export const ReviewsQuery = z.object({
-  agent_id: z.string().min(1).max(100).optional(),
-  from: instant.optional().meta({ description: "Items waiting since this instant or later." }),
-  to: instant.optional().meta({ description: "Items waiting since before this instant." }),
-  claimed: z.enum(CLAIM_FILTERS).optional(),
+  agent_id: z.string().min(1).max(100).optional().meta({ description: "Only this agent's items (`agt_...`)." }),
+  from: instant.optional().meta({ description: "Only items waiting since this instant or later." }),
+  to: instant.optional().meta({ description: "Only items waiting since before this instant." }),
+  claimed: z
+    .enum(CLAIM_FILTERS)
+    .optional()
+    .meta({ description: "`claimed`: only items a member holds now; `unclaimed`: the others." }),
   limit: queryLimit(REVIEW_LIMIT_DEFAULT, 100),
   cursor: queryCursor,
 });
 
-export const ReviewParams = z.object({ exception_id: z.string().max(100) });
+export const ReviewParams = OrgParams.extend({
+  exception_id: z.string().max(100).meta({
+    description: "An item waiting for a person's decision (`exc_...`), as the review list names it.",
+    example: "exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
+  }),
+});
 
 /** A reason: required on reject in the console, 1..1000 characters. */
 export const Reason = z.string().trim().min(1).max(1000);

@@ -2,9 +2,11 @@
 import { z } from "zod";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
+  AgentParams,
   idString,
   JsonObject,
   listFilterFields,
+  OrgParams,
   queryBoolean,
   queryCursor,
   queryLimit,
@@ -16,7 +18,13 @@ import {
 } from "../validate";
 import { RUN_STATUSES } from "./statuses";
 
-export const RunParams = z.object({ agent_id: z.string(), run_id: z.string() });
+const RUN_EXAMPLE = "run_0VdXi2Mn4Pq5Rs6Tu7Vw8x";
+export const RunParams = AgentParams.extend({
+  run_id: z.string().meta({ description: "A run of this agent (`run_...`).", example: RUN_EXAMPLE }),
+});
+
+/** Values as the OpenAPI document lists them: `a`, `b`. */
+const listed = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(", ");
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
@@ -24,14 +32,25 @@ export const LIST_LIMIT_MAX = 100;
 /** Other query parameters are ignored (docs/workflows.md); status is checked by the service (invalid_status). */
 export const ListRunsQuery = z.object({
   limit: queryLimit(LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX),
-  status: z.string().optional(),
+  status: z
+    .string()
+    .optional()
+    .meta({ description: `Only runs in this state: one of ${listed(RUN_STATUSES)} (else \`400 invalid_status\`).` }),
   cursor: queryCursor,
 });
 
 /** The list of runs is a bare array: its next page's cursor is this response header (docs/api.md, Paging). */
 export const NEXT_CURSOR_HEADER = "Next-Cursor";
 
-export const ControlQuery = z.object({ triggered_by: z.string().trim().min(1).max(200).optional() });
+export const ControlQuery = z.object({
+  triggered_by: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "An attribution label recorded in the run's audit trail." }),
+});
 
 export const RESOLUTIONS = ["approved", "rejected", "modified"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -56,8 +75,7 @@ export const ResolveBody = z
 /** Which approvals the listing answers: the open ones (the default, as before) or those already decided. */
 export const ApprovalsQuery = z.object({
   status: z.enum(["open", "resolved"]).default("open").meta({
-    description:
-      "`open` (the default): items waiting for a person; `resolved`: the decided ones, with who, when and why.",
+    description: "`open` (the default): the items waiting for a person; `resolved`: the decided ones.",
   }),
 });
 
@@ -77,15 +95,18 @@ export type WorkflowTriggerBody = z.infer<typeof WorkflowTriggerBody>;
 /** Console: the organization's runs; status is checked by the service (invalid_status). */
 /** The console's runs list filters (docs/console.md, "List filters"): also a saved view's. */
 export const OrgRunsFilters = z.object({
-  ...listFilterFields(),
-  agent_id: idString("agt", "agent").optional(),
-  status: z.enum(RUN_STATUSES).optional(),
-  /** The run's `user_id` input. */
-  user_id: queryUserId.optional(),
-  /** true: failed runs; false: the others. */
-  has_error: queryBoolean.optional(),
-  /** With agent_id: the runs of this version of it. */
-  agent_version: queryVersion.optional(),
+  ...listFilterFields({
+    from: "Only runs created at or after this instant (RFC 3339, or a date).",
+    to: "Only runs created before this instant (RFC 3339, or a date: through its end, UTC).",
+  }),
+  agent_id: idString("agt", "agent").optional().meta({ description: "Only this agent's runs (`agt_...`)." }),
+  status: z
+    .enum(RUN_STATUSES)
+    .optional()
+    .meta({ description: `Only runs in this state: ${listed(RUN_STATUSES)}.` }),
+  user_id: queryUserId.optional().meta({ description: "Only runs whose `user_id` input is this value." }),
+  has_error: queryBoolean.optional().meta({ description: "`true`: only failed runs; `false`: the others." }),
+  agent_version: queryVersion.optional().meta({ description: "With `agent_id`: only the runs of this version of it." }),
 });
 
 export const OrgRunsQuery = OrgRunsFilters.extend({
@@ -93,13 +114,20 @@ export const OrgRunsQuery = OrgRunsFilters.extend({
   cursor: queryCursor,
 });
 
+export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
+
 export const RunItemsQuery = z.object({
-  status: z.string().optional(),
+  status: z
+    .string()
+    .optional()
+    .meta({ description: `Only items in this state: ${listed(ITEM_STATUS_VALUES)} (else \`400 invalid_status\`).` }),
   limit: queryLimit(50, 200),
   cursor: queryCursor,
 });
 
-export const OrgRunParams = z.object({ run_id: z.string() });
+export const OrgRunParams = OrgParams.extend({
+  run_id: z.string().meta({ description: "A run of any agent of the organization (`run_...`).", example: RUN_EXAMPLE }),
+});
 
 /** The test console's run: its inputs, and the version to try (the draft too: docs/console.md, Versions). */
 export const StartRunBody = z.strictObject({
@@ -220,7 +248,6 @@ export type ResolveResult = z.infer<typeof ResolveResult>;
 // Answers of the organization API's runs across agents (app/api/v1/organizations/[org_id]/runs), typed
 // for the console's calls too (components/console/use-api.ts).
 
-export const ITEM_STATUS_VALUES = ["pending", "completed", "failed", "needs_review", "skipped"] as const;
 export const CONTROL_VALUES = ["pause", "resume", "retry", "cancel"] as const;
 
 export const OrgRunListItem = RunListItem.extend({ agent_name: z.string(), created_at: responseTimestamp() });

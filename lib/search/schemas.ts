@@ -1,7 +1,7 @@
 // The console's search and the case timeline per end user (docs/console.md, Search; Case timeline):
 // what the routes take and answer. Browser-safe: the pages read these types too.
 import { z } from "zod";
-import { queryCursor, queryLimit, responsePageFields } from "../validate";
+import { OrgParams, queryCursor, queryLimit, responsePageFields } from "../validate";
 
 /** Longest search text (characters, after trimming): a longer one answers 400 search_query_too_long. */
 export const SEARCH_MAX_CHARS = 200;
@@ -39,7 +39,11 @@ export const SEARCH_KIND_LABELS: Record<SearchKind, string> = {
 };
 
 export const SearchQuery = z.object({
-  q: z.string().trim().min(1, { error: "type something to search for" }),
+  q: z
+    .string()
+    .trim()
+    .min(1, { error: "type something to search for" })
+    .meta({ description: "The text: an id, `field:value`, or words." }),
 });
 
 export const SearchHit = z.strictObject({
@@ -81,7 +85,13 @@ export const TIMELINE_KINDS = ["access_key", "session", "message", "run", "revie
 export const TimelineKind = z.enum(TIMELINE_KINDS);
 export type TimelineKind = z.infer<typeof TimelineKind>;
 
-export const TimelineParams = z.object({ user_id: z.string().min(1).max(255) });
+export const TimelineParams = OrgParams.extend({
+  user_id: z.string().min(1).max(255).meta({
+    description:
+      "An end user's id as the triggers named it (a session's `user_id`, or a run's `user_id` input): 1-255 characters.",
+    example: "cust_42",
+  }),
+});
 export const TimelineQuery = z.object({
   limit: queryLimit(50, 200),
   cursor: queryCursor,

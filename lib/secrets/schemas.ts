@@ -1,7 +1,7 @@
 // Organization secrets (docs/api.md "Organization secrets"): the one source of validation, types
 // and the OpenAPI document. A secret's value goes in and never comes out.
 import { z } from "zod";
-import { managementPageQuery, responseId, responsePageFields, responseTimestamp } from "../validate";
+import { managementPageQuery, OrgParams, responseId, responsePageFields, responseTimestamp } from "../validate";
 import { SECRET_NAME_RE, SECRET_NAME_RULE } from "./refs";
 
 /** Secrets an organization may hold. */
@@ -13,7 +13,12 @@ export const SecretName = z
   .regex(SECRET_NAME_RE, SECRET_NAME_RULE)
   .meta({ description: "The secret's name, as agents name it.", example: "openai-prod" });
 
-export const SecretParams = z.object({ name: SecretName });
+export const SecretParams = OrgParams.extend({
+  name: SecretName.meta({
+    description: "The secret's name: 1-64 letters, digits, `_`, `-` or `.`.",
+    example: "openai-prod",
+  }),
+});
 export type SecretParams = z.infer<typeof SecretParams>;
 
 /**

@@ -13,11 +13,11 @@ const optionalId = z.string().min(1).max(100).optional();
 
 export const UsageQuery = z
   .object({
-    from: instant.optional(),
-    to: instant.optional(),
-    group_by: z.enum(USAGE_GROUPS).default("hour"),
-    agent_id: optionalId,
-    key_id: optionalId,
+    from: instant.optional().meta({ description: "Start of the range (RFC 3339); default: a day before `to`." }),
+    to: instant.optional().meta({ description: "End of the range, exclusive (RFC 3339); default: now." }),
+    group_by: z.enum(USAGE_GROUPS).default("hour").meta({ description: "`hour` (default), `day`, `agent` or `key`." }),
+    agent_id: optionalId.meta({ description: "Only this agent's usage." }),
+    key_id: optionalId.meta({ description: "Only this Access Key's usage." }),
   })
   .superRefine((q, ctx) => {
     const to = q.to ? Date.parse(q.to) : Date.now();

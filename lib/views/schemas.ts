@@ -9,6 +9,7 @@ import { AuditFilters } from "../orgs/schemas";
 import { OrgRunsFilters } from "../runs/schemas";
 import {
   idString,
+  OrgParams,
   parseWith,
   queryCursor,
   queryLimit,
@@ -44,7 +45,7 @@ export function checkViewFilters(list: ViewList, filters: Record<string, string>
 }
 
 export const ViewsQuery = z.object({
-  list: ViewList,
+  list: ViewList.meta({ description: "The console list: `sessions`, `runs`, `deliveries`, `audit` or `files`." }),
   limit: queryLimit(100, 200),
   cursor: queryCursor,
 });
@@ -64,7 +65,9 @@ export const UpdateViewBody = z.strictObject({
 });
 export type UpdateViewBody = z.infer<typeof UpdateViewBody>;
 
-export const ViewParams = z.object({ view_id: z.string() });
+export const ViewParams = OrgParams.extend({
+  view_id: z.string().meta({ description: "The saved view (`view_...`).", example: "view_0Lm3Np6Qr9St2Uv5Wx8Yz1" }),
+});
 
 export const ViewRecord = z.strictObject({
   view_id: responseId("view"),

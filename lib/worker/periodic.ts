@@ -74,7 +74,7 @@ export const SWEEPS: Sweep[] = [
     // Rolled Access Keys past their grace are revoked (verification already refuses them at
     // revoke_at; this writes it down with an audit row by the system).
     what: "key roll sweep",
-    everyMs: () => 30_000,
+    everyMs: () => env().KEY_ROLL_SWEEP_MS,
     run: () => revokeRolledKeys(),
   },
   {

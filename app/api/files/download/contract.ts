@@ -3,7 +3,7 @@ import { binaryFile } from "@/lib/openapi/parts";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
 
-const DownloadQuery = z.object({ token: z.string().min(1) });
+const DownloadQuery = z.object({ token: z.string().min(1).meta({ description: "The signed token." }) });
 
 export const GET = route({
   method: "GET",
@@ -30,7 +30,6 @@ export const GET = route({
         schema: { type: "string" },
       },
     ],
-    queryDocs: { token: "The signed token." },
     responses: {
       "200": binaryFile("The file."),
       "206": binaryFile("The requested range.", {

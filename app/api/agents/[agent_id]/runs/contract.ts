@@ -1,14 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { header } from "@/lib/openapi/builder";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
+import { KEY_ERRORS } from "@/lib/openapi/parts";
 import { ListRunsQuery, NEXT_CURSOR_HEADER, RunList } from "@/lib/runs/schemas";
-import { RUN_STATUSES } from "@/lib/runs/state";
 import { route } from "@/lib/http/contract";
+import { AgentParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/agents/[agent_id]/runs",
   auth: "accessKey",
+  params: AgentParams,
   query: ListRunsQuery,
   responses: { 200: RunList },
   errors: [...KEY_ERRORS, "invalid_request", "invalid_status", "runtime_not_applicable"],
@@ -19,10 +20,6 @@ export const GET = route({
     description:
       "A bare JSON array of the agent's runs, newest first, without `output_files` and `events`. When more " +
       "runs follow, the `Next-Cursor` header carries the cursor of the next page (pass it as `cursor`).",
-    parameters: [AGENT_ID],
-    queryDocs: {
-      status: `Only runs in this state: one of ${RUN_STATUSES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
-    },
     responses: {
       "200": {
         description: "The runs.",

@@ -1,12 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
 import { UploadedFile } from "@/lib/files/schemas";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
+import { KEY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { AgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/agents/[agent_id]/upload",
   auth: "accessKey",
+  params: AgentParams,
   timeout: "long",
   responses: { 200: UploadedFile },
   errors: [
@@ -28,7 +30,6 @@ export const POST = route({
       "the wire but `UPLOAD_MAX_BYTES`, 50 GiB by default; up to 60 minutes). The answer's `file_id` is used " +
       'as `{"file_id": "fi_..."}` in a trigger body of the same agent. A failed or aborted upload leaves ' +
       "nothing behind. For unreliable links use the resumable (tus) endpoint.",
-    parameters: [AGENT_ID],
     requestBody: {
       required: true,
       content: {

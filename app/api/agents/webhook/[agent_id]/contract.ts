@@ -1,9 +1,9 @@
 import * as ex from "@/lib/openapi/examples";
 import { ConversationAccepted, ConversationReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
 import { header, jsonContent } from "@/lib/openapi/builder";
-import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, WorkflowInputs, ref } from "@/lib/openapi/parts";
+import { IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, WorkflowInputs, ref } from "@/lib/openapi/parts";
 import { RunAccepted } from "@/lib/runs/schemas";
-import { JsonObject } from "@/lib/validate";
+import { JsonObject, AgentParams } from "@/lib/validate";
 import { z } from "zod";
 import { ANSWER, route } from "@/lib/http/contract";
 
@@ -11,6 +11,7 @@ export const POST = route({
   method: "POST",
   path: "/api/agents/webhook/[agent_id]",
   auth: "accessKey",
+  params: AgentParams,
   body: JsonObject,
   idempotency: "trigger",
   hot: true,
@@ -49,7 +50,6 @@ export const POST = route({
         "`502 upstream_error` means the message ended in error: retry with backoff.",
     ].join("\n\n"),
     parameters: [
-      AGENT_ID,
       IDEMPOTENCY_KEY,
       {
         name: "Prefer",

@@ -1,12 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { AGENT_ID, IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/openapi/parts";
+import { IDEMPOTENCY_KEY, JSON_BODY_ERRORS, KEY_ERRORS, ref } from "@/lib/openapi/parts";
 import { WorkflowRunAccepted, WorkflowTriggerBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
+import { AgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/workflows/[agent_id]/trigger",
   auth: "accessKey",
+  params: AgentParams,
   body: WorkflowTriggerBody,
   idempotency: "workflow-trigger",
   responses: { 202: WorkflowRunAccepted },
@@ -28,7 +30,7 @@ export const POST = route({
       "The existing client SDK's trigger: the run's inputs are `payload` merged with `variables`. A body " +
       "without `payload` whose top-level keys are input names is refused (`400 invalid_request`) rather " +
       "than started without them.",
-    parameters: [AGENT_ID, IDEMPOTENCY_KEY],
+    parameters: [IDEMPOTENCY_KEY],
     bodyExamples: {
       trigger: { summary: "Inputs in payload", value: { payload: ex.workflowInputs, variables: {} } },
     },

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { header } from "@/lib/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, RUN_ID, WAIT } from "@/lib/openapi/parts";
+import { KEY_ERRORS, WAIT } from "@/lib/openapi/parts";
 import { RunParams, RunRecord } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -11,7 +11,8 @@ export const GET = route({
   params: RunParams,
   hot: true,
   responses: { 200: RunRecord },
-  errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found"],
+  // invalid_request: a path the database cannot hold (a NUL: assertStorable in lib/http/handler.ts).
+  errors: [...KEY_ERRORS, "runtime_not_applicable", "run_not_found", "invalid_request"],
   openapi: () => ({
     operationId: "getRun",
     summary: "Fetch a run",
@@ -19,7 +20,7 @@ export const GET = route({
     description:
       "The run with its output files (each with a signed URL valid for 15 minutes, fresh on every GET) and " +
       "its audit trail. `Prefer: wait=N` answers as soon as the run's status changes (long polling).",
-    parameters: [AGENT_ID, RUN_ID, WAIT],
+    parameters: [WAIT],
     responses: {
       "200": {
         description: "The run.",

@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { ManagementAccessKeyList, ManagementKeyListQuery, MintKeyBody, MintedAccessKey } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/access-keys",
   auth: "member",
+  params: OrgParams,
   body: MintKeyBody,
   admin: true,
   responses: { 201: MintedAccessKey },
@@ -20,7 +22,6 @@ export const POST = route({
       "Admin only. The answer carries the raw key in `key`, this once: the service keeps only its SHA-256 " +
       "hash. `permissions` defaults to `agents:invoke`; `rate_limit_per_minute` absent or `null` follows the " +
       "service default.",
-    parameters: [ORG_ID],
     bodyExamples: {
       key: { summary: "A key for billing", value: ex.mintKeyBody },
     },
@@ -37,6 +38,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys",
   auth: "member",
+  params: OrgParams,
   query: ManagementKeyListQuery,
   responses: { 200: ManagementAccessKeyList },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -47,7 +49,6 @@ export const GET = route({
     description:
       "Newest first, never the secrets; a page at a time: `next_cursor` (null on the last page) passed as " +
       "`cursor` answers the next page.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The keys.",

@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentList, AgentRecord, CreateAgentBody, ManagementAgentListQuery } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents",
   auth: "member",
+  params: OrgParams,
   body: CreateAgentBody,
   admin: true,
   responses: { 201: AgentRecord },
@@ -19,7 +21,6 @@ export const POST = route({
     description:
       "Admin only. A workflow agent needs `workflow` (docs/workflows.md); a conversational agent takes none. " +
       "JSONata syntax errors are reported with the step's path.",
-    parameters: [ORG_ID],
     bodyExamples: {
       conversational: { summary: "A conversational agent", value: ex.createConversationalAgent },
       openai: { summary: "An OpenAI agent whose key is an organization secret", value: ex.createOpenAiAgent },
@@ -35,6 +36,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents",
   auth: "member",
+  params: OrgParams,
   query: ManagementAgentListQuery,
   responses: { 200: AgentList },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -45,10 +47,6 @@ export const GET = route({
     description:
       "Newest first, a page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the " +
       "same `include_archived`, answers the next page.",
-    parameters: [ORG_ID],
-    queryDocs: {
-      include_archived: "`true` lists archived agents too (`true` or `false`).",
-    },
     responses: {
       "200": {
         description: "The agents.",

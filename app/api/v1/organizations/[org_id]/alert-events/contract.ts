@@ -1,11 +1,13 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { AlertEventList, AlertEventListQuery } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/alert-events",
   auth: "member",
+  params: OrgParams,
   query: AlertEventListQuery,
   responses: { 200: AlertEventList },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -18,10 +20,6 @@ export const GET = route({
       "(`delivery_id` of the signed event, `delivered_to`: the URL, and the `mailto:` address only when the " +
       "server sends email: without `SMTP_URL` no email was sent). Newest first, a " +
       "page at a time; `rule_id` keeps one rule's (a rule deleted since still has its rows).",
-    parameters: [ORG_ID],
-    queryDocs: {
-      rule_id: "Only this rule's events (`alr_...`).",
-    },
     responses: {
       "200": {
         description: "The events.",

@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { AlertRuleBody, AlertRuleList, AlertRuleListQuery, AlertRuleRecord } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/alert-rules",
   auth: "member",
+  params: OrgParams,
   body: AlertRuleBody,
   admin: true,
   responses: { 201: AlertRuleRecord },
@@ -21,7 +23,6 @@ export const POST = route({
       "(%), `latency_p95` (ms), `review_waiting` (minutes), `callbacks_failing` (deliveries), `key_expiring` " +
       "(days; fires when BELOW), `rate_limit` (%). `agent_id` must be an agent of the organization (else " +
       "`404 agent_not_found`); `url` is checked as a `callback_url`. At most 100 rules per organization.",
-    parameters: [ORG_ID],
     bodyExamples: {
       rule: {
         summary: "Errors of an agent over 10 %",
@@ -46,6 +47,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/alert-rules",
   auth: "member",
+  params: OrgParams,
   admin: true,
   query: AlertRuleListQuery,
   responses: { 200: AlertRuleList },
@@ -57,7 +59,6 @@ export const GET = route({
     description:
       "Admin only. Oldest first, each with its state (`firing`, `fired_at`, `resolved_at`, `last_value`); a page " +
       "at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The rules.",

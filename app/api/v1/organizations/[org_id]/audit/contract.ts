@@ -1,11 +1,13 @@
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { AuditPage, AuditQuery } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/audit",
   auth: "member",
+  params: OrgParams,
   admin: true,
   query: AuditQuery,
   responses: { 200: AuditPage },
@@ -19,12 +21,6 @@ export const GET = route({
       "`system`), the action, its target and the action's details. The console's filters: `action` " +
       "(one action, or a group with `group.*`), `from` and `to`. A page at a time: `next_cursor` (null on " +
       "the last page) passed as `cursor`, with the same filters, answers the next page.",
-    parameters: [ORG_ID],
-    queryDocs: {
-      from: "Only events at or after this instant (RFC 3339, or a date).",
-      to: "Only events before this instant (RFC 3339, or a date: through its end, UTC).",
-      action: "One action (`member.role_changed`) or a group of them (`member.*`).",
-    },
     responses: {
       "200": {
         description: "The events.",

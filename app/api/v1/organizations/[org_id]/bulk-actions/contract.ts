@@ -1,13 +1,15 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { TAG, bulkActionRecord } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { BulkActionListQuery, BulkActionPage, BulkActionRecord, StartBulkActionBody } from "@/lib/bulk/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/bulk-actions",
   auth: "member",
+  params: OrgParams,
   query: BulkActionListQuery,
   responses: { 200: BulkActionPage },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -18,7 +20,6 @@ export const GET = route({
     description:
       "Every member. The organization's bulk actions, newest first, with their progress. A page at a time: " +
       "`next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The bulk actions.",
@@ -37,6 +38,7 @@ export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/bulk-actions",
   auth: "member",
+  params: OrgParams,
   body: StartBulkActionBody,
   responses: { 202: BulkActionRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "invalid_status", "selection_changed"],
@@ -50,7 +52,6 @@ export const POST = route({
       "or the runs list's `filter` (its query without paging). With `expected_count`, the `allowed` count of the " +
       "preview the person confirmed, a selection that now counts otherwise is `409 selection_changed`. It runs " +
       "in the background: read it back with `getBulkAction`. Written to the audit log.",
-    parameters: [ORG_ID],
     bodyExamples: {
       cancel: {
         summary: "Cancel the paused runs of an agent",

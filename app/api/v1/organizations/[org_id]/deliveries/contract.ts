@@ -1,12 +1,14 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { TAG, deliverySummary } from "@/lib/openapi/org-work";
 import { DeliveryList, DeliveryListQuery } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/deliveries",
   auth: "member",
+  params: OrgParams,
   query: DeliveryListQuery,
   responses: { 200: DeliveryList },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -18,14 +20,6 @@ export const GET = route({
       "Every member. The completion callbacks and alert events the service sent or is sending, newest first, " +
       "with the console's filters (docs/console.md, List filters). A page at a time: `next_cursor` (null on the " +
       "last page) passed as `cursor`, with the same filters, answers the next page.",
-    parameters: [ORG_ID],
-    queryDocs: {
-      from: "Only deliveries created at or after this instant (RFC 3339, or a date).",
-      to: "Only deliveries created before this instant (RFC 3339, or a date: through its end, UTC).",
-      status: "Only deliveries in this state: `pending`, `delivered` or `failed`.",
-      agent_id: "Only this agent's deliveries (`agt_...`).",
-      has_error: "`true`: only deliveries that gave up (`failed`); `false`: the others.",
-    },
     responses: {
       "200": {
         description: "The deliveries.",

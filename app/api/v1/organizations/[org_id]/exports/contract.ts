@@ -1,12 +1,14 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { CreateExportBody, ExportList, ExportListQuery, ExportRecord } from "@/lib/exports/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/exports",
   auth: "member",
+  params: OrgParams,
   body: CreateExportBody,
   responses: { 201: ExportRecord },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden"],
@@ -21,7 +23,6 @@ export const POST = route({
       "(Luhn-checked) and named fields (at any depth of metadata, inputs and item data) by a marker " +
       "(`[redacted:email]`, ...); `rules_applied` says which rules the export applies. Poll the export until " +
       "`status` is `succeeded`, then fetch `download_url` (valid 15 minutes, fresh on every read).",
-    parameters: [ORG_ID],
     bodyExamples: {
       runs: {
         summary: "Failed runs, emails redacted",
@@ -36,6 +37,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/exports",
   auth: "member",
+  params: OrgParams,
   query: ExportListQuery,
   responses: { 200: ExportList },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -44,7 +46,6 @@ export const GET = route({
     summary: "List exports",
     tag: "Exports",
     description: "Newest first, a page at a time (`next_cursor`). Support members do not see audit exports.",
-    parameters: [ORG_ID],
     responses: { "200": { description: "The exports." } },
   }),
 });

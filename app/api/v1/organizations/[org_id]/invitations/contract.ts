@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { CreatedInvitation, InvitationPage, InvitationsQuery, InviteBody } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/invitations",
   auth: "member",
+  params: OrgParams,
   admin: true,
   query: InvitationsQuery,
   responses: { 200: InvitationPage },
@@ -19,7 +21,6 @@ export const GET = route({
     description:
       "Admin only. Invitations not yet accepted, revoked or expired, newest first, never their links; a page " +
       "at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The pending invitations.",
@@ -38,6 +39,7 @@ export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/invitations",
   auth: "member",
+  params: OrgParams,
   admin: true,
   body: InviteBody,
   responses: { 201: CreatedInvitation },
@@ -52,7 +54,6 @@ export const POST = route({
       "with that email or creating an account; nobody becomes a member without accepting. A pending " +
       "invitation of the same email is replaced (its link stops working); an email already a member here " +
       "is `409 conflict`.",
-    parameters: [ORG_ID],
     bodyExamples: {
       support: { summary: "A support member", value: { email: "grace@example.com", role: "support" } },
     },

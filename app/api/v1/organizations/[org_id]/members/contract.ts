@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { MemberList, MembersQuery } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 // Members are listed here; people join through invitations (../invitations), never by being added.
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/members",
   auth: "member",
+  params: OrgParams,
   admin: true,
   query: MembersQuery,
   responses: { 200: MemberList },
@@ -20,7 +22,6 @@ export const GET = route({
       "Admin only. The organization's members with their roles, longest-standing first; a page at a time: " +
       "`next_cursor` (null on the last page) passed as `cursor` answers the next page. People join by " +
       "invitation only (`createInvitation`).",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The members.",

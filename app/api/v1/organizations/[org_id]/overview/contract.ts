@@ -1,12 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { Overview } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/overview",
   auth: "member",
+  params: OrgParams,
   responses: { 200: Overview },
   errors: [...USER_ERRORS],
   openapi: () => ({
@@ -17,7 +19,6 @@ export const GET = route({
       "Every member. The console's home page: how many agents, live Access Keys and sessions today, runs by " +
       "status; the runs with items waiting for review; the latest failed runs and replies; live keys that " +
       "expire within 7 days, soonest first.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The overview.",

@@ -1,7 +1,8 @@
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { RetentionQuery, RetentionSetting, SetRetentionBody } from "@/lib/retention/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 const setting = {
   retention_days: 90,
@@ -21,6 +22,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/retention",
   auth: "member",
+  params: OrgParams,
   query: RetentionQuery,
   responses: { 200: RetentionSetting },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -32,12 +34,6 @@ export const GET = route({
       "Every member (the console shows support the setting read-only). How long the organization's history (sessions, runs, uploads, callback deliveries, audit " +
       "rows) is kept, where the setting comes from, and the oldest record kept of each kind. With " +
       "`preview_days`, also how many records the worker's next sweep would delete with that retention.",
-    parameters: [ORG_ID],
-    queryDocs: {
-      preview_days:
-        "A retention in days (0-3650, 0: forever) to preview: adds `preview`, what the next sweep would delete " +
-        "with it, each kind counted up to 10,001.",
-    },
     responses: {
       "200": {
         description: "The retention.",
@@ -64,6 +60,7 @@ export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/retention",
   auth: "member",
+  params: OrgParams,
   body: SetRetentionBody,
   admin: true,
   responses: { 200: RetentionSetting },
@@ -76,7 +73,6 @@ export const PATCH = route({
       "Admin only. `retention_days`: 1 to 3650 days, `0` keeps forever, `null` follows the server default " +
       "(`RETENTION_DAYS`). The worker's next sweep (every 10 minutes) deletes what is older, in small batches, " +
       "with its stored files; a change is written to the audit log (`retention.updated`, before and after).",
-    parameters: [ORG_ID],
     bodyExamples: {
       days: { summary: "Keep 90 days", value: { retention_days: 90 } },
       default: { summary: "Follow the server default", value: { retention_days: null } },

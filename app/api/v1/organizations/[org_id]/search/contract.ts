@@ -1,12 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { SEARCH_GROUP_SIZE, SEARCH_MAX_CHARS, SearchQuery, SearchResult } from "@/lib/search/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/search",
   auth: "member",
+  params: OrgParams,
   query: SearchQuery,
   responses: { 200: SearchResult },
   errors: [...USER_ERRORS, "invalid_request", "search_query_too_long", "invalid_search_field", "search_too_broad"],
@@ -21,8 +23,6 @@ export const GET = route({
       `timeline (\`user\`). Hits come grouped by kind, newest first, at most ${SEARCH_GROUP_SIZE} each (\`more\`: ` +
       `there are others), each with its console page (\`href\`). Longer than ${SEARCH_MAX_CHARS} characters: ` +
       "`400 search_query_too_long`; a search that takes longer than its time bound: `422 search_too_broad`.",
-    parameters: [ORG_ID],
-    queryDocs: { q: "The text: an id, `field:value`, or words." },
     responses: {
       "200": {
         description: "What matched.",

@@ -1,7 +1,8 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { UsageQuery, UsageReport, USAGE_MAX_DAYS } from "@/lib/usage/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 const figures = {
   triggers: 1200,
@@ -29,6 +30,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/usage",
   auth: "member",
+  params: OrgParams,
   query: UsageQuery,
   responses: { 200: UsageReport },
   errors: [...USER_ERRORS, "invalid_request"],
@@ -46,14 +48,6 @@ export const GET = route({
       "truth). `group_by=hour` and `day` answer every hour or day of the range, zeros included; `agent` and " +
       "`key` answer the agents and keys with usage (`key` '' is work without a key: the console, recovered " +
       "replies, run ends).",
-    parameters: [ORG_ID],
-    queryDocs: {
-      from: "Start of the range (RFC 3339); default: a day before `to`.",
-      to: "End of the range, exclusive (RFC 3339); default: now.",
-      group_by: "`hour` (default), `day`, `agent` or `key`.",
-      agent_id: "Only this agent's usage.",
-      key_id: "Only this Access Key's usage.",
-    },
     responses: {
       "200": {
         description: "The figures: totals and one entry per group.",

@@ -1,11 +1,13 @@
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import { RotatedSecret, SigningSecretInfo } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/webhook-secret",
   auth: "member",
+  params: OrgParams,
   responses: { 200: SigningSecretInfo },
   errors: [...USER_ERRORS],
   openapi: () => ({
@@ -15,7 +17,6 @@ export const GET = route({
     description:
       "Every member. Whether the organization has a signing secret for its completion callbacks and alert " +
       "events (Standard Webhooks), when it was made and its last 4 characters; never the secret itself.",
-    parameters: [ORG_ID],
     responses: {
       "200": {
         description: "The secret's state.",
@@ -35,6 +36,7 @@ export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/webhook-secret",
   auth: "member",
+  params: OrgParams,
   responses: { 201: RotatedSecret },
   errors: [...ADMIN_ERRORS],
   admin: true,
@@ -45,7 +47,6 @@ export const POST = route({
     description:
       "Admin only. Makes a new signing secret and answers it, this once; deliveries from now on are signed " +
       "with it (the previous one stops at once). Written to the audit log.",
-    parameters: [ORG_ID],
     responses: {
       "201": {
         description: "The new secret.",

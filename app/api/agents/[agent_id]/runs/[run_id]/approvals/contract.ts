@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { AGENT_ID, KEY_ERRORS, RUN_ID } from "@/lib/openapi/parts";
+import { KEY_ERRORS } from "@/lib/openapi/parts";
 import { ApprovalList, ApprovalsQuery, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -19,10 +19,6 @@ export const GET = route({
       "Items waiting for a person: a `review` step matched, or a step failed unexpectedly. Each blocks the " +
       "run in `needs_review` until it is resolved. With `status=resolved`, the decided ones instead, each with " +
       "`resolution`, `resolved_by`, `resolved_at` and `reason`.",
-    parameters: [AGENT_ID, RUN_ID],
-    queryDocs: {
-      status: "`open` (the default): the items waiting for a person; `resolved`: the decided ones.",
-    },
     responses: {
       "200": {
         description: "The open approvals.",

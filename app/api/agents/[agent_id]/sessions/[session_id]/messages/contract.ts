@@ -1,6 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { ListMessagesQuery, MessageLimits, MessageList, SessionParams } from "@/lib/conversations/schemas";
-import { AGENT_ID, KEY_ERRORS, SESSION_ID } from "@/lib/openapi/parts";
+import { KEY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -18,11 +18,6 @@ export const GET = route({
     description:
       "The session's user and assistant messages, oldest first. `next_cursor` (null on the last page) passed " +
       "as `cursor` answers the next page; `offset` must then be absent or 0.",
-    parameters: [AGENT_ID, SESSION_ID],
-    queryDocs: {
-      offset: "Messages to skip (default 0).",
-      role: "Only `user` or only `assistant` messages.",
-    },
     responses: {
       "200": {
         description: "The messages.",

@@ -2,11 +2,12 @@
 // or console-session check; OPTIONS is open, as the protocol wants). Its answers are the protocol's:
 // no body, or a short plain-text refusal, but for GET's file object.
 import * as ex from "@/lib/openapi/examples";
-import { UploadedFile } from "@/lib/files/schemas";
+import { TusUploadParams, UploadedFile } from "@/lib/files/schemas";
 import { header } from "@/lib/openapi/builder";
-import { AGENT_ID, KEY_ERRORS } from "@/lib/openapi/parts";
-import { UPLOAD_ID, chunk, h, p, plain } from "@/lib/openapi/tus";
+import { KEY_ERRORS } from "@/lib/openapi/parts";
+import { chunk, h, p, plain } from "@/lib/openapi/tus";
 import { ANSWER, route } from "@/lib/http/contract";
+import { AgentParams } from "@/lib/validate";
 
 /** Every method: one route file, and uploads are allowed UPLOAD_TIMEOUT_MS. */
 const TUS = { path: "/api/agents/[agent_id]/upload/tus/[[...path]]", timeout: "long" } as const;
@@ -23,11 +24,11 @@ export const OPTIONS = route({
   errors: [],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
+    pathParams: AgentParams,
     operationId: "tusOptions",
     summary: "Discover the tus server",
     tag: TAG,
     description: "No key needed: the protocol's capabilities.",
-    parameters: [AGENT_ID],
     responses: {
       "204": {
         description: "The capabilities.",
@@ -49,6 +50,7 @@ export const POST = route({
   errors: [...KEY_ERRORS, "empty_file", "agent_archived"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus",
+    pathParams: AgentParams,
     operationId: "tusCreate",
     summary: "Create a resumable upload",
     tag: TAG,
@@ -57,7 +59,7 @@ export const POST = route({
       "application/offset+octet-stream`, creation-with-upload) its bytes are stored at once. `Location` " +
       "(relative) is the upload's URL: keep it to resume. An unfinished upload expires after " +
       "`UPLOAD_EXPIRY_HOURS` (24 by default).",
-    parameters: [AGENT_ID, p("Tus-Resumable"), p("Upload-Length"), p("Upload-Metadata")],
+    parameters: [p("Tus-Resumable"), p("Upload-Length"), p("Upload-Metadata")],
     requestBody: { ...chunk, required: false },
     responses: {
       "201": {
@@ -85,11 +87,12 @@ export const HEAD = route({
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
+    pathParams: TusUploadParams,
     operationId: "tusHead",
     summary: "Ask how much of an upload is stored",
     tag: TAG,
     description: "After a failure, continue from `Upload-Offset`. Once finished, `Upload-File-Id` names the file.",
-    parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable")],
+    parameters: [p("Tus-Resumable")],
     responses: {
       "200": {
         description: "The upload's state (no body).",
@@ -115,6 +118,7 @@ export const PATCH = route({
   errors: [...KEY_ERRORS, "upload_not_found", "agent_archived", "unsupported_media_type"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
+    pathParams: TusUploadParams,
     operationId: "tusPatch",
     summary: "Send the next bytes",
     tag: TAG,
@@ -122,7 +126,7 @@ export const PATCH = route({
       "The bytes from `Upload-Offset` on, any chunk size, with `Content-Type: application/offset+octet-stream` " +
       "(without it, or with another type: `415 unsupported_media_type`, as tus 1.0 says). The PATCH that stores " +
       "the last byte answers `Upload-File-Id`. PATCH requests do not count against the key's rate limit.",
-    parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable"), p("Upload-Offset")],
+    parameters: [p("Tus-Resumable"), p("Upload-Offset")],
     requestBody: chunk,
     responses: {
       "204": {
@@ -150,12 +154,13 @@ export const DELETE = route({
   errors: [...KEY_ERRORS, "upload_not_found"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
+    pathParams: TusUploadParams,
     operationId: "tusDelete",
     summary: "Delete an unfinished upload",
     tag: TAG,
     description:
       "Termination: its bytes and record go; its URL then answers `404`. A finished upload is a file (`400`).",
-    parameters: [AGENT_ID, UPLOAD_ID, p("Tus-Resumable")],
+    parameters: [p("Tus-Resumable")],
     responses: {
       "204": { description: "Deleted.", headers: { "Tus-Resumable": h("Tus-Resumable") } },
       "400": plain("The upload is finished: it is a file and cannot be deleted."),
@@ -171,13 +176,13 @@ export const GET = route({
   errors: [...KEY_ERRORS, "upload_not_found", "upload_incomplete"],
   openapi: () => ({
     path: "/api/agents/{agent_id}/upload/tus/{upload_id}",
+    pathParams: TusUploadParams,
     operationId: "tusGetFile",
     summary: "Fetch a finished upload's file",
     tag: TAG,
     description:
       "The file object the multipart upload answers. No `Tus-Resumable` needed. While bytes are " +
       "missing: `409 upload_incomplete` with `details: {offset, length}`.",
-    parameters: [AGENT_ID, UPLOAD_ID],
     responses: {
       "200": { description: "The file.", examples: { file: { summary: "The file", value: ex.uploadedFile } } },
     },

@@ -1,13 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
-import { AccessKeyRecord, UpdateKeyBody } from "@/lib/keys/schemas";
+import { AccessKeyRecord, UpdateKeyBody, AccessKeyParams } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
   auth: "member",
+  params: AccessKeyParams,
   responses: { 200: AccessKeyRecord },
   errors: [...USER_ERRORS, "access_key_not_found"],
   openapi: () => ({
@@ -15,7 +16,6 @@ export const GET = route({
     summary: "Get an Access Key",
     tag: "Access Keys",
     description: "Every member. The key's record (its start, never the secret), revoked or not.",
-    parameters: [ORG_ID, KEY_ID],
     responses: {
       "200": { description: "The key.", examples: { key: { summary: "A key", value: ex.accessKeyRecord } } },
     },
@@ -26,6 +26,7 @@ export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
   auth: "member",
+  params: AccessKeyParams,
   admin: true,
   responses: { 200: AccessKeyRecord },
   errors: [...ADMIN_ERRORS, "access_key_not_found"],
@@ -36,7 +37,6 @@ export const DELETE = route({
     description:
       "Admin only. The key is refused (`401`) within seconds on every instance. Idempotent: revoking again " +
       "answers the same record.",
-    parameters: [ORG_ID, KEY_ID],
     responses: {
       "200": {
         description: "The revoked key.",
@@ -50,6 +50,7 @@ export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]",
   auth: "member",
+  params: AccessKeyParams,
   body: UpdateKeyBody,
   admin: true,
   responses: { 200: AccessKeyRecord },
@@ -69,7 +70,6 @@ export const PATCH = route({
       "the expiry, the scope); the secret never changes. Takes effect within seconds on every instance; the " +
       "audit log records the values before and after. A revoked key answers `409 access_key_revoked`; an " +
       "expired key's expiry cannot change (`409 access_key_expired_for_good`).",
-    parameters: [ORG_ID, KEY_ID],
     bodyExamples: {
       expiry: { summary: "Expire at the end of the year", value: { expires_at: "2026-12-31T23:59:59Z" } },
     },

@@ -1,8 +1,9 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, UpdateAgentBody } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
+import { IF_MATCH, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 const ETAG_HEADER = {
   ETag: {
@@ -17,6 +18,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
   auth: "member",
+  params: OrgAgentParams,
   responses: { 200: AgentRecord },
   errors: [...USER_ERRORS, "agent_not_found"],
   openapi: () => ({
@@ -26,7 +28,6 @@ export const GET = route({
     description:
       "Archived agents too. `runtime`, `workflow` and `callback_url` are the published version's; the draft is " +
       "`GET .../versions/{draft_version}`.",
-    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The agent.",
@@ -41,6 +42,7 @@ export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
   auth: "member",
+  params: OrgAgentParams,
   body: UpdateAgentBody,
   admin: true,
   responses: { 200: AgentRecord },
@@ -65,7 +67,7 @@ export const PATCH = route({
       "names the version it was made on (`base_version`, or `If-Match` with the agent's ETag); without one it may " +
       "only create the draft. A stale one answers `409 draft_conflict` naming the newer version. The `kind` " +
       "cannot change.",
-    parameters: [ORG_ID, AGENT_ID, IF_MATCH],
+    parameters: [IF_MATCH],
     bodyExamples: {
       rename: { summary: "Rename", value: { name: "Support bot (EU)" } },
       draft: {
@@ -94,6 +96,7 @@ export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, "agent_not_found"],
@@ -104,7 +107,6 @@ export const DELETE = route({
     description:
       "Admin only. The agent takes no new triggers or uploads (`409 agent_archived`); its sessions, messages, " +
       "runs and files stay readable and its runs controllable. Idempotent; cannot be undone.",
-    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The archived agent.",

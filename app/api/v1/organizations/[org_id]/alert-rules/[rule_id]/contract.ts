@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, RULE_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { AlertRuleParams, AlertRulePatch, AlertRuleRecord, DeletedAlertRule } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
@@ -18,7 +18,6 @@ export const GET = route({
     tag: "Alerts",
     description:
       "Admin only. The rule and its state. A rule of another organization answers `404 alert_rule_not_found`.",
-    parameters: [ORG_ID, RULE_ID],
     responses: {
       "200": { description: "The rule.", examples: { rule: { summary: "A rule", value: ex.alertRuleRecord } } },
     },
@@ -41,7 +40,6 @@ export const PATCH = route({
     description:
       "Admin only. Only the fields given change (`null` clears `agent_id`, `url`, `email`). Disabling a firing " +
       "rule, or changing its `kind` or `agent_id`, ends its alert without an `alert.resolved` event.",
-    parameters: [ORG_ID, RULE_ID],
     bodyExamples: {
       disable: { summary: "Disable it", value: { enabled: false } },
     },
@@ -67,7 +65,6 @@ export const DELETE = route({
     summary: "Delete an alert rule",
     tag: "Alerts",
     description: "Admin only. Its history stays (each event keeps the rule's name).",
-    parameters: [ORG_ID, RULE_ID],
     responses: {
       "200": {
         description: "Deleted.",

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { BULK_ACTION_ID, TAG, bulkActionRecord } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, bulkActionRecord } from "@/lib/openapi/org-work";
 import { BulkActionParams, BulkActionRecord } from "@/lib/bulk/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -17,7 +17,6 @@ export const GET = route({
     description:
       "Every member. A bulk action and its progress: `processed` of `total`, the counts done, skipped and " +
       "failed, and why targets were skipped.",
-    parameters: [ORG_ID, BULK_ACTION_ID],
     responses: {
       "200": { description: "The bulk action.", examples: { done: { summary: "Finished", value: bulkActionRecord } } },
     },

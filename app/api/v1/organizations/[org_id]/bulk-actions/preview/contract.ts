@@ -1,13 +1,15 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { TAG, bulkActionRecord, bulkPreview } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { BulkPreview, BulkPreviewBody } from "@/lib/bulk/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/bulk-actions/preview",
   auth: "member",
+  params: OrgParams,
   body: BulkPreviewBody,
   responses: { 200: BulkPreview },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, "forbidden", "invalid_status"],
@@ -18,7 +20,6 @@ export const POST = route({
     description:
       "A dry run of `startBulkAction` (the same roles): how many targets the selection matches, how many of " +
       "them the action applies to now, why the others would be skipped, and the first ten. Changes nothing.",
-    parameters: [ORG_ID],
     bodyExamples: {
       cancel: {
         summary: "Cancel the paused runs of an agent",

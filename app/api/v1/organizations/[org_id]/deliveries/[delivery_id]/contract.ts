@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { DELIVERY_ID, TAG, deliveryDetail } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, deliveryDetail } from "@/lib/openapi/org-work";
 import { DeliveryDetail, DeliveryParams } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -17,7 +17,6 @@ export const GET = route({
     description:
       "Every member. A delivery with the exact request sent (headers and JSON body) and each attempt: when, " +
       "how long, the status code or error, and the first 2 KiB of the answer.",
-    parameters: [ORG_ID, DELIVERY_ID],
     responses: {
       "200": {
         description: "The delivery.",

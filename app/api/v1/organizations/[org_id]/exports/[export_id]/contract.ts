@@ -1,4 +1,4 @@
-import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { ExportParams, ExportRecord } from "@/lib/exports/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -16,7 +16,6 @@ export const GET = route({
     description:
       "Its status and progress (`rows_written` of about `rows_estimated`), the redaction rules it applied and, " +
       "once it succeeded, a fresh `download_url` valid 15 minutes.",
-    parameters: [ORG_ID, EXPORT_ID],
     responses: { "200": { description: "The export." } },
   }),
 });

@@ -1,12 +1,13 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, INVITATION_ID, ORG_ID } from "@/lib/openapi/management";
-import { RevokedInvitation } from "@/lib/orgs/schemas";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { RevokedInvitation, InvitationParams } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/invitations/[invitation_id]",
   auth: "member",
+  params: InvitationParams,
   admin: true,
   responses: { 200: RevokedInvitation },
   errors: [...ADMIN_ERRORS, "invitation_not_found"],
@@ -17,7 +18,6 @@ export const DELETE = route({
     description:
       "Admin only. Its link stops working. One already accepted, revoked or expired, or of another " +
       "organization, is `404 invitation_not_found`. Written to the audit log (`invitation.revoked`).",
-    parameters: [ORG_ID, INVITATION_ID],
     responses: {
       "200": {
         description: "The invitation is revoked.",

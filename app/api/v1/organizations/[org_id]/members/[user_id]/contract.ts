@@ -1,13 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, USER_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
-import { ChangeRoleBody, MemberRecord, RemovedMember } from "@/lib/orgs/schemas";
+import { ChangeRoleBody, MemberRecord, RemovedMember, MemberParams } from "@/lib/orgs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const PATCH = route({
   method: "PATCH",
   path: "/api/v1/organizations/[org_id]/members/[user_id]",
   auth: "member",
+  params: MemberParams,
   admin: true,
   body: ChangeRoleBody,
   responses: { 200: MemberRecord },
@@ -19,7 +20,6 @@ export const PATCH = route({
     description:
       "Admin only. `admin` or `support`. Taking the admin role from the last admin is `409 last_admin`; a " +
       "user who is not a member here `404 member_not_found`. Written to the audit log (`member.role_changed`).",
-    parameters: [ORG_ID, USER_ID],
     bodyExamples: {
       admin: { summary: "Make them an admin", value: { role: "admin" } },
     },
@@ -33,6 +33,7 @@ export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/members/[user_id]",
   auth: "member",
+  params: MemberParams,
   admin: true,
   responses: { 200: RemovedMember },
   errors: [...ADMIN_ERRORS, "member_not_found", "last_admin"],
@@ -43,7 +44,6 @@ export const DELETE = route({
     description:
       "Admin only. The user leaves the organization (their account and other memberships stay). Removing " +
       "the last admin is `409 last_admin`. Written to the audit log (`member.removed`).",
-    parameters: [ORG_ID, USER_ID],
     responses: {
       "200": {
         description: "The member is gone.",

@@ -1,14 +1,16 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { TAG } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { BULK_MAX, BulkDecideBody, BulkDecideResult } from "@/lib/reviews/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/reviews/bulk",
   auth: "member",
+  params: OrgParams,
   body: BulkDecideBody,
   responses: { 200: BulkDecideResult },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS],
@@ -20,7 +22,6 @@ export const POST = route({
       `Every member. Up to ${BULK_MAX} items approved or rejected (with one \`reason\`), each as \`resolveReview\` ` +
       "decides it: one item's refusal (held by another member, decided already) does not stop the others. Each " +
       "item's outcome is in `results` (`decided`, `skipped` or `failed`, with the refusal's code and message).",
-    parameters: [ORG_ID],
     bodyExamples: {
       approve: {
         summary: "Approve two",

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { ORG_RUN_ID, TAG, orgRunDetail } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, orgRunDetail } from "@/lib/openapi/org-work";
 import { OrgRunDetail, OrgRunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -18,7 +18,6 @@ export const GET = route({
       "Every member. A run of any agent of the organization: its record (docs/workflows.md, Run fields) with " +
       "its agent's name, its inputs, the controls its state allows now (`allowed_actions`) and the runs it was " +
       "started again as or from (`reruns`, `rerun_of`). A run of another organization is `404 run_not_found`.",
-    parameters: [ORG_ID, ORG_RUN_ID],
     responses: {
       "200": { description: "The run.", examples: { paused: { summary: "A paused run", value: orgRunDetail } } },
     },

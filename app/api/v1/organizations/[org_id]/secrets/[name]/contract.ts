@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, ORG_ID, SECRET_NAME } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { DeletedSecret, SecretParams, SecretRecord, SetSecretBody } from "@/lib/secrets/schemas";
 import { route } from "@/lib/http/contract";
@@ -21,7 +21,6 @@ export const PUT = route({
       "Admin only. Write-only: the value is sealed (AES-256-GCM) and no answer, page or log ever shows it " +
       "again. Replacing a value (a rotation) takes effect at the agents' next call. An agent names it by " +
       "`runtime.api_key_secret` (openai) or `{{secrets.<name>}}` in a header value. An organization holds at most 100.",
-    parameters: [ORG_ID, SECRET_NAME],
     bodyExamples: {
       key: { summary: "A model API key", value: { value: "sk-...x9Qk" } },
     },
@@ -45,7 +44,6 @@ export const DELETE = route({
     summary: "Delete an organization secret",
     tag: "Organization secrets",
     description: "Admin only. Refused with `409 secret_in_use` while an agent names it.",
-    parameters: [ORG_ID, SECRET_NAME],
     responses: {
       "200": {
         description: "Deleted.",

@@ -1,12 +1,13 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, ORG_SESSION_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { OrgSessionRecord } from "@/lib/conversations/schemas";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { OrgSessionRecord, OrgSessionParams } from "@/lib/conversations/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/sessions/[session_id]",
   auth: "member",
+  params: OrgSessionParams,
   responses: { 200: OrgSessionRecord },
   errors: [...USER_ERRORS, "session_not_found"],
   openapi: () => ({
@@ -17,7 +18,6 @@ export const GET = route({
       "Every member. One session of any agent of the organization, a test console draft too, with its agent's " +
       "name, its environment and the version it started with. Another organization's, or none: " +
       "`404 session_not_found`.",
-    parameters: [ORG_ID, ORG_SESSION_ID],
     responses: {
       "200": {
         description: "The session.",

@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS, VIEW_ID } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { DeletedView, UpdateViewBody, ViewParams, ViewRecord } from "@/lib/views/schemas";
 import { route } from "@/lib/http/contract";
@@ -21,7 +21,6 @@ export const PATCH = route({
     summary: "Change a saved view",
     tag: "Saved views",
     description: `${WHO} Only the fields given change.`,
-    parameters: [ORG_ID, VIEW_ID],
     bodyExamples: {
       rename: { summary: "Rename it", value: { name: "Failed lately" } },
     },
@@ -46,7 +45,6 @@ export const DELETE = route({
     summary: "Delete a saved view",
     tag: "Saved views",
     description: `${WHO} A shared view's deletion is written to the audit log (\`saved_view.deleted\`).`,
-    parameters: [ORG_ID, VIEW_ID],
     responses: {
       "200": {
         description: "The view is gone.",

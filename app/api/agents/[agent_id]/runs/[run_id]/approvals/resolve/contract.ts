@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { AGENT_ID, JSON_BODY_ERRORS, KEY_ERRORS, RUN_ID } from "@/lib/openapi/parts";
+import { JSON_BODY_ERRORS, KEY_ERRORS } from "@/lib/openapi/parts";
 import { ResolveBody, ResolveResult, RunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -27,7 +27,6 @@ export const POST = route({
       "`approved` and `modified` (with `modified_data` as the item) send the item on through the remaining " +
       "steps; `rejected` fails it. When the last open approval of a `needs_review` run is resolved, the run " +
       "resumes by itself (`resumed: true`).",
-    parameters: [AGENT_ID, RUN_ID],
     bodyExamples: {
       approve: { summary: "Approve", value: ex.resolveBody },
       modify: {

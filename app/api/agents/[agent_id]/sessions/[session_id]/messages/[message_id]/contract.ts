@@ -1,7 +1,7 @@
 import * as ex from "@/lib/openapi/examples";
 import { MessageParams, MessageRecord } from "@/lib/conversations/schemas";
 import { header } from "@/lib/openapi/builder";
-import { AGENT_ID, KEY_ERRORS, MESSAGE_ID, SESSION_ID, WAIT } from "@/lib/openapi/parts";
+import { KEY_ERRORS, WAIT } from "@/lib/openapi/parts";
 import { ANSWER, route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -11,7 +11,8 @@ export const GET = route({
   params: MessageParams,
   hot: true,
   responses: { 200: ANSWER.jsonOrEventStream(MessageRecord) },
-  errors: [...KEY_ERRORS, "runtime_not_applicable", "session_not_found", "message_not_found"],
+  // invalid_request: a path the database cannot hold (a NUL: assertStorable in lib/http/handler.ts).
+  errors: [...KEY_ERRORS, "runtime_not_applicable", "session_not_found", "message_not_found", "invalid_request"],
   openapi: () => ({
     operationId: "getMessage",
     summary: "Fetch a message",
@@ -19,7 +20,7 @@ export const GET = route({
     description:
       "Poll the reply of a trigger with the `message_id` it answered until `status` is `completed` or " +
       "`error`. `Prefer: wait=N` answers as soon as a reply still `processing` ends (long polling).",
-    parameters: [AGENT_ID, SESSION_ID, MESSAGE_ID, WAIT],
+    parameters: [WAIT],
     responses: {
       "200": {
         description:

@@ -1,13 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
-import { ADMIN_ERRORS, KEY_ID, ORG_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
-import { MintedAccessKey, RollKeyBody } from "@/lib/keys/schemas";
+import { MintedAccessKey, RollKeyBody, AccessKeyParams } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]/roll",
   auth: "member",
+  params: AccessKeyParams,
   body: RollKeyBody,
   admin: true,
   responses: { 201: MintedAccessKey },
@@ -29,7 +30,6 @@ export const POST = route({
       "`grace_period_seconds` (0: revoked at once; else 3600 to 604800): from its `revoke_at` it is refused, " +
       "and the worker revokes it. A key already rolled answers `409 access_key_rolled`; a revoked one " +
       "`409 access_key_revoked`; an expired one `409 access_key_expired_for_good`.",
-    parameters: [ORG_ID, KEY_ID],
     bodyExamples: {
       day: { summary: "A day of grace", value: { grace_period_seconds: 86400 } },
     },

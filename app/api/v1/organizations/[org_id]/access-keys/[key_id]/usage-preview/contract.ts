@@ -1,11 +1,12 @@
-import { KEY_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { KeyUsagePreview } from "@/lib/keys/schemas";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { KeyUsagePreview, AccessKeyParams } from "@/lib/keys/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/access-keys/[key_id]/usage-preview",
   auth: "member",
+  params: AccessKeyParams,
   responses: { 200: KeyUsagePreview },
   errors: [...USER_ERRORS, "access_key_not_found"],
   openapi: () => ({
@@ -16,7 +17,6 @@ export const GET = route({
       "What revoking the key would break: its requests (messages and runs it triggered) in the last 24 hours " +
       "and 7 days, its last request, the agents it reached in 7 days, the end users (`user_id`, at most 20) " +
       "and the number of sessions and runs it started. Counts stop at 10,000 (`capped: true`).",
-    parameters: [ORG_ID, KEY_ID],
     responses: {
       "200": {
         description: "The key's usage.",

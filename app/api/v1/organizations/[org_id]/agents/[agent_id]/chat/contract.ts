@@ -1,15 +1,16 @@
 import * as ex from "@/lib/openapi/examples";
 import { ChatTestReply, ConversationTriggerBody } from "@/lib/conversations/schemas";
 import { jsonContent } from "@/lib/openapi/builder";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
-import { JsonObject } from "@/lib/validate";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { JsonObject, OrgAgentParams } from "@/lib/validate";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/chat",
   auth: "member",
+  params: OrgAgentParams,
   body: JsonObject,
   responses: { 200: ChatTestReply },
   errors: [
@@ -34,7 +35,6 @@ export const POST = route({
       "what the reply cost and which model made it. A workflow agent: `400 runtime_not_applicable`. " +
       "`502 upstream_timeout`: the reply is still being produced; `502 upstream_error`: it failed (both name " +
       "the session in `details`).",
-    parameters: [ORG_ID, AGENT_ID],
     requestBody: {
       required: true,
       content: jsonContent(c.ref("ConversationTriggerBody", ConversationTriggerBody), {

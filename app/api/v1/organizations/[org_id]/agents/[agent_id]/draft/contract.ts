@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { AGENT_ID, IF_MATCH } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { IF_MATCH } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const DELETE = route({
   method: "DELETE",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/draft",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   responses: { 200: AgentRecord },
   errors: [...ADMIN_ERRORS, "invalid_request", "agent_not_found", "draft_conflict"],
@@ -18,7 +20,7 @@ export const DELETE = route({
     description:
       "Admin only. The agent has no draft any more; the version stays in the list as `superseded`. Idempotent. " +
       "With `If-Match`, only that draft is discarded (`409 draft_conflict` otherwise).",
-    parameters: [ORG_ID, AGENT_ID, IF_MATCH],
+    parameters: [IF_MATCH],
     responses: {
       "200": { description: "The agent.", examples: { agent: { summary: "No draft", value: ex.agentRecord } } },
     },

@@ -6,14 +6,16 @@ import {
   EvaluationListQuery,
   EvaluationRecord,
 } from "@/lib/evaluations/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/evaluations",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   body: CreateEvaluationBody,
   responses: { 200: EvaluationDryRun, 201: EvaluationRecord },
@@ -44,7 +46,6 @@ export const POST = route({
       "reached). `checks` run on every case (a failing check fails the case, never the evaluation). " +
       "`dry_run: true` answers the number of cases, the calls and the estimated tokens and cost, and makes " +
       "nothing. The organization may have `EVALUATIONS_PER_ORG` queued or running (`429 too_many_evaluations`).",
-    parameters: [ORG_ID, AGENT_ID],
     bodyExamples: {
       draft: {
         summary: "The draft on the last 50 closed sessions",
@@ -77,6 +78,7 @@ export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/evaluations",
   auth: "member",
+  params: OrgAgentParams,
   query: EvaluationListQuery,
   responses: { 200: EvaluationList },
   errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],
@@ -85,7 +87,6 @@ export const GET = route({
     summary: "List an agent's evaluations",
     tag: "Evaluations",
     description: "Newest first, a page at a time (docs/api.md, Paging).",
-    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The evaluations.",

@@ -1,13 +1,14 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import * as ex from "@/lib/openapi/examples";
 import { AgentFilePage, AgentFilesQuery } from "@/lib/files/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/files",
   auth: "member",
+  params: OrgAgentParams,
   query: AgentFilesQuery,
   responses: { 200: AgentFilePage },
   errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],
@@ -19,11 +20,6 @@ export const GET = route({
       "Every member. The files uploaded to the agent (multipart or tus), newest first, with the console's " +
       "`from` and `to` filters. A page at a time: `next_cursor` (null on the last page) passed as `cursor`, " +
       "with the same filters, answers the next page.",
-    parameters: [ORG_ID, AGENT_ID],
-    queryDocs: {
-      from: "Only files uploaded at or after this instant (RFC 3339, or a date).",
-      to: "Only files uploaded before this instant (RFC 3339, or a date: through its end, UTC).",
-    },
     responses: {
       "200": {
         description: "The files.",

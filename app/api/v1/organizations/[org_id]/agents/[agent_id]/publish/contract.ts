@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, PublishBody, PublishPreview } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/publish",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   body: PublishBody,
   bodyOptional: true,
@@ -35,7 +37,6 @@ export const POST = route({
       "the fields). `evaluation_id` names the evaluation of this draft the publish follows (docs/api.md, " +
       "Evaluations): the version's note and the audit event record it. `dry_run: true` answers what would change and changes nothing. No draft, or a draft equal to " +
       "the published version: `409 nothing_to_publish`; a rollout in progress: `409 rollout_in_progress`.",
-    parameters: [ORG_ID, AGENT_ID],
     bodyExamples: {
       all: { summary: "Publish to everyone", value: { note: "Shorter prompt", version: 4 } },
       canary: {

@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, RollbackBody } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollback",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   body: RollbackBody,
   bodyOptional: true,
@@ -22,7 +24,6 @@ export const POST = route({
       "the version that served before the published one live again, at once, for every new session and run. " +
       "Twice in a row returns to where it started. The draft is left as it is. Nothing served before: " +
       "`409 nothing_to_roll_back`. The body is optional.",
-    parameters: [ORG_ID, AGENT_ID],
     bodyExamples: {
       note: { summary: "With a note", value: { note: "Errors from the new prompt" } },
     },

@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, RolloutBody, RolloutReport } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollout",
   auth: "member",
+  params: OrgAgentParams,
   responses: { 200: RolloutReport },
   errors: [...USER_ERRORS, "agent_not_found"],
   openapi: () => ({
@@ -18,7 +20,6 @@ export const GET = route({
       "The canary rollout in progress and both versions side by side since it started: triggers, replies and " +
       "runs, error rate, reply latency p50/p95 (from the usage rollups' histogram), tokens and cost. " +
       "`rollout: null` and no figures when none is on.",
-    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": { description: "The rollout.", examples: { canary: { summary: "10 % canary", value: ex.rolloutReport } } },
     },
@@ -29,6 +30,7 @@ export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/rollout",
   auth: "member",
+  params: OrgAgentParams,
   admin: true,
   body: RolloutBody,
   responses: { 200: AgentRecord },
@@ -40,7 +42,6 @@ export const POST = route({
     description:
       "Admin only. The canary's share of new sessions and runs (1-100); 100 completes the rollout: the new " +
       "version becomes the published one. No rollout in progress: `409 no_rollout`.",
-    parameters: [ORG_ID, AGENT_ID],
     bodyExamples: {
       half: { summary: "Half of the traffic", value: { percent: 50 } },
       complete: { summary: "Complete the rollout", value: { percent: 100 } },

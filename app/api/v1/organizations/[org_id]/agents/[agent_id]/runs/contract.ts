@@ -1,13 +1,15 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { RunAccepted, StartRunBody } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const POST = route({
   method: "POST",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/runs",
   auth: "member",
+  params: OrgAgentParams,
   body: StartRunBody,
   responses: { 201: RunAccepted },
   errors: [...USER_ERRORS, ...JSON_BODY_ERRORS, ...CONSOLE_START_ERRORS, "invalid_agent_version"],
@@ -20,7 +22,6 @@ export const POST = route({
       "by a person (`manual`, recorded with them), `pending` and running in the background: follow it with " +
       "the run's routes. `agent_version` may name the draft. A conversational agent: " +
       "`400 runtime_not_applicable`.",
-    parameters: [ORG_ID, AGENT_ID],
     bodyExamples: {
       inputs: { summary: "The workflow's inputs", value: { inputs: ex.workflowInputs } },
       draft: { summary: "The draft, on the same inputs", value: { inputs: ex.workflowInputs, agent_version: 4 } },

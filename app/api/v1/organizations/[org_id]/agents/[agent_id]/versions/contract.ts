@@ -1,13 +1,14 @@
 import * as ex from "@/lib/openapi/examples";
 import { VersionList, VersionListQuery } from "@/lib/agents/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
+import { OrgAgentParams } from "@/lib/validate";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/agents/[agent_id]/versions",
   auth: "member",
+  params: OrgAgentParams,
   query: VersionListQuery,
   responses: { 200: VersionList },
   errors: [...USER_ERRORS, "invalid_request", "agent_not_found"],
@@ -19,7 +20,6 @@ export const GET = route({
       "Newest first, a page at a time (docs/api.md, Paging). Each version's `state` (draft, published, rollout, " +
       "retired, rolled_back, superseded) and its share of new sessions and runs now; the configuration is in " +
       "`GET .../versions/{version}`.",
-    parameters: [ORG_ID, AGENT_ID],
     responses: {
       "200": {
         description: "The versions.",

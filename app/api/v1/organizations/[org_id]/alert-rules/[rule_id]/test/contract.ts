@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, ORG_ID, RULE_ID } from "@/lib/openapi/management";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { AlertRuleParams, AlertTestSent } from "@/lib/alerts/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -18,7 +18,6 @@ export const POST = route({
       "Admin only. Enqueues a signed `alert.test` event to the rule's `url` through the completion callbacks' " +
       "outbox (same signing and retries), so you can check your receiver; its delivery is in the console's " +
       "Webhooks deliveries. A rule without a `url`: `400 invalid_request` naming `url`. No history row.",
-    parameters: [ORG_ID, RULE_ID],
     responses: {
       "202": {
         description: "Enqueued.",

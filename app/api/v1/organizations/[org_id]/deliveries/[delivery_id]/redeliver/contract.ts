@@ -1,5 +1,5 @@
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { DELIVERY_ID, TAG, deliverySummary } from "@/lib/openapi/org-work";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { TAG, deliverySummary } from "@/lib/openapi/org-work";
 import { DeliveryParams, DeliverySummary } from "@/lib/callbacks/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -18,7 +18,6 @@ export const POST = route({
     description:
       "Admin only. The same request is sent again at once, with a new round of retries; its attempts so far " +
       "stay in its history. Written to the audit log (`callback_delivery.redelivered`).",
-    parameters: [ORG_ID, DELIVERY_ID],
     responses: {
       "202": {
         description: "Queued again.",

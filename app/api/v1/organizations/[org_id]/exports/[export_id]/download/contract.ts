@@ -1,5 +1,5 @@
 import { header } from "@/lib/openapi/builder";
-import { EXPORT_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { binaryFile } from "@/lib/openapi/parts";
 import { ExportDownloadQuery, ExportParams } from "@/lib/exports/schemas";
 import { ANSWER, route } from "@/lib/http/contract";
@@ -31,8 +31,6 @@ export const GET = route({
       "15 minutes (`403 url_expired`; altered: `403 invalid_signature`); the caller's token must be of a " +
       "member too. The file is an attachment (`text/csv` or `application/x-ndjson`); after 7 days it is " +
       "deleted (`410 export_expired`). Each download is recorded in the audit log.",
-    parameters: [ORG_ID, EXPORT_ID],
-    queryDocs: { token: "The signed token." },
     responses: {
       "200": binaryFile("The export's file."),
       "206": binaryFile("The requested range.", { "Content-Range": header("`bytes start-end/size`.") }),

@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { EXCEPTION_ID, TAG, reviewItem } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, reviewItem } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { ClaimBody, ReviewItem, ReviewParams } from "@/lib/reviews/schemas";
 import { route } from "@/lib/http/contract";
@@ -21,7 +21,6 @@ export const POST = route({
       "two people do not decide it at once. An item another member holds is `409 approval_claimed` unless " +
       "`take_over` (written to the audit log). An item decided already, or whose run no longer waits, is " +
       "`404 approval_not_found` or `409 invalid_state_transition`.",
-    parameters: [ORG_ID, EXCEPTION_ID],
     bodyExamples: {
       claim: { summary: "Claim it", value: { take_over: false } },
     },

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { EXCEPTION_ID, TAG } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { DecideBody, ReviewParams } from "@/lib/reviews/schemas";
 import { ResolveResult } from "@/lib/runs/schemas";
@@ -30,7 +30,6 @@ export const POST = route({
       "Every member. `approved`, `modified` (with `modified_data` as the item) or `rejected` (with a `reason`). " +
       "An item another member holds is `409 approval_claimed` unless `take_over`. When it was its run's last " +
       "open approval, the run resumes (`resumed: true`).",
-    parameters: [ORG_ID, EXCEPTION_ID],
     bodyExamples: {
       approve: { summary: "Approve", value: { resolution: "approved" } },
       reject: { summary: "Reject", value: { resolution: "rejected", reason: "duplicate order" } },

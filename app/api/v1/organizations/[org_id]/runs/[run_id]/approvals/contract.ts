@@ -1,5 +1,5 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { ORG_RUN_ID, TAG, orgApproval } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, orgApproval } from "@/lib/openapi/org-work";
 import { MemberApprovalList, OrgRunParams } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -18,7 +18,6 @@ export const GET = route({
       "Every member. The run's open approvals, each with its item's index and the member deciding it while " +
       "their claim lasts (`claimed_by`, `claimed_until`), and its latest decisions, newest first (`decisions`, " +
       "with the fields an edit changed in `diff`).",
-    parameters: [ORG_ID, ORG_RUN_ID],
     responses: {
       "200": {
         description: "The approvals and decisions.",

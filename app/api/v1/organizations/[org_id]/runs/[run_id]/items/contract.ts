@@ -1,6 +1,6 @@
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { ORG_RUN_ID, TAG, runItem } from "@/lib/openapi/org-work";
-import { ITEM_STATUS_VALUES, OrgRunParams, RunItemPage, RunItemsQuery } from "@/lib/runs/schemas";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG, runItem } from "@/lib/openapi/org-work";
+import { OrgRunParams, RunItemPage, RunItemsQuery } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -19,10 +19,6 @@ export const GET = route({
       "Every member. The run's items in index order, each with its data, result, error and its way through the " +
       "steps (`timeline`). A page at a time: `next_cursor` (null on the last page) passed as `cursor`, with the " +
       "same `status`, answers the next page.",
-    parameters: [ORG_ID, ORG_RUN_ID],
-    queryDocs: {
-      status: `Only items in this state: ${ITEM_STATUS_VALUES.map((s) => `\`${s}\``).join(", ")} (else \`400 invalid_status\`).`,
-    },
     responses: {
       "200": {
         description: "The items.",

@@ -1,6 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { ORG_RUN_ID, TAG } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG } from "@/lib/openapi/org-work";
 import { CONSOLE_START_ERRORS, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { OrgRunParams, RerunBody, RunAccepted } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
@@ -21,7 +21,6 @@ export const POST = route({
       "Every member. A new run of the same agent and version from a finished run (`completed`, `failed` or " +
       "`cancelled`; else `409 invalid_state_transition`), with `inputs` as given (the console offers the old " +
       "ones to edit), checked as a trigger's. The new run names its origin (`rerun_of`).",
-    parameters: [ORG_ID, ORG_RUN_ID],
     bodyExamples: {
       again: { summary: "The same inputs", value: { inputs: ex.workflowInputs } },
     },

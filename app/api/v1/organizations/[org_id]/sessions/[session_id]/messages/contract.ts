@@ -1,12 +1,13 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, ORG_SESSION_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { OrgMessagePage, OrgMessagesQuery } from "@/lib/conversations/schemas";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { OrgMessagePage, OrgMessagesQuery, OrgSessionParams } from "@/lib/conversations/schemas";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
   method: "GET",
   path: "/api/v1/organizations/[org_id]/sessions/[session_id]/messages",
   auth: "member",
+  params: OrgSessionParams,
   query: OrgMessagesQuery,
   responses: { 200: OrgMessagePage },
   errors: [...USER_ERRORS, "invalid_request", "session_not_found"],
@@ -18,7 +19,6 @@ export const GET = route({
       "Every member. The messages of one session of the organization, oldest first, each with what it cost, " +
       "how long it took and its error. A page at a time: `next_cursor` (null on the last page) passed as " +
       "`cursor` answers the next page. Another organization's session, or none: `404 session_not_found`.",
-    parameters: [ORG_ID, ORG_SESSION_ID],
     responses: {
       "200": {
         description: "A page of the session's messages, with their cost, time and error.",

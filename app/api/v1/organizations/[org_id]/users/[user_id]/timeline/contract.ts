@@ -1,5 +1,5 @@
 import * as ex from "@/lib/openapi/examples";
-import { END_USER_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { TimelinePage, TimelineParams, TimelineQuery } from "@/lib/search/schemas";
 import { route } from "@/lib/http/contract";
 
@@ -21,7 +21,6 @@ export const GET = route({
       "deliveries, each with a summary and its console page (`href`). An unknown user has no entries. A page " +
       "at a time: `next_cursor` (null on the last page) passed as `cursor` answers the next page. A page that " +
       "takes longer than its time bound is `422 search_too_broad`.",
-    parameters: [ORG_ID, END_USER_ID],
     responses: {
       "200": {
         description: "The timeline.",

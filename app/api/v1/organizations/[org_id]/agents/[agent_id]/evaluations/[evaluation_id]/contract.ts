@@ -1,7 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { EvaluationParams, EvaluationRecord } from "@/lib/evaluations/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, EVALUATION_ID } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -18,7 +17,6 @@ export const GET = route({
     description:
       "Status and progress, the counts of cases (passed, failed, errored, skipped, changed) and of people's " +
       "verdicts, and each side's figures over the cases replayed: error rate, latency p50 and p95, tokens and cost.",
-    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID],
     responses: {
       "200": {
         description: "The evaluation.",

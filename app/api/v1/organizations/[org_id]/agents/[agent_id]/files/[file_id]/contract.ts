@@ -1,5 +1,4 @@
-import { ADMIN_ERRORS, FILE_ID, ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS, USER_ERRORS } from "@/lib/openapi/management";
 import * as ex from "@/lib/openapi/examples";
 import { DeletedFile, FileLink, FileParams } from "@/lib/files/schemas";
 import { route } from "@/lib/http/contract";
@@ -18,7 +17,6 @@ export const GET = route({
     description:
       "Every member. A signed link to the file's bytes (`GET /api/files/download`, no credentials needed), " +
       "valid 15 minutes. A file of another agent, or none: `404 not_found`.",
-    parameters: [ORG_ID, AGENT_ID, FILE_ID],
     responses: {
       "200": {
         description: "The link.",
@@ -53,7 +51,6 @@ export const DELETE = route({
     description:
       "Admin only. The file's record and its bytes; triggers that still name it get `400 file_not_found`. " +
       "Written to the audit log (`file.deleted`). A file of another agent, or none: `404 not_found`.",
-    parameters: [ORG_ID, AGENT_ID, FILE_ID],
     responses: {
       "200": {
         description: "The file is gone.",

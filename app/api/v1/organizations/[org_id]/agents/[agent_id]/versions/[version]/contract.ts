@@ -1,7 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { VersionParams, VersionRecord } from "@/lib/agents/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, VERSION } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -16,7 +15,6 @@ export const GET = route({
     summary: "Fetch an agent version",
     tag: "Agent versions",
     description: "The version with its configuration, credentials redacted as in every agent answer.",
-    parameters: [ORG_ID, AGENT_ID, VERSION],
     responses: {
       "200": { description: "The version.", examples: { draft: { summary: "A draft", value: ex.versionRecord } } },
     },

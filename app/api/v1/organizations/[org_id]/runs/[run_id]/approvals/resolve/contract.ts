@@ -1,6 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { ORG_RUN_ID, TAG } from "@/lib/openapi/org-work";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { TAG } from "@/lib/openapi/org-work";
 import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { MemberResolveBody, OrgRunParams, ResolveResult } from "@/lib/runs/schemas";
 import { route } from "@/lib/http/contract";
@@ -31,7 +31,6 @@ export const POST = route({
       "Every member. As `resolveApproval`, decided by the member: a `rejected` needs a `reason`; an item " +
       "another member has claimed is `409 approval_claimed` unless `take_over` (docs/console.md, Reviews). " +
       "When the last open approval of a `needs_review` run is decided, the run resumes (`resumed: true`).",
-    parameters: [ORG_ID, ORG_RUN_ID],
     bodyExamples: {
       reject: { summary: "Reject, taking it over", value: TAKE_OVER },
       approve: { summary: "Approve", value: ex.resolveBody },

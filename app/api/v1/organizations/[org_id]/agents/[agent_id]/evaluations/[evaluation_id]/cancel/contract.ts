@@ -1,7 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { EvaluationParams, EvaluationRecord } from "@/lib/evaluations/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { AGENT_ID, EVALUATION_ID } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -19,7 +18,6 @@ export const POST = route({
     description:
       "Admin only. The cases not yet replayed are skipped (`skip_reason: cancelled`); one in flight is dropped. " +
       "An evaluation that has finished: `409 evaluation_finished`.",
-    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID],
     responses: {
       "200": {
         description: "The evaluation, cancelled.",

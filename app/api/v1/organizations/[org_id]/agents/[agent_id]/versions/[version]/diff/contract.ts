@@ -1,7 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { VersionDiff, VersionDiffQuery, VersionParams } from "@/lib/agents/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, VERSION } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -21,10 +20,6 @@ export const GET = route({
       "workflow's steps by `id` (a step added, removed or changed is one entry, `workflow.steps.<id>`; a new " +
       "order is one `moved` entry), other arrays as one value. Values are shown redacted as in every agent " +
       "answer: a credential that changed reads `[redacted]` on both sides; secret references show their names.",
-    parameters: [ORG_ID, AGENT_ID, VERSION],
-    queryDocs: {
-      to: "The version to compare with: the changes lead from `{version}` to it.",
-    },
     responses: {
       "200": {
         description: "The changes.",

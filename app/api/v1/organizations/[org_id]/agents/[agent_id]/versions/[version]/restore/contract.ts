@@ -1,7 +1,7 @@
 import * as ex from "@/lib/openapi/examples";
 import { AgentRecord, RestoreBody, VersionParams } from "@/lib/agents/schemas";
-import { ADMIN_ERRORS, ORG_ID } from "@/lib/openapi/management";
-import { AGENT_ID, IF_MATCH, JSON_BODY_ERRORS, VERSION } from "@/lib/openapi/parts";
+import { ADMIN_ERRORS } from "@/lib/openapi/management";
+import { IF_MATCH, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const POST = route({
@@ -29,7 +29,7 @@ export const POST = route({
       "Admin only. The version's configuration, exactly as stored (never the redacted form an answer shows), " +
       "becomes a new draft; publish it to make it live. When the agent has a draft, name it (`base_version` or " +
       "`If-Match`): the restore replaces it. The body is optional.",
-    parameters: [ORG_ID, AGENT_ID, VERSION, IF_MATCH],
+    parameters: [IF_MATCH],
     bodyExamples: {
       replace: { summary: "Replace draft 5", value: { base_version: 5, note: "Back to the short prompt" } },
     },

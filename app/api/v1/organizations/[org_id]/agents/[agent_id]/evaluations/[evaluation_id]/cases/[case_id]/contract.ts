@@ -1,7 +1,6 @@
 import * as ex from "@/lib/openapi/examples";
 import { EvaluationCaseParams, EvaluationCaseRecord } from "@/lib/evaluations/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, CASE_ID, EVALUATION_ID } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
 import { route } from "@/lib/http/contract";
 
 export const GET = route({
@@ -15,7 +14,6 @@ export const GET = route({
     operationId: "getEvaluationCase",
     summary: "Get an evaluation case",
     tag: "Evaluations",
-    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID, CASE_ID],
     responses: {
       "200": { description: "The case.", examples: { case: { summary: "A case", value: ex.evaluationCase } } },
     },

@@ -1,7 +1,7 @@
 import * as ex from "@/lib/openapi/examples";
 import { EvaluationCaseParams, EvaluationCaseRecord, VerdictBody } from "@/lib/evaluations/schemas";
-import { ORG_ID, USER_ERRORS } from "@/lib/openapi/management";
-import { AGENT_ID, CASE_ID, EVALUATION_ID, JSON_BODY_ERRORS } from "@/lib/openapi/parts";
+import { USER_ERRORS } from "@/lib/openapi/management";
+import { JSON_BODY_ERRORS } from "@/lib/openapi/parts";
 import { route } from "@/lib/http/contract";
 
 export const PUT = route({
@@ -19,7 +19,6 @@ export const PUT = route({
     description:
       "Any member (support too): the candidate's answer is `better`, the `same` or `worse` than the baseline's, " +
       "with an optional note; `null` clears it. Audited; the evaluation's `verdicts` count them.",
-    parameters: [ORG_ID, AGENT_ID, EVALUATION_ID, CASE_ID],
     bodyExamples: {
       better: { summary: "Better", value: { verdict: "better", note: "Gives the delivery day" } },
     },

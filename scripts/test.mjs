@@ -3,10 +3,11 @@
 // PGlite by default, or fresh PostgreSQL databases on the server given by TEST_DATABASE_URL.
 // Ends with one line "N passed, N failed" (totals over all suites).
 // Extra arguments go to Vitest (e.g. `npm test -- --project unit`) and skip the browser tests;
-// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build; UI_STARTED_FILE=path is written
-// when the browser tests start (.ci/run starts its PostgreSQL pass then). On PostgreSQL the upload, tus and
-// download suites run once more on S3-compatible storage (s3rver); S3_TESTS=1 adds that pass to the
-// embedded run, S3_TESTS=0 skips it.
+// SKIP_UI=1 skips them too; SKIP_BUILD=1 reuses the existing build. Without arguments Vitest runs
+// twice: the unit and API projects, then the reliability and security ones; API_DONE_FILE=path is
+// written between the two (.ci/run starts its PostgreSQL pass then). On PostgreSQL the upload, tus
+// and download suites run once more on S3-compatible storage (s3rver); S3_TESTS=1 adds that pass to
+// the embedded run, S3_TESTS=0 skips it.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -36,15 +37,18 @@ if (!unitOnly && process.env.SKIP_BUILD !== "1" && run("npm", ["run", "-s", "bui
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-rmSync(vitestJson, { force: true });
-const vitestCode = run("npx", [
-  "vitest",
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${vitestJson}`,
-  ...args,
-]);
+/** One Vitest run with its JSON report; adds the report to the totals. */
+function vitest(jsonFile, vitestArgs, env = {}) {
+  rmSync(jsonFile, { force: true });
+  const code = run(
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${jsonFile}`, ...vitestArgs],
+    env,
+  );
+  countVitest(code, jsonFile);
+  return code;
+}
+
 /** Adds a Vitest JSON report to the totals. */
 function countVitest(code, jsonFile) {
   let failed = 0;
@@ -61,7 +65,14 @@ function countVitest(code, jsonFile) {
   if (code !== 0 && failed === 0) failed = 1; // the runner failed outside any test
   totals.failed += failed;
 }
-countVitest(vitestCode, vitestJson);
+if (args.length > 0) vitest(vitestJson, args);
+else {
+  // The projects run in their groups' order (vitest.config.ts) in two runs, so that the end of the
+  // API suites can be told: .ci/run starts its PostgreSQL pass beside the rest.
+  vitest(vitestJson, ["--project", "unit", "--project", "api"]);
+  if (process.env.API_DONE_FILE) writeFileSync(process.env.API_DONE_FILE, `${Date.now()}\n`);
+  vitest(vitestJson.replace(/\.json$/, "-rest.json"), ["--project", "reliability", "--project", "security"]);
+}
 
 // The upload, tus, download and retention suites once more on S3-compatible storage (STORAGE_URL=s3://...,
 // s3rver started in-process by e2e/api/global-setup.ts), on the PostgreSQL run only: the storage
@@ -77,25 +88,9 @@ const S3_SUITES = [
 const withS3 =
   args.length === 0 && process.env.S3_TESTS !== "0" && (process.env.TEST_DATABASE_URL || process.env.S3_TESTS === "1");
 if (withS3) {
-  const s3Json = path.join(outDir, `vitest-${label}-s3.json`);
-  rmSync(s3Json, { force: true });
   const started = Date.now();
-  const code = run(
-    "npx",
-    [
-      "vitest",
-      "run",
-      "--project",
-      "api",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${s3Json}`,
-      ...S3_SUITES,
-    ],
-    { TEST_STORAGE: "s3" },
-  );
+  vitest(path.join(outDir, `vitest-${label}-s3.json`), ["--project", "api", ...S3_SUITES], { TEST_STORAGE: "s3" });
   console.log(`[${label}] storage suites on S3: ${Math.round((Date.now() - started) / 1000)} s`);
-  countVitest(code, s3Json);
 }
 
 if (withUi) {
@@ -104,8 +99,6 @@ if (withUi) {
     totals.failed += 1;
   } else {
     rmSync(playwrightJson, { force: true });
-    // .ci/run starts the PostgreSQL pass beside the browser tests: they leave a core mostly idle.
-    if (process.env.UI_STARTED_FILE) writeFileSync(process.env.UI_STARTED_FILE, `${Date.now()}\n`);
     const code = run("npx", ["playwright", "test", "--reporter=list,json"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
     });

@@ -9,7 +9,7 @@ import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/misc";
 import { EmptyState } from "@/components/ui/states";
 import { currentConsoleUser } from "@/lib/http/console";
-import { consoleMe } from "@/app/(console)/session";
+import { consoleMe } from "@/app/(console)/session.server";
 
 export const metadata: Metadata = { title: "Page not found" };
 

@@ -2,6 +2,8 @@
 // the same run (docs/benchmarks.md says what each measures):
 //   1. async trigger accept (echo runtime)    vs the bare server (bench/bare-server.ts), same SQL
 //   2. GET one message (polling)               vs the bare server, and vs an empty Next route
+//   2b. GET one message of the agent that has just taken figure 1's burst (thousands of sessions),
+//       right after it: the poll a client makes after its triggers   vs the same baselines
 //   3. GET one run                             vs the empty Next route (bench/empty-app)
 //   4. sync trigger, http runtime upstream     vs the bare server doing the same
 // with the production server's RSS, idle and at its peak under each load.
@@ -148,14 +150,17 @@ export default async function bench() {
     });
     const asyncTrigger = (base: string) => trigger(base, echoAgent, "respond-async");
     const syncTrigger = (base: string) => trigger(base, httpAgent);
-    /** A completed reply from the fake upstream on that server: the message the GET figure polls. */
-    const replyUrl = async (base: string) => {
-      const { url, ...init } = syncTrigger(base);
+    /** A completed reply of `agent` on that server (sync trigger): a message a GET figure polls. */
+    const replyUrl = async (base: string, agent = httpAgent) => {
+      const { url, ...init } = trigger(base, agent);
       const { session_id, message_id } = await json(await fetch(url, init));
-      return `${base}/api/agents/${httpAgent}/sessions/${session_id}/messages/${message_id}`;
+      return `${base}/api/agents/${agent}/sessions/${session_id}/messages/${message_id}`;
     };
     const ownMessage = await replyUrl(own.server.baseUrl);
     const bareMessage = await replyUrl(bare.baseUrl);
+    // A message of the echo agent, made before figure 1's burst on that agent and polled after it.
+    const ownBurstMessage = await replyUrl(own.server.baseUrl, echoAgent);
+    const bareBurstMessage = await replyUrl(bare.baseUrl, echoAgent);
     /** A completed run of 10 rows on a server: the run the GET run figure polls. */
     const completedRun = async (base: string, agent: string, headers: Record<string, string>) => {
       const rows10 = JSON.stringify({ rows: Array.from({ length: 10 }, (_, n) => ({ n })) });
@@ -174,7 +179,7 @@ export default async function bench() {
     const runUrl = await completedRun(own.server.baseUrl, runAgent, auth);
 
     // The previous build (BENCH_BEFORE_DIR), with the same agents, measured as a baseline of every figure.
-    let before: { pid: number; async: Target; message: Target; run: Target; sync: Target } | undefined;
+    let before: { pid: number; async: Target; message: Target; burst: Target; run: Target; sync: Target } | undefined;
     if (process.env.BENCH_BEFORE_DIR) {
       const old = await ownServer(
         "bench-before",
@@ -194,16 +199,17 @@ export default async function bench() {
         headers: { ...oldAuth, "content-type": "application/json", ...(prefer ? { prefer } : {}) },
         body: MESSAGE_BODY,
       });
-      const { url, ...init } = oldTrigger(oldHttp);
-      const { session_id, message_id } = await json(await fetch(url, init));
+      const oldMessage = async (agent: string): Promise<Target> => {
+        const { url, ...init } = oldTrigger(agent);
+        const { session_id, message_id } = await json(await fetch(url, init));
+        const path = `/api/agents/${agent}/sessions/${session_id}/messages/${message_id}`;
+        return { url: `${old.server.baseUrl}${path}`, headers: oldAuth, connections: 50 };
+      };
       before = {
         pid: old.server.proc.pid!,
         async: { ...oldTrigger(oldEcho, "respond-async"), connections: 50 },
-        message: {
-          url: `${old.server.baseUrl}/api/agents/${oldHttp}/sessions/${session_id}/messages/${message_id}`,
-          headers: oldAuth,
-          connections: 50,
-        },
+        message: await oldMessage(oldHttp),
+        burst: await oldMessage(oldEcho),
         run: { url: await completedRun(old.server.baseUrl, oldRun, oldAuth), headers: oldAuth, connections: 50 },
         sync: { ...oldTrigger(oldHttp), connections: 100, timeout: 30 },
       };
@@ -226,11 +232,10 @@ export default async function bench() {
       await warm(asyncTrigger(base));
       await warm(syncTrigger(base));
     }
-    await warm({ url: ownMessage, headers: auth });
-    await warm({ url: bareMessage, headers: auth });
+    for (const url of [ownMessage, bareMessage, ownBurstMessage, bareBurstMessage]) await warm({ url, headers: auth });
     await warm({ url: runUrl, headers: auth });
     await warm({ url: `${empty.baseUrl}/api/empty` });
-    if (before) for (const t of [before.async, before.sync, before.message, before.run]) await warm(t);
+    if (before) for (const t of [before.async, before.sync, before.message, before.burst, before.run]) await warm(t);
     for (const pid of [serverPid, bare.pid, ...(before ? [before.pid] : [])]) await settle(pid);
     const idleRss = groupRssMb(serverPid);
 
@@ -243,28 +248,35 @@ export default async function bench() {
       target: { url: `${empty.baseUrl}/api/empty`, ...c50 },
     };
     const bareOn = (target: Target): Baseline => ({ name: "bare", pid: bare.pid, target });
-    const figures: { name: string; key: "async" | "message" | "run" | "sync"; ours: Target; baselines: Baseline[] }[] =
-      [
-        {
-          name: "1. async trigger accept",
-          key: "async",
-          ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
-          baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 })],
-        },
-        {
-          name: "2. GET message",
-          key: "message",
-          ours: { url: ownMessage, headers: auth, ...c50 },
-          baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext],
-        },
-        { name: "3. GET run", key: "run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext] },
-        {
-          name: `4. sync trigger, http ${delayMs} ms`,
-          key: "sync",
-          ours: { ...syncTrigger(own.server.baseUrl), ...sync },
-          baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync })],
-        },
-      ];
+    type Key = "async" | "message" | "burst" | "run" | "sync";
+    const figures: { name: string; key: Key; ours: Target; baselines: Baseline[] }[] = [
+      {
+        name: "1. async trigger accept",
+        key: "async",
+        ours: { ...asyncTrigger(own.server.baseUrl), ...c50 },
+        baselines: [bareOn({ ...asyncTrigger(bare.baseUrl), ...c50 })],
+      },
+      {
+        // Right after figure 1: on each server the agent now has its burst's sessions and replies.
+        name: "2b. GET message, after the burst on its agent",
+        key: "burst",
+        ours: { url: ownBurstMessage, headers: auth, ...c50 },
+        baselines: [bareOn({ url: bareBurstMessage, headers: auth, ...c50 }), emptyNext],
+      },
+      {
+        name: "2. GET message",
+        key: "message",
+        ours: { url: ownMessage, headers: auth, ...c50 },
+        baselines: [bareOn({ url: bareMessage, headers: auth, ...c50 }), emptyNext],
+      },
+      { name: "3. GET run", key: "run", ours: { url: runUrl, headers: auth, ...c50 }, baselines: [emptyNext] },
+      {
+        name: `4. sync trigger, http ${delayMs} ms`,
+        key: "sync",
+        ours: { ...syncTrigger(own.server.baseUrl), ...sync },
+        baselines: [bareOn({ ...syncTrigger(bare.baseUrl), ...sync })],
+      },
+    ];
     const measured = new Map<Baseline, Figure>();
     const rows: Row[] = [];
     for (const f of figures) {

@@ -7,9 +7,12 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/** Browser code: the console's views and parts. page.tsx and layout.tsx are server components. */
+/**
+ * Browser code: the console's views and parts. page.tsx and layout.tsx are server components, and a
+ * `*.server.ts` beside them is what they alone load on the server (the session check, a page's data).
+ */
 const BROWSER_DIRS = ["app/(console)", "app/login", "app/invite", "components"];
-const SERVER_COMPONENT = /(^|\/)(page|layout)\.tsx$/;
+const SERVER_COMPONENT = /(^|\/)((page|layout)\.tsx|[^/]+\.server\.ts)$/;
 
 /** Modules of lib/ besides the schemas that browser code and the schemas may load. */
 const BROWSER_SAFE = [
@@ -116,6 +119,17 @@ describe("browser safety", () => {
           })
           .map(({ spec }) => `${f} -> ${spec}`),
       );
+    expect(offenders).toEqual([]);
+  });
+
+  it("keeps the *.server.ts modules out of browser code: only the server components load them", () => {
+    const browser = BROWSER_DIRS.flatMap(sources).filter((f) => !SERVER_COMPONENT.test(f));
+    const offenders = browser.flatMap((f) =>
+      importsOf(f)
+        .filter(({ spec }) => spec.endsWith(".server"))
+        .map(({ spec }) => `${f} -> ${spec}`),
+    );
+    expect(BROWSER_DIRS.flatMap(sources).filter((f) => f.endsWith(".server.ts")).length).toBeGreaterThan(0);
     expect(offenders).toEqual([]);
   });
 

@@ -157,7 +157,7 @@ async function main(argv: string[]) {
     case "set-secret": {
       need(v, "org", "name");
       const org = await findOrganization(v.org!);
-      const params = parseWith(SecretParams, { name: v.name }, "options");
+      const params = parseWith(SecretParams.pick({ name: true }), { name: v.name }, "options");
       // A value on the command line would show in `ps` and the shell's history: standard input only.
       const body = parseWith(SetSecretBody, { value: readFileSync(0, "utf8") }, "standard input");
       const { secret, created } = await setSecret({

@@ -3,7 +3,7 @@ import { Providers } from "@/components/console/providers";
 import { Shell } from "@/components/console/shell";
 import { UrlView } from "@/components/ui/states";
 import { currentConsoleUser } from "@/lib/http/console";
-import { consoleMe } from "@/app/(console)/session";
+import { consoleMe } from "@/app/(console)/session.server";
 
 // Every page below checks the session itself (requireConsolePage) and redirects to /login.
 export default async function DashboardLayout({ children }: { children: ReactNode }) {

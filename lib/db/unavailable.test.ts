@@ -21,6 +21,11 @@ describe("isDatabaseUnavailable", () => {
       meta: { driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } },
     });
     expect(isDatabaseUnavailable(unreachable)).toBe(true);
+    // A connection reset by a server going down mid-query (seen in the PostgreSQL restart test).
+    const closed = Object.assign(withCode("Raw query failed. Message: `Server has closed the connection.`", "P2010"), {
+      meta: { driverAdapterError: { cause: { kind: "ConnectionClosed" } } },
+    });
+    expect(isDatabaseUnavailable(closed)).toBe(true);
     expect(isDatabaseUnavailable(new Error("wrapped", { cause: withCode("x", "ECONNREFUSED") }))).toBe(true);
   });
 

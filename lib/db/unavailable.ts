@@ -6,6 +6,11 @@
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123])$/;
 /** Prisma: can't reach the server, timed out reaching it, the server closed the connection. */
 const PRISMA = new Set(["P1001", "P1002", "P1017"]);
+/**
+ * The driver adapter's kinds for the same (a raw query's P2010 carries them: a socket reset is
+ * `ConnectionClosed`, "Server has closed the connection.").
+ */
+const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
 const ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 /** node-postgres's own words for a connection that broke or never came. */
 const PG_MESSAGE =
@@ -24,7 +29,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const x = e as MaybeDbError;
     if (typeof x.code === "string" && (PRISMA.has(x.code) || ERRNO.has(x.code) || SQLSTATE.test(x.code))) return true;
     const adapter = x.meta?.driverAdapterError?.cause;
-    if (adapter?.kind === "DatabaseNotReachable") return true;
+    if (typeof adapter?.kind === "string" && ADAPTER_KINDS.has(adapter.kind)) return true;
     if (typeof adapter?.code === "string" && SQLSTATE.test(adapter.code)) return true;
     if (typeof x.message === "string" && PG_MESSAGE.test(x.message)) return true;
     e = x.cause;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminsOnly } from "@/components/console/forbidden";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { AlertsView } from "./alerts-view";
 
 export const metadata: Metadata = { title: "Alerts" };

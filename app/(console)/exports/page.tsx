@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { ExportsView } from "./exports-view";
 
 export const metadata: Metadata = { title: "Exports" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { SearchView } from "./search-view";
 
 export const metadata: Metadata = { title: "Search" };

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ROLE_DESCRIPTIONS } from "@/components/console/roles";
-import { invitationPage } from "./invitation";
+import { invitationPage } from "./invitation.server";
 import { InviteActions } from "./invite-actions";
 
 // The token is in this page's address: no Referer carries it to anything the page links to.

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Forbidden } from "@/components/console/forbidden";
 import { PageHeader } from "@/components/ui/misc";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { AgentForm } from "../agent-form";
 
 export const metadata: Metadata = { title: "New agent" };

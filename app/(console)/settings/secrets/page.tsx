@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { AdminsOnly } from "@/components/console/forbidden";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { SecretsView } from "./secrets-view";
 
 export const metadata: Metadata = { title: "Secrets" };

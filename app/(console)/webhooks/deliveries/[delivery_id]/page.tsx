@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireConsolePage } from "@/app/(console)/session";
+import { requireConsolePage } from "@/app/(console)/session.server";
 import { DeliveryView } from "./delivery-view";
 
 export const metadata: Metadata = { title: "Delivery" };

@@ -3,7 +3,7 @@
 // are lib/validation-messages.ts's (shared with the console).
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "./errors";
-import { FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./id-format";
+import { EXAMPLE_ID, FILE_ID_FORMAT, FILE_ID_RE, idFormat, idPattern, type IdPrefix } from "./id-format";
 import { fieldErrors, fieldSentence, validationMessage } from "./validation-messages";
 
 export function parseWith<T>(
@@ -129,13 +129,13 @@ export const queryUserId = z.string().min(1).max(256);
 export const OrgParams = z.object({
   org_id: z.string().meta({
     description: "The organization (`org_...`); the token's user must be a member.",
-    example: "org_0VdXgk9Qm2N8pR4sT6uV1w",
+    example: EXAMPLE_ID.org,
   }),
 });
 
 /** A public route's path: `/api/agents/{agent_id}/...`. */
 export const AgentParams = z.object({
-  agent_id: z.string().meta({ description: "The agent (`agt_...`).", example: "agt_0VdXgkF2a1B2c3D4e5F6g7" }),
+  agent_id: z.string().meta({ description: "The agent (`agt_...`).", example: EXAMPLE_ID.agent }),
 });
 /** An organization API route of one agent: `/api/v1/organizations/{org_id}/agents/{agent_id}/...`. */
 export const OrgAgentParams = OrgParams.extend(AgentParams.shape);

@@ -1,5 +1,6 @@
 // Alert rules and their history (lib/alerts; docs/api.md, Alerts). Browser-safe.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   ONE_LINE,
   OrgParams,
@@ -118,7 +119,7 @@ export const AlertRulePatch = z
 export type AlertRulePatch = z.infer<typeof AlertRulePatch>;
 
 export const AlertRuleParams = OrgParams.extend({
-  rule_id: z.string().meta({ description: "The alert rule (`alr_...`).", example: "alr_0Rk3w2Zq8mN4pL7xYt2Bc9" }),
+  rule_id: z.string().meta({ description: "The alert rule (`alr_...`).", example: EXAMPLE_ID.rule }),
 });
 export type AlertRuleParams = z.infer<typeof AlertRuleParams>;
 

@@ -3,6 +3,7 @@
 // console runs list's own query without its paging (OrgRunsQuery), so a filter the list accepts is
 // a selection here. Browser-safe: the console's dialogs read these types.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import { CONTROL_VALUES, OrgRunsQuery } from "../runs/schemas";
 import { OrgParams, queryCursor, queryLimit, responsePageFields, responseTimestamp } from "../validate";
 
@@ -93,9 +94,7 @@ export const BulkActionPage = z.strictObject({
 });
 
 export const BulkActionParams = OrgParams.extend({
-  bulk_action_id: z
-    .string()
-    .meta({ description: "The bulk action (`bulk_...`).", example: "bulk_0Vk2Lm4Np6Qr8St1Uv3Wx5" }),
+  bulk_action_id: z.string().meta({ description: "The bulk action (`bulk_...`).", example: EXAMPLE_ID.bulkAction }),
 });
 
 export const BulkActionListQuery = z.object({ limit: queryLimit(20, 100), cursor: queryCursor });

@@ -2,6 +2,7 @@
 // and agents, and the console's shapes of the signing secret and the delivery log. The one source
 // of validation, types and the OpenAPI document.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   idString,
   listFilterFields,
@@ -151,5 +152,5 @@ export const DeliveryListQuery = DeliveryListFilters.extend({
 export type DeliveryListQuery = z.input<typeof DeliveryListQuery>;
 
 export const DeliveryParams = OrgParams.extend({
-  delivery_id: z.string().meta({ description: "The delivery (`dlv_...`).", example: "dlv_0VdXm5Qr7St8Uv9Wx0Yz1a" }),
+  delivery_id: z.string().meta({ description: "The delivery (`dlv_...`).", example: EXAMPLE_ID.delivery }),
 });

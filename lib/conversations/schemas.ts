@@ -1,6 +1,7 @@
 // Request schemas of the conversational API (docs/api.md, Trigger; docs/api.md, Sessions and messages): the one source of validation
 // and types for the trigger body and the session and message queries.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
   AgentParams,
@@ -82,20 +83,17 @@ export const ListMessagesQuery = z
   });
 
 // Ids in the path are opaque: a malformed one is simply not found (404), never a 400.
-const SESSION_EXAMPLE = "sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c";
 export const SessionParams = AgentParams.extend({
-  session_id: z.string().meta({ description: "A session of this agent (`sess_...`).", example: SESSION_EXAMPLE }),
+  session_id: z.string().meta({ description: "A session of this agent (`sess_...`).", example: EXAMPLE_ID.session }),
 });
 export const MessageParams = SessionParams.extend({
-  message_id: z
-    .string()
-    .meta({ description: "A message of this session (`msg_...`).", example: "msg_0VdXh1Lr2Jk3Lm4Np5Qr6s" }),
+  message_id: z.string().meta({ description: "A message of this session (`msg_...`).", example: EXAMPLE_ID.reply }),
 });
 /** GET /api/v1/organizations/{org_id}/sessions/{session_id} (and its messages). */
 export const OrgSessionParams = OrgParams.extend({
   session_id: z.string().meta({
     description: "A session of any agent of the organization (`sess_...`).",
-    example: SESSION_EXAMPLE,
+    example: EXAMPLE_ID.session,
   }),
 });
 

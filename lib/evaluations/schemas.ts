@@ -2,6 +2,7 @@
 // sessions or runs against a candidate version, and the records that answer its progress, its
 // figures side by side and each case. Browser-safe: no server imports.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   idString,
   OrgAgentParams,
@@ -124,12 +125,12 @@ export type CreateEvaluationBody = z.output<typeof CreateEvaluationBody>;
 export const EvaluationParams = OrgAgentParams.extend({
   evaluation_id: z
     .string()
-    .meta({ description: "An evaluation of this agent (`eval_...`).", example: "eval_0VdXm5Qr7St8Uv9Wx0Yz1a" }),
+    .meta({ description: "An evaluation of this agent (`eval_...`).", example: EXAMPLE_ID.evaluation }),
 });
 export const EvaluationCaseParams = EvaluationParams.extend({
   case_id: z
     .string()
-    .meta({ description: "A case of this evaluation (`evc_...`).", example: "evc_0VdXm5Qr7St8Uv9Wx0Yz1b" }),
+    .meta({ description: "A case of this evaluation (`evc_...`).", example: EXAMPLE_ID.evaluationCase }),
 });
 
 export const EvaluationListQuery = z.object({ limit: queryLimit(20, 100), cursor: queryCursor });

@@ -1,6 +1,7 @@
 // Exports (docs/api.md, Exports): the request body, its filters and redaction, and the export's
 // record, shared by the console and the management API. Browser-safe: no server imports.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   inputInstant,
   OrgParams,
@@ -61,7 +62,7 @@ export const CreateExportBody = z.strictObject({
 export type CreateExportBody = z.input<typeof CreateExportBody>;
 
 export const ExportParams = OrgParams.extend({
-  export_id: z.string().meta({ description: "The export (`exp_...`).", example: "exp_0Rk3w2Zq8mN4pL7xYt2Bc9" }),
+  export_id: z.string().meta({ description: "The export (`exp_...`).", example: EXAMPLE_ID.export }),
 });
 export const ExportDownloadQuery = z.object({
   token: z.string().min(1).max(1000).meta({ description: "The signed token." }),

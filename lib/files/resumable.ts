@@ -1,7 +1,8 @@
-// Resumable uploads (tus 1.0, served by app/api/agents/[agent_id]/upload/tus/[[...path]]/tus.ts): the record of who may continue an upload,
-// and the moment it becomes an ordinary file. An upload becomes a file exactly once: the File row
-// and the upload's `file_id` are written in one transaction that only applies while `file_id` is
-// still null, so a retried last PATCH, a HEAD after a crash and a GET all find the same fi_ id.
+// Resumable uploads (tus 1.0, served by app/api/agents/[agent_id]/upload/tus/[[...path]]/tus.ts):
+// the record of who may continue an upload, and the moment it becomes an ordinary file. An upload
+// becomes a file exactly once: the File row and the upload's `file_id` are written in one
+// transaction that only applies while `file_id` is still null, so a retried last PATCH, a HEAD
+// after a crash and a GET all find the same fi_ id.
 import { prisma } from "../db";
 import { recordUsage } from "../usage/recorder";
 import type { z } from "zod";

@@ -1,5 +1,6 @@
 // Response shapes of the upload routes (docs/api.md, Files), for the OpenAPI document.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   AgentParams,
   fileIdString,
@@ -44,7 +45,7 @@ export const AgentFilesQuery = AgentFilesFilters.extend({ limit: queryLimit(20, 
 export const FileParams = OrgAgentParams.extend({
   file_id: z.string().meta({
     description: "An uploaded file of this agent (`fi_...`).",
-    example: "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
+    example: EXAMPLE_ID.file,
   }),
 });
 
@@ -55,7 +56,7 @@ export const FileParams = OrgAgentParams.extend({
 export const TusUploadParams = AgentParams.extend({
   upload_id: z.string().meta({
     description: "The upload (`upl_...`): the last segment of the `Location` the creation answered.",
-    example: "upl_0Vc3b1X2y3Z4a5B6c7D8e9",
+    example: EXAMPLE_ID.upload,
   }),
 });
 

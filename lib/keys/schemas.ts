@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import { managementPageQuery, OrgParams, responseId, responsePageFields, responseTimestamp } from "../validate";
 
 export const PERMISSIONS = ["agents:invoke"] as const;
@@ -92,7 +93,7 @@ export const ManagementKeyListQuery = z.object(managementPageQuery());
 export const AccessKeyParams = OrgParams.extend({
   key_id: z.string().meta({
     description: "The Access Key's id (`key_...`), not the key itself.",
-    example: "key_0VdXj3Op5Qr6St7Uv8Wx9y",
+    example: EXAMPLE_ID.key,
   }),
 });
 export const ManagementAccessKeyList = AccessKeyList.extend({ ...responsePageFields() });

@@ -1,22 +1,7 @@
 // Example values of the OpenAPI document: ids in the service's formats, answers in the shapes the
 // schemas declare (Redocly's lint checks every example against its schema).
-export const ID = {
-  org: "org_0VdXgk9Qm2N8pR4sT6uV1w",
-  project: "proj_0VdXgk9Qm2N8pR4sT6uV1x",
-  agent: "agt_0VdXgkF2a1B2c3D4e5F6g7",
-  workflowAgent: "agt_0VdXgkF2a1B2c3D4e5F6g8",
-  session: "sess_0VdXh1Lq7Zk3Wm5Tn8Rb2c",
-  userMessage: "msg_0VdXh1Lr1Ab2Cd3Ef4Gh5i",
-  reply: "msg_0VdXh1Lr2Jk3Lm4Np5Qr6s",
-  run: "run_0VdXi2Mn4Pq5Rs6Tu7Vw8x",
-  item: "item_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
-  exception: "exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
-  file: "fi_3f1c0e4b9a7d4e2f8b6a5c4d3e2f1a0b",
-  upload: "upl_0Vc3b1X2y3Z4a5B6c7D8e9",
-  key: "key_0VdXj3Op5Qr6St7Uv8Wx9y",
-  secret: "sec_0VdXj3Op5Qr6St7Uv8Wx9z",
-  rawKey: "ak_4kPz9QxW2mLr7TnB5vYc8HsJ3dFg6AeK1uNo0iRtZbM",
-} as const;
+import { EXAMPLE_ID } from "../id-format";
+export const ID = EXAMPLE_ID;
 
 const AT = "2026-11-25T22:00:00.000Z";
 const LATER = "2026-11-25T22:00:04.250Z";
@@ -413,7 +398,7 @@ export { AT as EXAMPLE_TIME };
 
 /** An alert rule (docs/api.md, Alerts). */
 export const alertRuleRecord = {
-  rule_id: "alr_0Rk3w2Zq8mN4pL7xYt2Bc9",
+  rule_id: ID.rule,
   name: "Support bot errors",
   kind: "error_rate",
   agent_id: "agt_0VdXgkF2a1B2c3D4e5F6g7",
@@ -431,8 +416,8 @@ export const alertRuleRecord = {
   created_at: "2026-11-20T10:00:00.000Z",
 };
 
-const EVALUATION_ID = "eval_0VdXm5Qr7St8Uv9Wx0Yz1a";
-const CASE_ID = "evc_0VdXm5Qr7St8Uv9Wx0Yz1b";
+const EVALUATION_ID = ID.evaluation;
+const CASE_ID = ID.evaluationCase;
 
 export const evaluationEstimate = { cases: 50, model_calls: 50, http_calls: 0, tokens: 21_400, cost_usd: 0.0642 };
 
@@ -514,7 +499,7 @@ export const evaluationCase = {
 
 /** A member of the organization (docs/api.md, Members and invitations). */
 export const memberRecord = {
-  user_id: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4",
+  user_id: ID.user,
   email: "ada@example.com",
   name: "Ada",
   role: "admin",
@@ -523,7 +508,7 @@ export const memberRecord = {
 
 /** A pending invitation. */
 export const invitationRecord = {
-  invitation_id: "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6",
+  invitation_id: ID.invitation,
   email: "grace@example.com",
   role: "support",
   invited_by: "ada@example.com",
@@ -533,12 +518,12 @@ export const invitationRecord = {
 
 /** A saved view of the runs list (docs/console.md, Saved views). */
 export const viewRecord = {
-  view_id: "view_0Lm3Np6Qr9St2Uv5Wx8Yz1",
+  view_id: ID.view,
   list: "runs",
   name: "Failed this week",
   filters: { status: "failed", from: "2026-11-23T00:00:00.000Z" },
   shared: true,
-  owner_id: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4",
+  owner_id: ID.user,
   mine: true,
   editable: true,
   created_at: "2026-11-28T09:30:00.000Z",

@@ -6,8 +6,8 @@ import type { OperationDoc } from "../http/contract";
 import * as ex from "./examples";
 import { controlDoc } from "./parts";
 
-const BULK = "bulk_0Vk2Lm4Np6Qr8St1Uv3Wx5";
-const DELIVERY = "dlv_0VdXm5Qr7St8Uv9Wx0Yz1a";
+const BULK = ex.ID.bulkAction;
+const DELIVERY = ex.ID.delivery;
 
 export const TAG = {
   runs: "Runs across agents",
@@ -125,7 +125,7 @@ export const bulkActionRecord = {
   processed: 3,
   counts: { done: 2, skipped: 1, failed: 0 },
   skipped_reasons: [{ reason: "status", status: "completed", count: 1 }],
-  started_by: { type: "user", id: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4", label: "ada@example.com" },
+  started_by: { type: "user", id: ex.ID.user, label: "ada@example.com" },
   started_at: AT,
   completed_at: LATER,
   error: null,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   listFilterFields,
   managementPageQuery,
@@ -20,7 +21,7 @@ export type InviteBody = z.infer<typeof InviteBody>;
 export const InvitationsQuery = z.object({ limit: queryLimit(50, 100), cursor: queryCursor });
 
 export const InvitationParams = OrgParams.extend({
-  invitation_id: z.string().meta({ description: "The invitation (`inv_...`).", example: "inv_0Jk4Mn7Pq2Rs5Tv8Wx3Yz6" }),
+  invitation_id: z.string().meta({ description: "The invitation (`inv_...`).", example: EXAMPLE_ID.invitation }),
 });
 
 /**
@@ -38,7 +39,7 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 export const ChangeRoleBody = z.strictObject({ role: Role });
 
 export const MemberParams = OrgParams.extend({
-  user_id: z.string().meta({ description: "The member's user id (`usr_...`).", example: "usr_0Hq2Lm5Np8Rt3Vw6Yz9Bc4" }),
+  user_id: z.string().meta({ description: "The member's user id (`usr_...`).", example: EXAMPLE_ID.user }),
 });
 
 /** The audit log's filters (docs/console.md, "List filters"): also a saved view's. */

@@ -2,6 +2,7 @@
 // updates): requests and answers of the organization API's reviews (/api/v1/organizations/{org_id}/reviews)
 // and of /api/console/changes. Browser-safe.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import {
   idString,
   inputInstant,
@@ -34,7 +35,7 @@ export const ReviewsQuery = z.object({
 export const ReviewParams = OrgParams.extend({
   exception_id: z.string().max(100).meta({
     description: "An item waiting for a person's decision (`exc_...`), as the review list names it.",
-    example: "exc_0VdXk4Pq6Rs7Tu8Vw9Xy0z",
+    example: EXAMPLE_ID.exception,
   }),
 });
 

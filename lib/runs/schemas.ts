@@ -1,5 +1,6 @@
 // Request shapes of the run routes (docs/workflows.md) and the approvals API.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import { CallbackUrl } from "../callbacks/schemas";
 import {
   AgentParams,
@@ -18,9 +19,8 @@ import {
 } from "../validate";
 import { RUN_STATUSES } from "./statuses";
 
-const RUN_EXAMPLE = "run_0VdXi2Mn4Pq5Rs6Tu7Vw8x";
 export const RunParams = AgentParams.extend({
-  run_id: z.string().meta({ description: "A run of this agent (`run_...`).", example: RUN_EXAMPLE }),
+  run_id: z.string().meta({ description: "A run of this agent (`run_...`).", example: EXAMPLE_ID.run }),
 });
 
 /** Values as the OpenAPI document lists them: `a`, `b`. */
@@ -126,7 +126,9 @@ export const RunItemsQuery = z.object({
 });
 
 export const OrgRunParams = OrgParams.extend({
-  run_id: z.string().meta({ description: "A run of any agent of the organization (`run_...`).", example: RUN_EXAMPLE }),
+  run_id: z
+    .string()
+    .meta({ description: "A run of any agent of the organization (`run_...`).", example: EXAMPLE_ID.run }),
 });
 
 /** The test console's run: its inputs, and the version to try (the draft too: docs/console.md, Versions). */

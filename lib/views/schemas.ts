@@ -2,6 +2,7 @@
 // filters are the list's URL filters as written (strings), checked by the list's own filter schema,
 // so a view cannot hold what the list would refuse.
 import { z } from "zod";
+import { EXAMPLE_ID } from "../id-format";
 import { DeliveryListFilters } from "../callbacks/schemas";
 import { OrgSessionsFilters } from "../conversations/schemas";
 import { AgentFilesFilters } from "../files/schemas";
@@ -66,7 +67,7 @@ export const UpdateViewBody = z.strictObject({
 export type UpdateViewBody = z.infer<typeof UpdateViewBody>;
 
 export const ViewParams = OrgParams.extend({
-  view_id: z.string().meta({ description: "The saved view (`view_...`).", example: "view_0Lm3Np6Qr9St2Uv5Wx8Yz1" }),
+  view_id: z.string().meta({ description: "The saved view (`view_...`).", example: EXAMPLE_ID.view }),
 });
 
 export const ViewRecord = z.strictObject({

@@ -1,13 +1,22 @@
 // Size-limited request bodies: the limit is enforced while streaming, so an oversized body is
 // refused without reading past it.
-import { ApiError } from "../errors";
-import { readStreamCapped } from "../streams";
+import { ApiError, ClientAbortError } from "../errors";
+import { readNodeStreamCapped, readStreamCapped, takeRawBody } from "../streams";
 import { assertStorable } from "../validate";
 import { JSON_BODY_LIMIT } from "./body-limit";
 
 export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  // Node's own stream when the server handed it over (a hot route's POST: lib/server/fast-routes.ts).
+  const raw = takeRawBody(req.headers);
+  if (raw)
+    return readNodeStreamCapped(
+      raw,
+      limit,
+      () => tooLarge(limit),
+      () => new ClientAbortError(),
+    );
   return readStreamCapped(req.body, limit, () => tooLarge(limit));
 }
 

@@ -12,7 +12,9 @@
 // paths to identical answers. docs/decisions.md "Hot routes in front of Next's router". Next's private
 // modules come only through ./next-internals.ts, checked at start-up: the fast path is off when one
 // is missing.
+import { randomUUID } from "node:crypto";
 import type http from "node:http";
+import { offerRawBody, RAW_BODY_HEADER } from "../streams";
 import { fastPathOffLine, loadNextInternals, type ModuleLoader } from "./next-internals";
 
 type Params = Record<string, string>;
@@ -169,16 +171,15 @@ export function fastRoutes(opts: FastRoutesOptions) {
       if (typeof v === "string") headers.append(name, v);
       else for (const one of v) headers.append(name, one);
     }
+    if (route.method === "POST") {
+      // The body is read from Node's own stream (lib/http/body.ts): no web stream around it.
+      const id = randomUUID();
+      headers.set(RAW_BODY_HEADER, id);
+      res.once("close", offerRawBody(id, req));
+    }
     let response: Response;
     try {
-      const request = new Request(opts.origin + url, {
-        method: req.method,
-        headers,
-        signal: controller.signal,
-        ...(route.method === "POST" && !controller.signal.aborted
-          ? { body: req as unknown as ReadableStream, duplex: "half" }
-          : {}),
-      } as RequestInit);
+      const request = new Request(opts.origin + url, { method: req.method, headers, signal: controller.signal });
       response = await handler(request, { params: Promise.resolve(params) });
     } catch (err) {
       // The wrapper answers every error itself: this is a fault of this file, not of the route.

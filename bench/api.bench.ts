@@ -6,11 +6,13 @@
 //       right after it: the poll a client makes after its triggers   vs the same baselines
 //   3. GET one run                             vs the empty Next route (bench/empty-app)
 //   4. sync trigger, http runtime upstream     vs the bare server doing the same
-// with the production server's RSS, idle and at its peak under each load.
+//   5. sync flood: BENCH_FLOOD_CALLERS (default 2,000) sync triggers at once, ours only: peak RSS
+// with the production server's RSS, idle (right after the warm-up, and at rest: once V8 has given
+// back what the warm-up left) and at its peak under each load.
 // Servers: the production one (node dist/server.mjs on a fresh database: PGlite, or PostgreSQL
 // with TEST_DATABASE_URL), the bare server on a fresh database of its own, the empty Next app and
 // the fake upstream (bench/fake-upstream.ts), each in its own process; autocannon runs here.
-// Env: BENCH_DURATION (s per load, default 10), BENCH_UPSTREAM_DELAY_MS (default 500),
+// Env: BENCH_DURATION (s per load, default 10), BENCH_UPSTREAM_DELAY_MS (default 500), BENCH_FLOOD_CALLERS,
 // BENCH_WEB_CONCURRENCY (server processes of the production server, default 1; PostgreSQL only),
 // BENCH_BEFORE_DIR (another checkout with its own production build, e.g. the previous commit's in a
 // git worktree: its server runs beside ours on a database of its own, made by this checkout's
@@ -56,6 +58,22 @@ async function json(res: Response): Promise<any> {
   const body = await res.json();
   if (!res.ok) throw new Error(`${res.url}: ${res.status} ${JSON.stringify(body)}`);
   return body;
+}
+
+/**
+ * The server's RSS once it has been idle long enough for V8 to give back what a load left (its
+ * memory reducer runs some seconds after the allocation stops): sampled every 5 s until three
+ * samples in a row are within 2 % of each other, at least 30 s and at most 90 s after the call.
+ */
+async function atRest(pid: number): Promise<{ rss: number; seconds: number }> {
+  const samples: number[] = [];
+  for (let seconds = 5; seconds <= 90; seconds += 5) {
+    await new Promise((r) => setTimeout(r, 5000));
+    samples.push(groupRssMb(pid));
+    const last = samples.slice(-3);
+    if (seconds >= 30 && Math.max(...last) <= Math.min(...last) * 1.02) return { rss: last.at(-1)!, seconds };
+  }
+  return { rss: samples.at(-1)!, seconds: 90 };
 }
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -238,6 +256,7 @@ export default async function bench() {
     if (before) for (const t of [before.async, before.sync, before.message, before.burst, before.run]) await warm(t);
     for (const pid of [serverPid, bare.pid, ...(before ? [before.pid] : [])]) await settle(pid);
     const idleRss = groupRssMb(serverPid);
+    const restingRss = await atRest(serverPid);
 
     // The figures, each against its baselines; the empty Next route is measured once for both of its uses.
     const c50 = { connections: 50 };
@@ -290,7 +309,8 @@ export default async function bench() {
     console.log(
       `database: ${own.target.databaseUrl ? "postgres" : "pglite"}; ${duration} s per load; ` +
         `production server processes: ${process.env.BENCH_WEB_CONCURRENCY ?? "1"}; ` +
-        `production server RSS idle (after warm-up) ${idleRss.toFixed(0)} MB`,
+        `production server RSS idle (after warm-up) ${idleRss.toFixed(0)} MB, ` +
+        `at rest ${restingRss.rss.toFixed(0)} MB (${restingRss.seconds} s later)`,
     );
     printTable(rows);
     for (const r of rows) {
@@ -326,6 +346,20 @@ export default async function bench() {
         );
       }
     }
+    // 5. Memory under a flood of waiting callers: FLOOD_CALLERS sync triggers at once on the http
+    // agent (each waits for its reply), ours only; the figure is the peak RSS against 1 GB.
+    const callers = Number(process.env.BENCH_FLOOD_CALLERS ?? 2000);
+    const flood = await measure("5. sync flood (ours)", serverPid, {
+      ...syncTrigger(own.server.baseUrl),
+      connections: callers,
+      timeout: 30,
+    });
+    console.log(
+      `\n5. sync flood, ${callers} callers at once (http ${delayMs} ms, ${duration} s): ${fmt(flood.rps)} req/s, ` +
+        `p50/p99 ${flood.p50}/${flood.p99} ms, statuses ${flood.statuses}, ${flood.errors} errors; ` +
+        `peak RSS ${flood.peakRssMb!.toFixed(0)} MB (goal: under 1,024 MB); ` +
+        `at rest after it ${(await atRest(serverPid)).rss.toFixed(0)} MB`,
+    );
     for (const note of [...new Set(notes)]) console.log(`- ${note}`);
   } finally {
     for (const stop of stops.reverse()) await stop().catch((e) => console.error(`cleanup: ${(e as Error).message}`));

@@ -38,6 +38,29 @@ export type RunView = Pick<
   | "completedAt"
   | "agentVersion"
 >;
+/**
+ * RunView's columns as a Prisma `select`: what a list of runs reads (never the inputs and the
+ * definition, which can be large and would be read from their TOAST tables for every row of a page).
+ */
+export const RUN_VIEW_SELECT = {
+  id: true,
+  agentId: true,
+  status: true,
+  triggerType: true,
+  error: true,
+  totalProcessed: true,
+  successful: true,
+  failed: true,
+  exceptions: true,
+  skipped: true,
+  itemsCompleted: true,
+  itemsFailed: true,
+  itemsReview: true,
+  itemsTotal: true,
+  startedAt: true,
+  completedAt: true,
+  agentVersion: true,
+} as const satisfies { [K in keyof RunView]: true };
 export type OutputFileView = Pick<OutputFile, "filename" | "contentType" | "sizeBytes" | "storageKey">;
 export type RunEventRow = Pick<AuditEvent, "action" | "actorType" | "actorLabel" | "data" | "createdAt">;
 

@@ -8,7 +8,7 @@ import { ApiError } from "../errors";
 import type { Agent, Prisma, Run } from "../generated/prisma/client";
 import { enqueue, transactionWithJobs } from "../queue";
 import { readRun } from "./read";
-import { runListItem, runRecord } from "./record";
+import { RUN_VIEW_SELECT, runListItem, runRecord } from "./record";
 import { announceRun } from "./signals";
 import { waitForRunChange } from "./waiters";
 import {
@@ -69,6 +69,7 @@ export async function listRuns(opts: { agent: Agent; limit: number; status?: str
         afterCursor("createdAt", opts.cursor),
       ],
     },
+    select: { ...RUN_VIEW_SELECT, createdAt: true },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: opts.limit + 1,
   });
@@ -285,7 +286,7 @@ export async function listOrgRuns(opts: {
   const db = await prisma();
   const rows = await db.run.findMany({
     where: { AND: [where, afterCursor("createdAt", opts.cursor)] },
-    include: { agent: { select: { name: true } } },
+    select: { ...RUN_VIEW_SELECT, createdAt: true, agent: { select: { name: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: opts.limit + 1,
   });

@@ -7,7 +7,9 @@
 // waiters, reply scheduler, metrics registry). Everything around the handler stays as Next does it:
 // the x-forwarded-* request headers it fills in, its filtering of internal headers, its compression
 // middleware, its copy of the answer's headers (no Content-Length, chunked body) and its abort
-// signal. server.ts keeps what it does for every request (request metrics, timeouts, shutdown,
+// signal. One thing differs: a POST's body is handed to the route as Node's own stream
+// (lib/streams.ts offerRawBody, read by lib/http/body.ts), not as a web stream around it
+// (docs/decisions.md 66). server.ts keeps what it does for every request (request metrics, timeouts, shutdown,
 // x-awhs-content-length). FAST_ROUTES=0 turns it off; e2e/api/fast-routes.test.ts holds the two
 // paths to identical answers. docs/decisions.md "Hot routes in front of Next's router". Next's private
 // modules come only through ./next-internals.ts, checked at start-up: the fast path is off when one

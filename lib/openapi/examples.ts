@@ -401,7 +401,7 @@ export const alertRuleRecord = {
   rule_id: ID.rule,
   name: "Support bot errors",
   kind: "error_rate",
-  agent_id: "agt_0VdXgkF2a1B2c3D4e5F6g7",
+  agent_id: ID.agent,
   threshold: 10,
   window_minutes: 15,
   min_volume: 20,
@@ -416,13 +416,10 @@ export const alertRuleRecord = {
   created_at: "2026-11-20T10:00:00.000Z",
 };
 
-const EVALUATION_ID = ID.evaluation;
-const CASE_ID = ID.evaluationCase;
-
 export const evaluationEstimate = { cases: 50, model_calls: 50, http_calls: 0, tokens: 21_400, cost_usd: 0.0642 };
 
 export const evaluationRecord = {
-  evaluation_id: EVALUATION_ID,
+  evaluation_id: ID.evaluation,
   agent_id: ID.agent,
   status: "completed",
   stop_reason: null,
@@ -459,7 +456,7 @@ export const evaluationDryRun = {
 };
 
 export const evaluationCase = {
-  case_id: CASE_ID,
+  case_id: ID.evaluationCase,
   position: 0,
   source: { type: "session", id: ID.session },
   status: "done",

@@ -17,30 +17,10 @@ export function durationSeconds(r: Pick<Run, "startedAt" | "completedAt">, now =
   return Math.max(0, Math.round((end.getTime() - r.startedAt.getTime()) / 10) / 100);
 }
 
-/** The columns a run's public record is made of (not its inputs and definition). */
-export type RunView = Pick<
-  Run,
-  | "id"
-  | "agentId"
-  | "status"
-  | "triggerType"
-  | "error"
-  | "totalProcessed"
-  | "successful"
-  | "failed"
-  | "exceptions"
-  | "skipped"
-  | "itemsCompleted"
-  | "itemsFailed"
-  | "itemsReview"
-  | "itemsTotal"
-  | "startedAt"
-  | "completedAt"
-  | "agentVersion"
->;
 /**
- * RunView's columns as a Prisma `select`: what a list of runs reads (never the inputs and the
- * definition, which can be large and would be read from their TOAST tables for every row of a page).
+ * The columns a run's public record and list item are made of, as a Prisma `select`: never the
+ * inputs and the definition, which can be large and would be read from their TOAST tables for
+ * every row of a list's page.
  */
 export const RUN_VIEW_SELECT = {
   id: true,
@@ -60,7 +40,8 @@ export const RUN_VIEW_SELECT = {
   startedAt: true,
   completedAt: true,
   agentVersion: true,
-} as const satisfies { [K in keyof RunView]: true };
+} as const;
+export type RunView = Pick<Run, keyof typeof RUN_VIEW_SELECT>;
 export type OutputFileView = Pick<OutputFile, "filename" | "contentType" | "sizeBytes" | "storageKey">;
 export type RunEventRow = Pick<AuditEvent, "action" | "actorType" | "actorLabel" | "data" | "createdAt">;
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test-support/db";
-import { consumeKeyRate, effectiveLimit, KeyRateLimiter, toDecision, WINDOW_SECONDS } from "./rate-limit";
+import type pg from "pg";
+import {
+  consumeKeyRate,
+  effectiveLimit,
+  KeyRateLimiter,
+  PostgresCounter,
+  toDecision,
+  WINDOW_SECONDS,
+} from "./rate-limit";
 
 describe("rate limit decisions (pure)", () => {
   it("takes the key's own limit, else the default; 0 is no limit", () => {
@@ -47,6 +55,20 @@ describe("in memory (the embedded database)", () => {
   });
 });
 
+describe("when PostgreSQL fails", () => {
+  it("counts in the process's memory instead of failing the request", async () => {
+    const down = { query: () => Promise.reject(new Error("connection refused")) } as unknown as pg.Pool;
+    const limiter = new KeyRateLimiter({ kind: "postgres", pool: down });
+    const seen = [];
+    for (let i = 0; i < 3; i++) seen.push(await limiter.consume("key_down", 2));
+    expect(seen.map((d) => [d!.allowed, d!.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+  });
+});
+
 describe("on the test database", () => {
   let db: Awaited<ReturnType<typeof openTestDatabase>>;
   beforeAll(async () => {
@@ -88,6 +110,47 @@ describe("on the test database", () => {
         expect(await b.consume("key_shared", 5)).toMatchObject({ allowed: false });
       }
       expect(await points()).toBe(6);
+    },
+  );
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "counts the requests that arrive while a count is on its way in one statement, each in its own place",
+    async () => {
+      let statements = 0;
+      const counting = {
+        query: (...args: Parameters<pg.Pool["query"]>) => {
+          statements++;
+          return (db.pool!.query as (...a: unknown[]) => unknown)(...args);
+        },
+      } as unknown as pg.Pool;
+      const counter = new PostgresCounter(counting);
+      // 20 requests of one key and 5 of another at once: the first goes alone, the 24 others wait
+      // for it and go together.
+      const counts = await Promise.all([
+        ...Array.from({ length: 20 }, () => counter.count("ak:key_batch_a")),
+        ...Array.from({ length: 5 }, () => counter.count("ak:key_batch_b")),
+      ]);
+      expect(statements).toBe(2);
+      expect(counts.slice(0, 20).map((c) => c.consumed)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(counts.slice(20).map((c) => c.consumed)).toEqual([1, 2, 3, 4, 5]);
+      for (const c of counts) {
+        expect(c.msBeforeNext).toBeGreaterThan(0);
+        expect(c.msBeforeNext).toBeLessThanOrEqual(WINDOW_SECONDS * 1000);
+      }
+      const rows = await db.sql.query<{ key: string; points: number }>(
+        `SELECT key, points FROM rate_limits WHERE key LIKE 'ak:key_batch_%' ORDER BY key`,
+      );
+      expect(rows).toEqual([
+        { key: "ak:key_batch_a", points: 20 },
+        { key: "ak:key_batch_b", points: 5 },
+      ]);
+
+      // Through the limiter: 12 at once against a limit of 10 answer 10 distinct remainders and 2
+      // refusals, as one upsert each would have.
+      const limiter = new KeyRateLimiter({ kind: "postgres", pool: db.pool! });
+      const answers = await Promise.all(Array.from({ length: 12 }, () => limiter.consume("key_batch_c", 10)));
+      expect(answers.filter((d) => d!.allowed).map((d) => d!.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+      expect(answers.filter((d) => !d!.allowed).map((d) => d!.remaining)).toEqual([0, 0]);
     },
   );
 });

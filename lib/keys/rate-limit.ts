@@ -1,17 +1,12 @@
-// Per-Access-Key rate limits of the public API: a fixed window of one minute per key, counted with
-// rate-limiter-flexible. On PostgreSQL the counters live in the UNLOGGED `rate_limits` table and are
-// shared by every process (one upsert per request; none once this process has seen the key use up
-// its window: the key is then refused from memory until the window ends). On the embedded database
-// (one process) they live in memory. The limit of a key is its own `rate_limit_per_minute`, else
+// Per-Access-Key rate limits of the public API: a fixed window of one minute per key. On PostgreSQL
+// the counters live in the UNLOGGED `rate_limits` table and are shared by every process: a process
+// counts the requests that arrive while its previous count is on its way all in one upsert
+// (`PostgresCounter`, docs/decisions.md 67), and refuses a key from memory once it has seen the key
+// use up its window, until the window ends. On the embedded database (one process) they live in
+// memory (rate-limiter-flexible). The limit of a key is its own `rate_limit_per_minute`, else
 // RATE_LIMIT_PER_MINUTE; 0 means none.
 import type pg from "pg";
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-  type RateLimiterStoreAbstract,
-} from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { database, type Database } from "../db";
 import { env } from "../env";
 import { processSlot } from "../process-state";
@@ -52,47 +47,159 @@ export function toDecision(
 
 export type RateStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool };
 
+/** A key's count in its window after a request: how many it has made, and when the window ends. */
+export interface WindowCount {
+  consumed: number;
+  msBeforeNext: number;
+}
+
 /**
- * Counts requests per key id. rate-limiter-flexible fixes the number of points per limiter, so
- * there is one limiter per distinct limit value (few: the default and the values admins chose);
- * they share one store, since the key id alone names the counter.
+ * One upsert for a batch of counters (sorted keys, so that two processes lock rows in the same
+ * order): a window that has ended starts again at the batch's count, else the count grows by it.
+ * The layout and the window rule are rate-limiter-flexible's RateLimiterPostgres, whose table this
+ * is (prisma/schema.prisma, RateLimit).
+ */
+const COUNT_SQL = `
+INSERT INTO ${TABLE} (key, points, expire)
+SELECT b.key, b.n, $3 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS b(key, n, i) ORDER BY b.i
+ON CONFLICT (key) DO UPDATE SET
+  points = CASE WHEN ${TABLE}.expire <= $4 THEN EXCLUDED.points ELSE ${TABLE}.points + EXCLUDED.points END,
+  expire = CASE WHEN ${TABLE}.expire <= $4 THEN EXCLUDED.expire ELSE ${TABLE}.expire END
+RETURNING key, points, expire`;
+
+interface Waiter {
+  resolve: (count: WindowCount) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The shared counters on PostgreSQL, one statement at a time per process: the requests that arrive
+ * while a count is on its way wait for it and are counted together by the next (as a database
+ * groups commits). Each gets its own place in the count, so its answer is what one upsert per
+ * request would have answered in some order of the batch; under load a process sends one statement
+ * for many requests instead of one each (docs/decisions.md 67).
+ */
+export class PostgresCounter {
+  private waiting = new Map<string, Waiter[]>();
+  private busy = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Counts one request of `key` in its window (WINDOW_SECONDS). */
+  count(key: string): Promise<WindowCount> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(key);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(key, [{ resolve, reject }]);
+      this.send();
+    });
+  }
+
+  private send() {
+    if (this.busy || this.waiting.size === 0) return;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    this.busy = true;
+    const keys = [...batch.keys()].sort();
+    const now = Date.now();
+    this.pool
+      .query<{ key: string; points: number; expire: string | null }>(COUNT_SQL, [
+        keys,
+        keys.map((k) => batch.get(k)!.length),
+        now + WINDOW_SECONDS * 1000,
+        now,
+      ])
+      .then(
+        ({ rows }) => {
+          const at = Date.now();
+          for (const row of rows) {
+            const list = batch.get(row.key)!;
+            batch.delete(row.key);
+            const msBeforeNext = row.expire === null ? -1 : Math.max(Number(row.expire) - at, 0);
+            // The batch's requests of this key took the last `list.length` places of its count.
+            list.forEach((w, i) => w.resolve({ consumed: row.points - list.length + 1 + i, msBeforeNext }));
+          }
+          for (const list of batch.values()) for (const w of list) w.reject(new Error("rate limit count not returned"));
+        },
+        (err: unknown) => {
+          for (const list of batch.values()) for (const w of list) w.reject(err);
+        },
+      )
+      .finally(() => {
+        this.busy = false;
+        this.send();
+      });
+  }
+
+  /** Deletes the rows of windows that ended an hour ago (every 5 minutes; losing one is harmless). */
+  async clearExpired(): Promise<void> {
+    await this.pool.query(`DELETE FROM ${TABLE} WHERE expire < $1`, [Date.now() - 3_600_000]);
+  }
+}
+
+/**
+ * Counts requests per key id against each request's limit. In memory rate-limiter-flexible fixes
+ * the points per limiter, so there is one limiter per distinct limit value (few: the default and the
+ * values admins chose); on PostgreSQL one counter serves every limit, since the key id alone names
+ * the count.
  */
 export class KeyRateLimiter {
-  private readonly limiters = new Map<number, RateLimiterAbstract | RateLimiterStoreAbstract>();
+  private readonly memory = new Map<number, RateLimiterMemory>();
+  private readonly counter?: PostgresCounter;
+  /**
+   * Keys this process saw use up their window, and when that window ends (epoch ms), per limit: a
+   * key whose limit changes is counted afresh against the new one.
+   */
+  private readonly blocked = new Map<string, number>();
 
-  constructor(readonly store: RateStore) {}
+  constructor(readonly store: RateStore) {
+    if (store.kind === "postgres") {
+      const counter = (this.counter = new PostgresCounter(store.pool));
+      setInterval(() => {
+        counter.clearExpired().catch(() => {}); // not critical: the next sweep deletes them
+        const now = Date.now();
+        for (const [key, until] of this.blocked) if (until <= now) this.blocked.delete(key);
+      }, 300_000).unref();
+    }
+  }
 
-  private limiter(points: number) {
-    let limiter = this.limiters.get(points);
-    if (limiter) return limiter;
-    const base = { keyPrefix: "ak", points, duration: WINDOW_SECONDS };
-    limiter =
-      this.store.kind === "memory"
-        ? new RateLimiterMemory(base)
-        : new RateLimiterPostgres({
-            ...base,
-            storeClient: this.store.pool,
-            storeType: "pool",
-            tableName: TABLE,
-            tableCreated: true, // by the migration: no DDL at run time
-            // Rows of windows that ended an hour ago are deleted every 5 minutes; one limiter of
-            // the process doing it is enough (they share the table).
-            clearExpiredByTimeout: this.limiters.size === 0,
-            // Once a key has used its window (as this process sees it), refuse it from memory
-            // until the window ends: a key hammering past its limit costs no database round trip.
-            inMemoryBlockOnConsumed: points,
-            // If the database fails, count in this process's memory rather than failing requests.
-            insuranceLimiter: new RateLimiterMemory(base),
-          });
-    this.limiters.set(points, limiter);
+  /** Counts in this process's memory: the embedded database, or PostgreSQL's insurance when it fails. */
+  private inMemory(points: number) {
+    let limiter = this.memory.get(points);
+    if (!limiter)
+      this.memory.set(points, (limiter = new RateLimiterMemory({ keyPrefix: "ak", points, duration: WINDOW_SECONDS })));
     return limiter;
   }
 
   /** Counts one request of `keyId` against `limit`; null when the limit is 0 (none). */
   async consume(keyId: string, limit: number): Promise<RateDecision | null> {
     if (limit <= 0) return null;
+    if (!this.counter) return this.consumeInMemory(keyId, limit);
+    const key = `ak:${keyId}`;
+    const block = `${limit}/${key}`;
+    const until = this.blocked.get(block);
+    if (until !== undefined) {
+      const ms = until - Date.now();
+      if (ms > 0) return toDecision(limit, { remainingPoints: 0, msBeforeNext: ms }, false);
+      this.blocked.delete(block);
+    }
+    let count: WindowCount;
     try {
-      return toDecision(limit, await this.limiter(limit).consume(keyId), true);
+      count = await this.counter.count(key);
+    } catch {
+      // If the database fails, count in this process's memory rather than failing requests.
+      return this.consumeInMemory(keyId, limit);
+    }
+    // Once a key has used its window (as this process sees it), refuse it from memory until the
+    // window ends: a key hammering past its limit costs no database round trip.
+    if (count.consumed >= limit && count.msBeforeNext > 0) this.blocked.set(block, Date.now() + count.msBeforeNext);
+    const remainingPoints = Math.max(limit - count.consumed, 0);
+    return toDecision(limit, { remainingPoints, msBeforeNext: count.msBeforeNext }, count.consumed <= limit);
+  }
+
+  private async consumeInMemory(keyId: string, limit: number): Promise<RateDecision> {
+    try {
+      return toDecision(limit, await this.inMemory(limit).consume(keyId), true);
     } catch (err) {
       if (err instanceof RateLimiterRes) return toDecision(limit, err, false);
       throw err;

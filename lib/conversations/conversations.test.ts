@@ -166,6 +166,18 @@ describe("the polling read (raw SQL)", () => {
     expect(
       await findVisibleMessage({ messageId: hidden.id, sessionId: draft.id, agentId: a.id, organizationId: orgId }),
     ).toBeUndefined();
+
+    // Polls that arrive together are read by one statement (lib/db/batch.ts): each gets its own answer.
+    const together = await Promise.all([
+      viaSql(processing.id),
+      findVisibleMessage({ messageId: failed.id, sessionId: s.id, agentId: other.id, organizationId: orgId }),
+      viaSql(failed.id),
+      findVisibleMessage({ messageId: hidden.id, sessionId: draft.id, agentId: a.id, organizationId: orgId }),
+      viaSql("msg_none"),
+      viaSql(processing.id),
+    ]);
+    const processed = await viaPrisma(processing.id);
+    expect(together).toEqual([processed, undefined, failed, undefined, undefined, processed]);
   });
 });
 

@@ -6,6 +6,7 @@
 import { MESSAGE_CALLBACK_CTE } from "../callbacks/events";
 import { nudgeDeliverer } from "../callbacks/service";
 import { database } from "../db";
+import { batcherPerDatabase } from "../db/batch";
 import { newId } from "../ids";
 import type { Message } from "../generated/prisma/client";
 import { usage, type TokenUsage } from "../runtime/types";
@@ -234,9 +235,10 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
 }
 
 /**
- * The polling path's read (GET message), one statement: the message, within a visible session of
- * the agent. Raw SQL because it is the most frequent request of the API: Prisma's query building
- * costs several times the round trip's CPU (bench/profile.ts; docs/benchmarks.md). timestamp(3)
+ * The polling path's read (GET message), one statement for the polls that arrive together
+ * (lib/db/batch.ts): each message, within a visible session of its agent. Raw SQL because it is
+ * the most frequent request of the API: Prisma's query building costs several times the round
+ * trip's CPU (bench/profile.ts; docs/benchmarks.md). timestamp(3)
  * columns hold UTC wall time: `AT TIME ZONE 'UTC'` reads them as instants whatever the client's zone.
  * The session is read by its primary key alone, in a subquery the planner keeps apart (`OFFSET 0`),
  * and only then checked for the agent, the organization and the environment. Written as one join,
@@ -244,33 +246,45 @@ export async function storeReplyRow(r: ReplyRow): Promise<boolean> {
  * got the organization's index of sessions, with the id as a filter on it: a scan of every
  * session of the organization, 1.5 ms instead of 0.1 (docs/benchmarks.md, "After the burst").
  */
-const VISIBLE_MESSAGE = `
-SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organization_id AS "organizationId",
-  m.project_id AS "projectId", m.role, m.status, m.content, m.payload, m.model,
-  m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
-  m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
-  m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
-  m.access_key_id AS "accessKeyId", m.agent_version AS "agentVersion",
-  m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
-FROM messages m
-  JOIN (SELECT id, agent_id, organization_id, environment FROM sessions WHERE id = $2 OFFSET 0) s ON s.id = m.session_id
-WHERE m.id = $1 AND m.session_id = $2 AND s.agent_id = $3 AND s.organization_id = $4 AND s.environment = 'production'`;
+const VISIBLE_MESSAGES = `
+SELECT q.i::int AS "batchIndex", v.*
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS q(message_id, session_id, agent_id, organization_id, i)
+JOIN LATERAL (
+  SELECT m.id, m.session_id AS "sessionId", m.agent_id AS "agentId", m.organization_id AS "organizationId",
+    m.project_id AS "projectId", m.role, m.status, m.content, m.payload, m.model,
+    m.prompt_tokens AS "promptTokens", m.completion_tokens AS "completionTokens", m.total_tokens AS "totalTokens",
+    m.cost, m.processing_time_ms AS "processingTimeMs", m.error, m.reply_to_id AS "replyToId",
+    m.lease_until AT TIME ZONE 'UTC' AS "leaseUntil", m.recoveries, m.callback_url AS "callbackUrl",
+    m.access_key_id AS "accessKeyId", m.agent_version AS "agentVersion",
+    m.created_at AT TIME ZONE 'UTC' AS "createdAt", m.completed_at AT TIME ZONE 'UTC' AS "completedAt"
+  FROM messages m
+    JOIN (SELECT id, agent_id, organization_id, environment FROM sessions WHERE id = q.session_id OFFSET 0) s
+      ON s.id = m.session_id
+  WHERE m.id = q.message_id AND m.session_id = q.session_id AND s.agent_id = q.agent_id
+    AND s.organization_id = q.organization_id AND s.environment = 'production') v ON true`;
 
-/** The message `messageId` of a production session of the agent, or undefined. */
-export async function findVisibleMessage(opts: {
+interface MessageRef {
   messageId: string;
   sessionId: string;
   agentId: string;
   organizationId: string;
-}): Promise<Message | undefined> {
-  const db = await database();
-  const rows = await db.sql.query<Message>(VISIBLE_MESSAGE, [
-    opts.messageId,
-    opts.sessionId,
-    opts.agentId,
-    opts.organizationId,
+}
+
+const messageReader = batcherPerDatabase(async (db, refs: MessageRef[]) => {
+  const rows = await db.sql.query<Message & { batchIndex: number }>(VISIBLE_MESSAGES, [
+    refs.map((r) => r.messageId),
+    refs.map((r) => r.sessionId),
+    refs.map((r) => r.agentId),
+    refs.map((r) => r.organizationId),
   ]);
-  const m = rows[0];
-  // float8 and int4 arrive as numbers from both drivers; guard the one that a driver may send as text.
-  return m && { ...m, cost: Number(m.cost) };
+  const found: (Message | undefined)[] = refs.map(() => undefined);
+  for (const { batchIndex, ...m } of rows) {
+    // float8 and int4 arrive as numbers from both drivers; guard the one a driver may send as text.
+    found[Number(batchIndex) - 1] = { ...m, cost: Number(m.cost) };
+  }
+  return found;
+});
+
+export async function findVisibleMessage(opts: MessageRef): Promise<Message | undefined> {
+  return messageReader(await database()).load(opts);
 }

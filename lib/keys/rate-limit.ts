@@ -8,6 +8,7 @@
 import type pg from "pg";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { database, type Database } from "../db";
+import { InFlightBatcher } from "../db/batch";
 import { env } from "../env";
 import { processSlot } from "../process-state";
 
@@ -67,68 +68,49 @@ ON CONFLICT (key) DO UPDATE SET
   expire = CASE WHEN ${TABLE}.expire <= $4 THEN EXCLUDED.expire ELSE ${TABLE}.expire END
 RETURNING key, points, expire`;
 
-interface Waiter {
-  resolve: (count: WindowCount) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
- * The shared counters on PostgreSQL, one statement at a time per process: the requests that arrive
- * while a count is on its way wait for it and are counted together by the next (as a database
- * groups commits). Each gets its own place in the count, so its answer is what one upsert per
- * request would have answered in some order of the batch; under load a process sends one statement
- * for many requests instead of one each (docs/decisions.md 67).
+ * The shared counters on PostgreSQL, counted in batches (lib/db/batch.ts): the requests that arrive
+ * while a count is on its way are counted together by the next statement. Each gets its own place
+ * in its key's count, so its answer is what one upsert per request would have answered in some
+ * order of the batch (docs/decisions.md 67).
  */
 export class PostgresCounter {
-  private waiting = new Map<string, Waiter[]>();
-  private busy = false;
+  private readonly batcher: InFlightBatcher<string, WindowCount>;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.batcher = new InFlightBatcher((keys) => this.countAll(keys));
+  }
 
   /** Counts one request of `key` in its window (WINDOW_SECONDS). */
   count(key: string): Promise<WindowCount> {
-    return new Promise((resolve, reject) => {
-      const list = this.waiting.get(key);
-      if (list) list.push({ resolve, reject });
-      else this.waiting.set(key, [{ resolve, reject }]);
-      this.send();
-    });
+    return this.batcher.load(key);
   }
 
-  private send() {
-    if (this.busy || this.waiting.size === 0) return;
-    const batch = this.waiting;
-    this.waiting = new Map();
-    this.busy = true;
-    const keys = [...batch.keys()].sort();
+  private async countAll(requests: string[]): Promise<WindowCount[]> {
+    const perKey = new Map<string, number>();
+    for (const key of requests) perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    const keys = [...perKey.keys()].sort();
     const now = Date.now();
-    this.pool
-      .query<{ key: string; points: number; expire: string | null }>(COUNT_SQL, [
-        keys,
-        keys.map((k) => batch.get(k)!.length),
-        now + WINDOW_SECONDS * 1000,
-        now,
-      ])
-      .then(
-        ({ rows }) => {
-          const at = Date.now();
-          for (const row of rows) {
-            const list = batch.get(row.key)!;
-            batch.delete(row.key);
-            const msBeforeNext = row.expire === null ? -1 : Math.max(Number(row.expire) - at, 0);
-            // The batch's requests of this key took the last `list.length` places of its count.
-            list.forEach((w, i) => w.resolve({ consumed: row.points - list.length + 1 + i, msBeforeNext }));
-          }
-          for (const list of batch.values()) for (const w of list) w.reject(new Error("rate limit count not returned"));
-        },
-        (err: unknown) => {
-          for (const list of batch.values()) for (const w of list) w.reject(err);
-        },
-      )
-      .finally(() => {
-        this.busy = false;
-        this.send();
+    const { rows } = await this.pool.query<{ key: string; points: number; expire: string | null }>(COUNT_SQL, [
+      keys,
+      keys.map((k) => perKey.get(k)!),
+      now + WINDOW_SECONDS * 1000,
+      now,
+    ]);
+    const at = Date.now();
+    // The batch's requests of a key took the last places of its count, in the order they came.
+    const next = new Map<string, { place: number; msBeforeNext: number }>();
+    for (const row of rows) {
+      next.set(row.key, {
+        place: row.points - perKey.get(row.key)! + 1,
+        msBeforeNext: row.expire === null ? -1 : Math.max(Number(row.expire) - at, 0),
       });
+    }
+    return requests.map((key) => {
+      const n = next.get(key);
+      if (!n) throw new Error("rate limit count not returned");
+      return { consumed: n.place++, msBeforeNext: n.msBeforeNext };
+    });
   }
 
   /** Deletes the rows of windows that ended an hour ago (every 5 minutes; losing one is harmless). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "../env";
 import { newId } from "../ids";
 import { openTestDatabase } from "../../test-support/db";
+import { readRun } from "./read";
 import { getRun, recordOf } from "./service";
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -102,5 +103,18 @@ describe("the polling read of a run (raw SQL)", () => {
     const other = { ...agent, id: newId("agt") };
     await expect(getRun({ agent: other, runId: run.id, baseUrl })).rejects.toMatchObject({ code: "run_not_found" });
     await expect(getRun({ agent, runId: "run_missing", baseUrl })).rejects.toMatchObject({ code: "run_not_found" });
+
+    // Polls that arrive together are read by one statement (lib/db/batch.ts): each gets its own answer.
+    const ref = { runId: run.id, agentId: agent.id, organizationId: orgId };
+    const together = await Promise.all([
+      readRun(ref),
+      readRun({ ...ref, agentId: other.id }),
+      readRun({ ...ref, runId: "run_missing" }),
+      readRun(ref),
+      readRun({ ...ref, organizationId: "org_other" }),
+    ]);
+    const alone = await readRun(ref);
+    expect(alone?.run.id).toBe(run.id);
+    expect(together).toEqual([alone, undefined, undefined, alone, undefined]);
   });
 });

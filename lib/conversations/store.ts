@@ -285,6 +285,7 @@ const messageReader = batcherPerDatabase(async (db, refs: MessageRef[]) => {
   return found;
 });
 
+/** The message `messageId` of a production session of the agent, or undefined. */
 export async function findVisibleMessage(opts: MessageRef): Promise<Message | undefined> {
   return messageReader(await database()).load(opts);
 }
